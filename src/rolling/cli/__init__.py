@@ -1,0 +1,1 @@
+"""The ``rolling`` command line (typer)."""

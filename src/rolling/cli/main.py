@@ -1,0 +1,78 @@
+"""Entry point of the ``rolling`` command.
+
+Each game's commands live in their own module (``rolling.cli.<game>``) with a
+``register(app, groups)`` function; this module only assembles them and turns every error
+into a one-line message and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+import typer
+
+from rolling.core.errors import RecordError
+
+app = typer.Typer(
+    name="rolling",
+    help="Play, replay, simulate and benchmark the Rolling family of train games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
+simulate_app = typer.Typer(help="Run many bot games and report statistics.", no_args_is_help=True)
+bench_app = typer.Typer(help="Measure engine speed.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+app.add_typer(simulate_app, name="simulate")
+app.add_typer(bench_app, name="bench")
+
+#: the command groups a module may add commands to
+GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
+
+#: modules whose ``register(app, GROUPS)`` adds commands
+COMMAND_MODULES = [
+    "rolling.cli.common",
+    "rolling.cli.stars",
+]
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(_name).register(app, GROUPS)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print ``rolling: <message>`` on stderr and exit with ``code``."""
+    print(f"rolling: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; errors become one line on stderr and exit status 2."""
+    try:
+        rv = app(args=argv, standalone_mode=False)
+    except click.exceptions.Exit as e:
+        raise SystemExit(e.exit_code) from None
+    except click.exceptions.Abort:
+        print("rolling: aborted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except click.ClickException as e:
+        msg = e.format_message().replace("\n", " ")
+        print(f"rolling: {msg}", file=sys.stderr)
+        raise SystemExit(e.exit_code if e.exit_code else 2) from None
+    except RecordError as e:
+        print(f"rolling: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        print("\nrolling: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        raise SystemExit(1) from None
+    if isinstance(rv, int) and rv:
+        raise SystemExit(rv)
+
+
+if __name__ == "__main__":
+    main()

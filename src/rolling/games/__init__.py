@@ -1,0 +1,48 @@
+"""The rules engines, one subpackage per game, found by name.
+
+Each game subpackage exposes ``GAME``, a :class:`GameSpec`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rolling.core.errors import RecordError
+
+#: game name -> module that defines ``GAME``
+GAME_MODULES = {
+    "stars": "rolling.games.stars",
+    "market": "rolling.games.market",
+    "freight": "rolling.games.freight",
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How the core reaches a game: its name, how to build a state, and how to read JSON.
+
+    Attributes:
+        name: registry name.
+        new_game: ``(config, seed) -> State``.
+        config_from_json: ``dict -> config``; raises RecordError for a bad config.
+        action_from_json: ``dict -> Action``; raises RecordError for a bad action.
+    """
+
+    name: str
+    new_game: Callable[[Any, int], Any]
+    config_from_json: Callable[[dict], Any]
+    action_from_json: Callable[[Any], Any]
+
+
+def get_game(name: str) -> GameSpec:
+    """Return the :class:`GameSpec` of a game by name.
+
+    Raises:
+        RecordError: unknown game name.
+    """
+    module = GAME_MODULES.get(name)
+    if module is None:
+        raise RecordError(f"unknown game {name!r} (known: {', '.join(GAME_MODULES)})")
+    return importlib.import_module(module).GAME
