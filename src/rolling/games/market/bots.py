@@ -1,0 +1,176 @@
+"""Bots for Rolling Market: ``random`` and ``heuristic``.
+
+A bot is an object with ``choose(state) -> Action`` returning one legal action for the current
+state. Bots keep their own :class:`~rolling.core.rng.Rng`, never the game's, so a game's dice do
+not depend on which bot plays it.
+"""
+
+from __future__ import annotations
+
+from rolling.core.action import Action
+from rolling.core.rng import Rng
+
+from . import rules as R
+from .actions import DONE, buy, sell
+from .state import MarketState
+
+
+class RandomBot:
+    """Picks uniformly among all legal actions (each buy/sell count, and done, equally likely)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: MarketState) -> Action:
+        """Return a uniformly random legal action. Raises IndexError if the game is over."""
+        return self.rng.choice(state.legal_actions(0))
+
+
+def _worth_table() -> tuple[tuple[float, ...], ...]:
+    """``W[v][s]``: expected dollars that ``s`` shares valued ``v`` are worth after one more roll.
+
+    The roll is averaged over its six faces (fluctuation, split and overflow sale included), then
+    the shares are priced as if sold in one action at volatility 3, as the last two turns do.
+    Selling at volatility 3 charges the price impact of a large holding; the overflow sale's fee
+    makes holdings above 6 shares at values 2, 4 and 6 worth less, which steers the bot away
+    from split overflows.
+    """
+    table = []
+    for v in range(R.MAX_VALUE + 1):
+        row = []
+        for s in range(R.MAX_SHARES + 1):
+            if v == 0:
+                row.append(0.0)
+                continue
+            total = 0.0
+            for die in range(1, 7):
+                v2, s2, split = R.fluctuate(v, die, s)
+                got = 0
+                if split:
+                    s2, _, got = R.overflow_sale(v2, s2)
+                total += got + R.sell_proceeds(v2, s2, R.FINAL_VOLATILITY)[0]
+            row.append(total / 6)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+WORTH = _worth_table()
+
+
+class HeuristicBot:
+    """A sensible player: greedy on the expected worth of the holdings after the next roll.
+
+    For each way to finish the turn's trades (nothing, one sell, one buy, a sell then a buy, or
+    in the last two turns two sells) it scores ``cash + sum(WORTH[value][shares])`` and plays
+    the first action of the best plan. The worth of a holding (see :func:`_worth_table`) rises
+    when the value is likely to rise, so the bot buys low-valued companies and sells high ones;
+    it counts the overflow fee, so it avoids split overflows. In the penultimate turn only the two
+    best holdings count (the last turn can sell only two companies) and in the last turn holdings
+    count nothing, so it sells out over the last two turns.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def choose(self, state: MarketState) -> Action:
+        """Return the first action of the best plan for the rest of this turn."""
+        values, shares, vol = state.values, state.shares, state.volatility
+        last = state.turns_left == 0
+        penult = state.turns_left == 1
+        W = WORTH
+
+        def worth(vs, ss) -> float:
+            if last:
+                return 0.0
+            ws = [W[vs[c]][ss[c]] for c in range(R.N_COMPANIES) if ss[c]]
+            if penult and len(ws) > 2:
+                ws.sort(reverse=True)
+                ws = ws[:2]
+            return sum(ws)
+
+        def best_sell(c: int):
+            # the count of c to sell that maximises proceeds plus the worth of what is kept
+            s, v = shares[c], values[c]
+            best = None
+            for n in range(1, state.max_sell(c) + 1):
+                got, after = R.sell_proceeds(v, n, vol)
+                g = got + (0.0 if last else W[after][s - n])
+                if best is None or g > best[0]:
+                    best = (g, n, got, after)
+            return best
+
+        def best_buy(c: int, cash: int):
+            s, v = shares[c], values[c]
+            best = None
+            for n in range(1, R.MAX_SHARES - s + 1):
+                cost, after = R.buy_cost(v, n, vol)
+                if cost > cash:
+                    break
+                g = W[after][s + n] - cost
+                if best is None or g > best[0]:
+                    best = (g, n, cost, after)
+            return best
+
+        base_cash = state.cash
+        plans: list[tuple[float, Action]] = [(base_cash + worth(values, shares), DONE)]
+        sells = {}
+        for c in range(R.N_COMPANIES):
+            if state.max_sell(c):
+                sells[c] = best_sell(c)
+        can_buy = state.can_buy()
+        for c, (_, n, got, after) in sells.items():
+            vs, ss = values[:], shares[:]
+            vs[c], ss[c] = after, ss[c] - n
+            cash = base_cash + got
+            plans.append((cash + worth(vs, ss), sell(c, n)))
+            if can_buy:
+                for c2 in range(R.N_COMPANIES):
+                    if c2 == c or state.sold >> c2 & 1:
+                        continue
+                    b = best_buy(c2, cash)
+                    if b:
+                        vs2, ss2 = vs[:], ss[:]
+                        vs2[c2], ss2[c2] = b[3], ss[c2] + b[1]
+                        plans.append((cash - b[2] + worth(vs2, ss2), sell(c, n)))
+            if state.sells_allowed() - state.n_sold >= 2 and state.bought < 0:
+                for c2, (_, n2, got2, after2) in sells.items():
+                    if c2 <= c:
+                        continue
+                    vs2, ss2 = vs[:], ss[:]
+                    vs2[c2], ss2[c2] = after2, ss[c2] - n2
+                    plans.append((cash + got2 + worth(vs2, ss2), sell(c, n)))
+        if can_buy:
+            for c in range(R.N_COMPANIES):
+                if state.sold >> c & 1:
+                    continue
+                b = best_buy(c, base_cash)
+                if b:
+                    vs, ss = values[:], shares[:]
+                    vs[c], ss[c] = b[3], ss[c] + b[1]
+                    plans.append((base_cash - b[2] + worth(vs, ss), buy(c, b[1])))
+        best_value, best_action = plans[0]
+        for value, action in plans[1:]:
+            # a trade must gain a little over standing pat, so float noise never trades
+            if value > best_value + 1e-9:
+                best_value, best_action = value, action
+        return best_action
+
+
+#: bot name -> class taking ``seed``
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str, seed: int = 0):
+    """Build a bot by name (``"random"`` or ``"heuristic"``).
+
+    Raises:
+        ValueError: unknown name.
+    """
+    cls = BOTS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return cls(seed)
