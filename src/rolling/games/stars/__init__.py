@@ -1,0 +1,57 @@
+"""Rolling Stock Stars (and its v2.2 edition): the rules engine.
+
+Usage::
+
+    from rolling.games.stars import Config, new_game
+    s = new_game(Config(players=4), seed=1)
+    seat = s.to_act[0]
+    s.apply(s.legal_actions(seat)[0])
+"""
+
+from rolling.games import GameSpec
+
+from . import actions
+from .actions import (
+    Bid,
+    BuyShare,
+    Close,
+    DeclineIpo,
+    Dividend,
+    Done,
+    FormCorporation,
+    Issue,
+    LeaveAuction,
+    Offer,
+    Pass,
+    Respond,
+    SellShare,
+    StartAuction,
+)
+from .config import Config
+from .engine import new_game
+from .moves import Move
+from .state import StarsState
+
+GAME = GameSpec(name="stars", new_game=new_game, config_from_json=Config.from_json, action_from_json=actions.from_json)
+
+__all__ = [
+    "GAME",
+    "Bid",
+    "BuyShare",
+    "Close",
+    "Config",
+    "DeclineIpo",
+    "Dividend",
+    "Done",
+    "FormCorporation",
+    "Issue",
+    "LeaveAuction",
+    "Move",
+    "Offer",
+    "Pass",
+    "Respond",
+    "SellShare",
+    "StarsState",
+    "StartAuction",
+    "new_game",
+]

@@ -1,0 +1,155 @@
+"""The actions of Rolling Stock Stars.
+
+Every action names the acting ``seat`` (0-based, fixed for the whole game; player order is kept
+separately). Companies are named by code (``"MHE"``), corporations by symbol (``"PR"``, ``"OS"``...).
+Money is in $ (the rule book's ●).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rolling.core.action import Action, action_from_json, action_type
+
+#: JSON type name -> action class
+ACTIONS: dict[str, type] = {}
+
+
+@action_type(ACTIONS, "pass")
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Phase 1: the pass action (the player order card is turned vertical)."""
+
+    seat: int
+
+
+@action_type(ACTIONS, "start_auction")
+@dataclass(frozen=True, slots=True)
+class StartAuction(Action):
+    """Phase 1: start an auction of an available ``company`` with a first ``bid`` ($ >= face value)."""
+
+    seat: int
+    company: str
+    bid: int
+
+
+@action_type(ACTIONS, "bid")
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """Auction: raise the running auction to ``amount`` $ (at least $1 more, at most own money)."""
+
+    seat: int
+    amount: int
+
+
+@action_type(ACTIONS, "leave_auction")
+@dataclass(frozen=True, slots=True)
+class LeaveAuction(Action):
+    """Auction: leave the running auction for good."""
+
+    seat: int
+
+
+@action_type(ACTIONS, "buy_share")
+@dataclass(frozen=True, slots=True)
+class BuyShare(Action):
+    """Phase 1: Buy One Share of ``corporation`` from the bank."""
+
+    seat: int
+    corporation: str
+
+
+@action_type(ACTIONS, "sell_share")
+@dataclass(frozen=True, slots=True)
+class SellShare(Action):
+    """Phase 1: Sell One Share of ``corporation`` to the bank."""
+
+    seat: int
+    corporation: str
+
+
+@action_type(ACTIONS, "offer")
+@dataclass(frozen=True, slots=True)
+class Offer(Action):
+    """Phase 3: the president of ``corporation`` proposes to buy ``company`` for ``price`` $.
+
+    From the foreign investor this is the announcement of the intention to buy (``price`` must be
+    the maximum of the price span, or the face value for Overseas Trading).
+    """
+
+    seat: int
+    corporation: str
+    company: str
+    price: int
+
+
+@action_type(ACTIONS, "respond")
+@dataclass(frozen=True, slots=True)
+class Respond(Action):
+    """Phase 3: answer the pending question: accept or reject a purchase proposal made to you, or
+    take or decline the right to pre-empt a purchase from the foreign investor."""
+
+    seat: int
+    accept: bool
+
+
+@action_type(ACTIONS, "done")
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """Phases 3 and 4 (any order): declare that you have nothing more to do in this phase."""
+
+    seat: int
+
+
+@action_type(ACTIONS, "close")
+@dataclass(frozen=True, slots=True)
+class Close(Action):
+    """Phase 4: close ``company`` (owned privately, or by a corporation you preside)."""
+
+    seat: int
+    company: str
+
+
+@action_type(ACTIONS, "dividend")
+@dataclass(frozen=True, slots=True)
+class Dividend(Action):
+    """Phase 6: ``corporation`` pays ``amount`` $ per issued share."""
+
+    seat: int
+    corporation: str
+    amount: int
+
+
+@action_type(ACTIONS, "issue")
+@dataclass(frozen=True, slots=True)
+class Issue(Action):
+    """Phase 8: ``corporation`` issues one share (``issue=True``) or not."""
+
+    seat: int
+    corporation: str
+    issue: bool
+
+
+@action_type(ACTIONS, "form_corporation")
+@dataclass(frozen=True, slots=True)
+class FormCorporation(Action):
+    """Phase 9: Form Corporation ``corporation`` from the private ``company`` at share ``price`` $."""
+
+    seat: int
+    company: str
+    corporation: str
+    price: int
+
+
+@action_type(ACTIONS, "decline_ipo")
+@dataclass(frozen=True, slots=True)
+class DeclineIpo(Action):
+    """Phase 9: the owner of ``company`` does not form a corporation with it this turn."""
+
+    seat: int
+    company: str
+
+
+def from_json(data) -> Action:
+    """Build a Rolling Stock Stars action from its JSON form (raises RecordError)."""
+    return action_from_json(ACTIONS, data)

@@ -1,0 +1,118 @@
+"""Phase 4: Closing (any order).
+
+"Players and Corporations may close Companies by removing them from the game. If Players will have
+a negative total income in phase 5, they must close a sufficient number of Companies with negative
+income to be able to pay for it. The Foreign Investor closes Companies whose Cost Of Ownership
+exceeds their Income. Corporations in Receivership close red Companies if the Cost Of Ownership is
+at least 4● and close orange Companies if the Cost Of Ownership is at least 7● but always keep the
+Company with the highest Face Value. The Junkyard Scrappers Corporation immediately receives twice
+the printed income for each Company it closes."
+
+The foreign investor and the receivers act first, automatically. Then every player who owns a
+private company or presides a corporation with two or more companies may close companies until
+they declare ``Done``; closing affects no one else's choices, so ``Done`` is final for the phase.
+A player may not declare done while their cash plus their phase 5 income would be negative.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import data as D
+from . import procedures as P
+from .actions import Close, Done
+from .moves import Move
+from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
+
+RULE = "Phase 4: Closing"
+
+
+def enter(s: StarsState) -> None:
+    """The foreign investor's and the receivers' closings; then the players act."""
+    s.done = 0
+    for i in s.companies_of(FOREIGN_INVESTOR):
+        if s.company_cost(i) > D.INCOME[i]:
+            P.close_company(s, i)
+    for c in s.active_corps():
+        if s.president[c] >= 0:
+            continue
+        owned = s.companies_of(CORP_BASE + c)
+        keep = max(owned, key=lambda i: D.FACE[i])
+        for i in owned:
+            cost = s.company_cost(i)
+            color = D.COLOR[i]
+            if i != keep and ((color == D.RED and cost >= 4) or (color == D.ORANGE and cost >= 7)):
+                P.close_company(s, i)
+
+
+def closable(s: StarsState, seat: int) -> list[int]:
+    """Companies ``seat`` may close now: private ones, and those of corporations they preside
+    that own two or more companies."""
+    out = []
+    for i in range(D.N_COMPANIES):
+        o = s.company_owner[i]
+        if o == seat:
+            out.append(i)
+        elif CORP_BASE <= o < FOREIGN_INVESTOR:
+            c = o - CORP_BASE
+            if s.president[c] == seat and sum(1 for x in s.company_owner if x == o) >= 2:
+                out.append(i)
+    return out
+
+
+def active_seats(s: StarsState) -> int:
+    """Bitmask of players with something to close."""
+    m = 0
+    for seat in range(s.n):
+        if closable(s, seat):
+            m |= 1 << seat
+    return m
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """Players with something to close who have not declared done, in player order."""
+    waiting = active_seats(s) & ~s.done
+    return tuple(p for p in s.order if waiting >> p & 1)
+
+
+def must_close(s: StarsState, seat: int) -> bool:
+    """True while ``seat`` could not pay their negative phase 5 income."""
+    return s.cash[seat] + P.income_of(s, seat) < 0
+
+
+def moves(s: StarsState, seat: int) -> list[Move]:
+    """Legal moves of ``seat`` in phase 4."""
+    if seat not in to_act(s):
+        return []
+    out = [] if must_close(s, seat) else [Move(Done, {"seat": seat})]
+    out.extend(Move(Close, {"seat": seat, "company": D.CODES[i]}) for i in closable(s, seat))
+    return out
+
+
+def apply(s: StarsState, a) -> None:
+    """Check and apply a phase 4 action (raises IllegalAction, state unchanged)."""
+    if a.seat not in to_act(s):
+        raise IllegalAction(RULE, f"{s.names[a.seat]} has nothing (more) to close in this phase")
+    if isinstance(a, Done):
+        if must_close(s, a.seat):
+            raise IllegalAction(
+                RULE,
+                f"{s.names[a.seat]} could not pay a negative income of ${-P.income_of(s, a.seat)} "
+                "and must close companies with negative income first",
+            )
+        s.done |= 1 << a.seat
+        return
+    if not isinstance(a, Close):
+        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 4")
+    i = D.company_index(a.company)
+    if i is None or i not in closable(s, a.seat):
+        owner = s.company_owner[i] if i is not None else -1
+        if CORP_BASE <= owner < FOREIGN_INVESTOR and s.president[owner - CORP_BASE] == a.seat:
+            raise IllegalAction(RULE, f"{s.corp_name(owner - CORP_BASE)} must keep at least one company")
+        raise IllegalAction(RULE, f"{s.names[a.seat]} may not close {a.company}")
+    P.close_company(s, i)
+
+
+def step(s: StarsState) -> bool:
+    """True once every player with something to close has declared done."""
+    return active_seats(s) & ~s.done == 0

@@ -1,0 +1,90 @@
+"""The setup choices of a Rolling Stock Stars game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rolling.core.errors import RecordError
+
+EDITIONS = ("stars", "v2.2")
+VARIANTS = ("open-companies", "two-handed", "secret-money")
+#: named compatibility options, each switching on one documented difference of another implementation
+#: (see docs/18xx-compatibility.md)
+COMPAT = ("18xx",)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Setup of a game.
+
+    Attributes:
+        players: number of seats, 3-6 (4 with the two-handed variant; 2 only with compat ``18xx``).
+        edition: ``"stars"`` (Rolling Stock Stars names) or ``"v2.2"`` (Jupiter, Saturn, ...).
+        variants: any of ``"open-companies"`` (deck order visible to all), ``"two-handed"`` (two people,
+            four seats: person A holds positions 1 and 4, person B 2 and 3), ``"secret-money"``
+            (other players' cash hidden in views).
+        compat: named compatibility options; ``"18xx"`` builds the deck with the 18xx.games random
+            numbers, keeps the seats' order as the initial player order and allows 2 players.
+        names: optional display names, one per seat.
+
+    Raises:
+        RecordError: (from :meth:`validate`) an unknown edition, variant or option, or a player
+            count the options do not allow.
+    """
+
+    players: int = 4
+    edition: str = "stars"
+    variants: tuple[str, ...] = ()
+    compat: tuple[str, ...] = ()
+    names: tuple[str, ...] = field(default=())
+
+    def validate(self) -> Config:
+        """Check the config and return it (raises RecordError with a one-line reason)."""
+        if self.edition not in EDITIONS:
+            raise RecordError(f"unknown edition {self.edition!r} (known: {', '.join(EDITIONS)})")
+        for v in self.variants:
+            if v not in VARIANTS:
+                raise RecordError(f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
+        for c in self.compat:
+            if c not in COMPAT:
+                raise RecordError(f"unknown compatibility option {c!r} (known: {', '.join(COMPAT)})")
+        lo = 2 if "18xx" in self.compat else 3
+        if not lo <= self.players <= 6:
+            raise RecordError(f"Rolling Stock Stars is for {lo} to 6 players, not {self.players}")
+        if "two-handed" in self.variants and self.players != 4:
+            raise RecordError("the two-handed variant is played with four seats (two people)")
+        if self.names and len(self.names) != self.players:
+            raise RecordError(f"{len(self.names)} names given for {self.players} players")
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the config as a JSON object."""
+        d: dict[str, Any] = {"players": self.players, "edition": self.edition}
+        if self.variants:
+            d["variants"] = list(self.variants)
+        if self.compat:
+            d["compat"] = list(self.compat)
+        if self.names:
+            d["names"] = list(self.names)
+        return d
+
+    @classmethod
+    def from_json(cls, data: Any) -> Config:
+        """Read and validate a config from its JSON object (raises RecordError)."""
+        if not isinstance(data, dict):
+            raise RecordError("the config must be a JSON object")
+        players = data.get("players", 4)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise RecordError("config 'players' must be an integer")
+        try:
+            cfg = cls(
+                players=players,
+                edition=str(data.get("edition", "stars")),
+                variants=tuple(str(v) for v in data.get("variants", ())),
+                compat=tuple(str(v) for v in data.get("compat", ())),
+                names=tuple(str(v) for v in data.get("names", ())),
+            )
+        except TypeError as e:
+            raise RecordError(f"bad config: {e}") from None
+        return cfg.validate()

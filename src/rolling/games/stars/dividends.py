@@ -1,0 +1,77 @@
+"""Phase 6: Dividends.
+
+"In Share Price Order, Corporations Pay Dividends, Adjust their Share Price, and turn their share
+price card vertical. Corporations in Receivership pay a dividend of 0●."
+
+Share price order is taken afresh before each corporation (prices move during the phase). A
+dividend with only one possible amount ($0) is paid without asking.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import data as D
+from . import procedures as P
+from .actions import Dividend
+from .moves import Move
+from .state import StarsState
+
+RULE = "Phase 6: Dividends"
+
+
+def enter(s: StarsState) -> None:
+    """All share price cards horizontal."""
+    s.processed = 0
+
+
+def current(s: StarsState) -> int | None:
+    """The corporation due: the highest share price not yet processed in this phase."""
+    return s.next_in_share_price_order()
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """The president of the corporation due."""
+    c = current(s)
+    return () if c is None else (s.president[c],)
+
+
+def moves(s: StarsState, seat: int) -> list[Move]:
+    """Legal moves of ``seat``: a dividend from $0 to the maximum."""
+    c = current(s)
+    if c is None or s.president[c] != seat:
+        return []
+    return [Move(Dividend, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}, "amount", 0, P.max_dividend(s, c))]
+
+
+def apply(s: StarsState, a) -> None:
+    """Check and apply a dividend (raises IllegalAction, state unchanged)."""
+    c = current(s)
+    if not isinstance(a, Dividend):
+        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 6")
+    if D.corp_index(a.corporation) != c:
+        raise IllegalAction(RULE, f"in share price order it is {s.corp_name(c)}'s turn")
+    if s.president[c] != a.seat:
+        raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} decides its dividend")
+    hi = P.max_dividend(s, c)
+    if not 0 <= a.amount <= hi:
+        raise IllegalAction("Pay Dividends", f"the dividend must be between $0 and ${hi} per share")
+    _pay(s, c, a.amount)
+
+
+def _pay(s: StarsState, c: int, amount: int) -> None:
+    P.pay_dividends(s, c, amount)
+    s.processed |= 1 << c
+    P.adjust_share_price(s, c)
+
+
+def step(s: StarsState) -> bool:
+    """Pay the forced dividends; True when every corporation has been processed."""
+    while True:
+        c = current(s)
+        if c is None:
+            return True
+        if s.president[c] < 0 or P.max_dividend(s, c) == 0:
+            _pay(s, c, 0)
+            continue
+        return False

@@ -1,0 +1,103 @@
+"""The turn sequence of Rolling Stock Stars: dispatching actions to the phase that owns them and
+running every automatic step until a player must decide.
+
+Each phase module offers ``enter(s)`` (start of the phase, automatic work), ``step(s) -> bool``
+(automatic work; True when the phase is over), ``to_act(s)``, ``moves(s, seat)`` and
+``apply(s, action)`` (checks everything, raises IllegalAction before changing anything).
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import acquisition, closing, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
+from .actions import ACTIONS
+from .config import Config
+from .moves import Move
+from .setup import setup
+from .state import PHASE_NAMES, StarsState
+
+PHASES = {
+    1: investment,
+    2: wrap_up,
+    3: acquisition,
+    4: closing,
+    5: income,
+    6: dividends,
+    7: end_card,
+    8: issue_shares,
+    9: ipo,
+}
+
+
+def new_game(config: Config | None = None, seed: int = 0) -> StarsState:
+    """A new game after setup, waiting for the first decision of phase 1.
+
+    Args:
+        config: the setup (default: 4 players, Rolling Stock Stars edition).
+        seed: seeds the player order and the deck.
+
+    Raises:
+        RecordError: an invalid config.
+    """
+    config = (config or Config()).validate()
+    s = setup(config, seed)
+    investment.enter(s)
+    run(s)
+    return s
+
+
+def run(s: StarsState) -> None:
+    """Run automatic steps and phases until a decision is needed or the game is over."""
+    while not s.over:
+        if not PHASES[s.phase].step(s):
+            return
+        if s.phase == 9:
+            s.turn += 1
+            s.phase = 1
+        else:
+            s.phase += 1
+        if s.log is not None:
+            s.say(f"-- Turn {s.turn}, phase {s.phase}: {PHASE_NAMES[s.phase]} --")
+        PHASES[s.phase].enter(s)
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """Seats that may act now."""
+    if s.over:
+        return ()
+    return PHASES[s.phase].to_act(s)
+
+
+def legal_moves(s: StarsState, seat: int) -> list[Move]:
+    """Compact legal moves of ``seat`` (empty if it may not act)."""
+    if s.over or not 0 <= seat < s.n:
+        return []
+    return PHASES[s.phase].moves(s, seat)
+
+
+def legal_actions(s: StarsState, seat: int) -> list:
+    """Every legal action of ``seat``, numeric ranges enumerated."""
+    out = []
+    for m in legal_moves(s, seat):
+        out.extend(m.actions())
+    return out
+
+
+def apply(s: StarsState, action) -> None:
+    """Apply one action and run the automatic steps that follow.
+
+    Raises:
+        IllegalAction: the action breaks a rule (named in the error); nothing changed.
+    """
+    if s.over:
+        raise IllegalAction("Game End", "the game is over")
+    if type(action).__name__ not in _NAMES:
+        raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
+    if not 0 <= action.seat < s.n:
+        raise IllegalAction("Actions", f"there is no seat {action.seat}")
+    PHASES[s.phase].apply(s, action)
+    run(s)
+
+
+_NAMES = {cls.__name__ for cls in ACTIONS.values()}

@@ -1,0 +1,206 @@
+"""Phase 1: Investment, with the Auction procedure.
+
+"In Player Order, Players choose one of the following actions: Buy One Share, Sell One Share,
+Start An Auction, or pass. After a Player has passed, their player order card is turned vertical.
+After each non-pass action, it is turned horizontal. As soon as all player order cards are turned
+vertical, the phase ends."
+
+Automatic steps (rules-equivalent, no choice involved): a player whose only legal action is pass
+passes; a player who cannot raise the running bid leaves the auction (the auction example: "Crystal
+... has only 9● so she cannot raise the bid and automatically leaves the auction").
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import data as D
+from . import procedures as P
+from .actions import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
+from .moves import Move
+from .state import MAXP, StarsState
+
+RULE = "Phase 1: Investment"
+AUCTION = "Auction"
+
+
+def enter(s: StarsState) -> None:
+    """Start phase 1 with position 1 and every player order card horizontal."""
+    s.current = 0
+    s.passed = 0
+    s.auction = None
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """The bidder due in a running auction, else the player whose turn it is."""
+    if s.auction is not None:
+        return (s.order[s.auction[4]],)
+    return (s.order[s.current],)
+
+
+def available_companies(s: StarsState) -> list[int]:
+    """Companies in the offering that may be auctioned (not drawn during this phase)."""
+    return [i for i in s.offering if not s.unavailable >> i & 1]
+
+
+def moves(s: StarsState, seat: int) -> list[Move]:
+    """Legal moves of ``seat`` in phase 1."""
+    if seat not in to_act(s):
+        return []
+    if s.auction is not None:
+        high = s.auction[1]
+        out = [Move(LeaveAuction, {"seat": seat})]
+        if s.cash[seat] > high:
+            out.append(Move(Bid, {"seat": seat}, "amount", high + 1, s.cash[seat]))
+        return out
+    out = [Move(Pass, {"seat": seat})]
+    cash = s.cash[seat]
+    for i in available_companies(s):
+        if D.FACE[i] <= cash:
+            out.append(Move(StartAuction, {"seat": seat, "company": D.CODES[i]}, "bid", D.FACE[i], cash))
+    for c in range(D.N_CORPS):
+        if not s.corp_active[c]:
+            continue
+        if s.bank_shares(c) >= 1 and P.card_price(P.next_higher_card(s, c)) <= cash:
+            out.append(Move(BuyShare, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}))
+        if s.held[c * MAXP + seat] >= 1:
+            out.append(Move(SellShare, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}))
+    return out
+
+
+def _corp(symbol: str, rule: str) -> int:
+    c = D.corp_index(symbol)
+    if c is None:
+        raise IllegalAction(rule, f"unknown corporation {symbol!r}")
+    return c
+
+
+def apply(s: StarsState, a) -> None:
+    """Check and apply a phase 1 action (raises IllegalAction, state unchanged)."""
+    due = to_act(s)[0]
+    if s.auction is not None:
+        if not isinstance(a, (Bid, LeaveAuction)):
+            raise IllegalAction(AUCTION, "an auction is running: bid or leave it")
+        if a.seat != due:
+            raise IllegalAction(AUCTION, f"it is {s.names[due]}'s turn to raise the bid or leave the auction")
+        if isinstance(a, Bid):
+            high = s.auction[1]
+            if a.amount < high + 1:
+                raise IllegalAction(AUCTION, f"a bid must raise the bid of ${high} by at least $1")
+            if a.amount > s.cash[a.seat]:
+                raise IllegalAction(AUCTION, f"a bid may not exceed your money (${s.cash[a.seat]})")
+            i, _, _, starter, _, in_mask = s.auction
+            s.auction = (i, a.amount, a.seat, starter, _next_bidder(s, s.position(a.seat), in_mask), in_mask)
+            s.say(f"{s.names[a.seat]} bids ${a.amount} for {D.CODES[i]}.")
+        else:
+            _leave(s, a.seat)
+        return
+    if isinstance(a, (Bid, LeaveAuction)):
+        raise IllegalAction(AUCTION, "no auction is running")
+    if a.seat != due:
+        raise IllegalAction(RULE, f"it is {s.names[due]}'s turn (player order)")
+    if isinstance(a, Pass):
+        s.passed |= 1 << a.seat
+        s.say(f"{s.names[a.seat]} passes.")
+        s.current = (s.current + 1) % s.n
+        return
+    if isinstance(a, StartAuction):
+        i = D.company_index(a.company)
+        if i is None or i not in s.offering:
+            raise IllegalAction(AUCTION, f"{a.company} is not in the offering")
+        if s.unavailable >> i & 1:
+            raise IllegalAction(AUCTION, f"{D.CODES[i]} was drawn this phase and is not available yet")
+        if a.bid < D.FACE[i]:
+            raise IllegalAction(AUCTION, f"the first bid must be at least the face value (${D.FACE[i]})")
+        if a.bid > s.cash[a.seat]:
+            raise IllegalAction(AUCTION, f"a bid may not exceed your money (${s.cash[a.seat]})")
+        s.passed &= ~(1 << a.seat)
+        everyone = (1 << s.n) - 1
+        pos = s.current
+        s.auction = (i, a.bid, a.seat, a.seat, _next_bidder(s, pos, everyone), everyone)
+        s.say(f"{s.names[a.seat]} starts an auction of {D.CODES[i]} with a bid of ${a.bid}.")
+        return
+    if isinstance(a, BuyShare):
+        c = _corp(a.corporation, "Buy One Share")
+        P.check_buy_one_share(s, a.seat, c)
+        s.passed &= ~(1 << a.seat)
+        P.buy_one_share(s, a.seat, c)
+        s.current = (s.current + 1) % s.n
+        return
+    if isinstance(a, SellShare):
+        c = _corp(a.corporation, "Sell One Share")
+        P.check_sell_one_share(s, a.seat, c)
+        s.passed &= ~(1 << a.seat)
+        P.sell_one_share(s, a.seat, c)
+        s.current = (s.current + 1) % s.n
+        return
+    raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 1")
+
+
+def _next_bidder(s: StarsState, pos: int, in_mask: int) -> int:
+    """Position of the next player in player order after ``pos`` still in the auction."""
+    for step in range(1, s.n + 1):
+        q = (pos + step) % s.n
+        if in_mask >> s.order[q] & 1:
+            return q
+    return pos
+
+
+def _leave(s: StarsState, seat: int) -> None:
+    i, high, bidder, starter, pos, in_mask = s.auction
+    in_mask &= ~(1 << seat)
+    s.say(f"{s.names[seat]} leaves the auction.")
+    s.auction = (i, high, bidder, starter, _next_bidder(s, pos, in_mask), in_mask)
+
+
+def _finish_auction(s: StarsState) -> None:
+    i, high, winner, starter, _, _ = s.auction
+    s.auction = None
+    s.cash[winner] -= high
+    s.company_owner[i] = winner
+    s.offering.remove(i)
+    s.say(f"{s.names[winner]} wins {D.CODES[i]} for ${high}.")
+    P.draw(s)
+    # "the next regular action of phase 1 is taken by the next Player in Player Order following
+    # the Player that started the auction"
+    s.current = (s.position(starter) + 1) % s.n
+
+
+def step(s: StarsState) -> bool:
+    """Run the automatic steps of phase 1; True when the phase has ended."""
+    everyone = (1 << s.n) - 1
+    while not s.over:
+        if s.auction is not None:
+            in_mask = s.auction[5]
+            if in_mask & (in_mask - 1) == 0:
+                _finish_auction(s)
+                continue
+            seat = s.order[s.auction[4]]
+            if s.cash[seat] <= s.auction[1]:
+                _leave(s, seat)
+                continue
+            return False
+        if s.passed == everyone:
+            return True
+        seat = s.order[s.current]
+        if _only_pass(s, seat):
+            s.passed |= 1 << seat
+            s.say(f"{s.names[seat]} passes (no other action possible).")
+            s.current = (s.current + 1) % s.n
+            continue
+        return False
+    return False
+
+
+def _only_pass(s: StarsState, seat: int) -> bool:
+    cash = s.cash[seat]
+    for i in s.offering:
+        if not s.unavailable >> i & 1 and D.FACE[i] <= cash:
+            return False
+    for c in range(D.N_CORPS):
+        if s.corp_active[c]:
+            if s.held[c * MAXP + seat]:
+                return False
+            if s.bank_shares(c) and P.card_price(P.next_higher_card(s, c)) <= cash:
+                return False
+    return True

@@ -1,0 +1,89 @@
+"""Phase 9: IPO. "In descending Face Value Order, private Companies may Form Corporations."
+
+The owner of each private company, highest face value first, decides before the next company;
+a company that cannot form a corporation (no unused charter, no available share price card with
+its colour, or not enough money for the payment) is passed over without asking.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import data as D
+from . import procedures as P
+from .actions import DeclineIpo, FormCorporation
+from .moves import Move
+from .state import StarsState
+
+RULE = "Phase 9: IPO"
+
+
+def enter(s: StarsState) -> None:
+    """Start with the highest face value."""
+    s.ipo_cursor = D.N_COMPANIES - 1
+
+
+def options(s: StarsState, i: int) -> list[tuple[int, int]]:
+    """(charter, share price card) pairs the owner of private company ``i`` may choose now."""
+    seat = s.company_owner[i]
+    if not 0 <= seat < s.n:
+        return []
+    charters = [c for c in range(D.N_CORPS) if not s.corp_active[c]]
+    if not charters:
+        return []
+    face, color, cash = D.FACE[i], D.COLOR[i], s.cash[seat]
+    cards = [
+        k
+        for k in range(1, D.N_CARDS)
+        if s.card_owner[k] < 0 and D.IPO_COLORS[k] >> color & 1 and P.ipo_payment(face, D.PRICES[k]) <= cash
+    ]
+    return [(c, k) for c in charters for k in cards]
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """The owner of the company due."""
+    if s.ipo_cursor < 0:
+        return ()
+    return (s.company_owner[s.ipo_cursor],)
+
+
+def moves(s: StarsState, seat: int) -> list[Move]:
+    """Form a corporation (each charter and price) or decline."""
+    i = s.ipo_cursor
+    if i < 0 or s.company_owner[i] != seat:
+        return []
+    code = D.CODES[i]
+    out = [Move(DeclineIpo, {"seat": seat, "company": code})]
+    for c, k in options(s, i):
+        out.append(Move(FormCorporation, {"seat": seat, "company": code, "corporation": D.CORP_SYMBOLS[c], "price": D.PRICES[k]}))
+    return out
+
+
+def apply(s: StarsState, a) -> None:
+    """Check and apply an IPO decision (raises IllegalAction, state unchanged)."""
+    i = s.ipo_cursor
+    if not isinstance(a, (FormCorporation, DeclineIpo)):
+        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 9")
+    if D.company_index(a.company) != i:
+        raise IllegalAction(RULE, f"in descending face value order it is {D.CODES[i]}'s turn")
+    if s.company_owner[i] != a.seat:
+        raise IllegalAction(RULE, f"{D.CODES[i]} belongs to {s.entity_name(s.company_owner[i])}")
+    if isinstance(a, DeclineIpo):
+        s.ipo_cursor -= 1
+        return
+    c = D.corp_index(a.corporation)
+    if c is None:
+        raise IllegalAction("Form Corporation", f"unknown corporation {a.corporation!r}")
+    k = D.CARD_OF_PRICE.get(a.price, -1)
+    P.check_form_corporation(s, a.seat, i, c, k)
+    P.form_corporation(s, a.seat, i, c, k)
+    s.ipo_cursor -= 1
+
+
+def step(s: StarsState) -> bool:
+    """Pass over companies that cannot go public; True when all companies are through."""
+    while s.ipo_cursor >= 0:
+        if options(s, s.ipo_cursor):
+            return False
+        s.ipo_cursor -= 1
+    return True

@@ -1,0 +1,76 @@
+"""Phase 8: Issue share.
+
+"In Share Price Order, each Corporation may Issue One Share. Then it turns its share price card
+horizontal (whether it has issued a share or not). Corporations in Receivership Issue One Share if
+they have any left."
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import data as D
+from . import procedures as P
+from .actions import Issue
+from .moves import Move
+from .state import StarsState
+
+RULE = "Phase 8: Issue share"
+
+
+def enter(s: StarsState) -> None:
+    """Every share price card is vertical after phase 6: none is processed yet here."""
+    s.processed = 0
+
+
+def current(s: StarsState) -> int | None:
+    """The corporation due: the highest share price not yet processed in this phase."""
+    return s.next_in_share_price_order()
+
+
+def to_act(s: StarsState) -> tuple[int, ...]:
+    """The president of the corporation due."""
+    c = current(s)
+    return () if c is None else (s.president[c],)
+
+
+def moves(s: StarsState, seat: int) -> list[Move]:
+    """Issue one share or not."""
+    c = current(s)
+    if c is None or s.president[c] != seat:
+        return []
+    sym = D.CORP_SYMBOLS[c]
+    return [Move(Issue, {"seat": seat, "corporation": sym, "issue": True}), Move(Issue, {"seat": seat, "corporation": sym, "issue": False})]
+
+
+def apply(s: StarsState, a) -> None:
+    """Check and apply an issue decision (raises IllegalAction, state unchanged)."""
+    c = current(s)
+    if not isinstance(a, Issue):
+        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 8")
+    if D.corp_index(a.corporation) != c:
+        raise IllegalAction(RULE, f"in share price order it is {s.corp_name(c)}'s turn")
+    if s.president[c] != a.seat:
+        raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} decides")
+    if a.issue:
+        P.check_issue_one_share(s, c)
+        s.processed |= 1 << c
+        P.issue_one_share(s, c)
+    else:
+        s.processed |= 1 << c
+
+
+def step(s: StarsState) -> bool:
+    """Skip corporations with nothing to issue, issue for those in receivership; True when done."""
+    while True:
+        c = current(s)
+        if c is None:
+            return True
+        if s.corp_issued[c] >= D.CORP_SHARES[c]:
+            s.processed |= 1 << c
+            continue
+        if s.president[c] < 0:
+            s.processed |= 1 << c
+            P.issue_one_share(s, c)
+            continue
+        return False

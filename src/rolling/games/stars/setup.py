@@ -1,0 +1,76 @@
+"""Setup of the canonical rules: cash, player order, foreign investor, the Deck and the offering.
+
+The Deck is built colour by colour (red, orange, yellow, green, blue): the colour's companies other
+than its highest are given one random number each (in ascending face value order) and sorted by
+it; the first k are kept (k from the setup text for the player count); the highest is added; the
+k + 1 are given new random numbers and sorted by them. Red lies on top, then orange, yellow,
+green, blue, and the game end card at the bottom on its $7 side. This is exactly "shuffle, draw k,
+add the highest, shuffle", and with compat ``18xx`` it reproduces the deck 18xx.games deals for a
+seed (its random numbers: x0 = seed mod 2^31, x <- (1103515245 x + 12345) mod 2^31).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rolling.core.rng import Rng
+
+from . import data as D
+from .config import Config
+from .state import IN_DECK, IN_OFFERING, StarsState
+
+
+class SiteRandom:
+    """The 18xx.games random number generator (a 31-bit linear congruential generator)."""
+
+    __slots__ = ("x",)
+
+    def __init__(self, seed: int):
+        self.x = seed % (1 << 31)
+
+    def __call__(self) -> int:
+        """Advance and return the new value."""
+        self.x = (1103515245 * self.x + 12345) % (1 << 31)
+        return self.x
+
+
+def build_deck(players: int, rand: Callable[[], int]) -> list[int]:
+    """The Deck as company indices, top card first (see module docstring)."""
+    deck: list[int] = []
+    for color in range(len(D.COLORS)):
+        highest = D.HIGHEST[color]
+        rest = [i for i in range(D.N_COMPANIES) if D.COLOR[i] == color and i != highest]
+        k = D.DECK_DRAWN[players][color]
+        keyed = sorted(((rand(), n, i) for n, i in enumerate(rest)))
+        kept = [i for _, _, i in keyed]
+        if k >= 0:
+            kept = kept[:k]
+        kept.append(highest)
+        keyed = sorted(((rand(), n, i) for n, i in enumerate(kept)))
+        deck.extend(i for _, _, i in keyed)
+    return deck
+
+
+def setup(config: Config, seed: int) -> StarsState:
+    """A new game in phase 1 of turn 1 (canonical rules, Setup)."""
+    s = StarsState(config, seed)
+    n = config.players
+    s.cash = [D.START_CASH_SIX if n == 6 else D.START_CASH] * n
+    s.fi_cash = D.FI_START_CASH
+    if "18xx" in config.compat:
+        deck = build_deck(n, SiteRandom(seed))
+        s.order = list(range(n))
+    else:
+        rng = Rng(seed)
+        deck = build_deck(n, rng.next64)
+        s.order = list(range(n))
+        if "two-handed" not in config.variants:
+            rng.shuffle(s.order)
+    s.deck = deck[::-1]  # top card last, so drawing is a pop()
+    for i in s.deck:
+        s.company_owner[i] = IN_DECK
+    for _ in range(n):
+        i = s.deck.pop()
+        s.company_owner[i] = IN_OFFERING
+        s.offering.append(i)
+    return s
