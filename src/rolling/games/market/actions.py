@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolling.core.action import Action, action_from_json as _core_from_json, action_type
+from rolling.core.action import Action, action_type
+from rolling.core.action import action_from_json as _core_from_json
 from rolling.core.errors import RecordError
 
 from .rules import COMPANIES, MAX_SHARES, N_COMPANIES

@@ -61,6 +61,7 @@ class MarketState:
         dice: the last roll, ``(a, b, c, d, volatility die)``; the volatility die is 0 in the
             last two turns, where it is set to 3 and not rolled.
         before: the four values before the last roll's fluctuation.
+        rolled: the four values right after it (before this turn's trades).
         splits: bit mask of the companies that split in the last roll.
         rolls: market fluctuations so far (buy/sell turns plus closed turns).
         closed: closed-market turns so far.
@@ -70,7 +71,7 @@ class MarketState:
 
     __slots__ = (
         "values", "shares", "cash", "turns_left", "volatility", "bought", "sold", "n_sold",
-        "over", "dice", "before", "splits", "rolls", "closed", "rng", "seed", "log",
+        "over", "dice", "before", "rolled", "splits", "rolls", "closed", "rng", "seed", "log",
     )
 
     def __init__(self, seed: int = 0, *, roll: bool = True):
@@ -93,6 +94,7 @@ class MarketState:
         self.over = False
         self.dice: tuple[int, ...] = ()
         self.before: tuple[int, ...] = tuple(self.values)
+        self.rolled: tuple[int, ...] = tuple(self.values)
         self.splits = 0
         self.rolls = 0
         self.closed = 0
@@ -192,6 +194,7 @@ class MarketState:
             "sold": [c for c in range(R.N_COMPANIES) if self.sold >> c & 1],
             "dice": list(self.dice),
             "before": list(self.before),
+            "rolled": list(self.rolled),
             "splits": [c for c in range(R.N_COMPANIES) if self.splits >> c & 1],
             "rolls": self.rolls,
             "closed": self.closed,
@@ -212,6 +215,7 @@ class MarketState:
         s.over = self.over
         s.dice = self.dice
         s.before = self.before
+        s.rolled = self.rolled
         s.splits = self.splits
         s.rolls = self.rolls
         s.closed = self.closed
@@ -224,7 +228,7 @@ class MarketState:
         """A stable hash of the whole game state (the log excluded)."""
         return stable_digest((
             self.values, self.shares, self.cash, self.turns_left, self.volatility, self.bought,
-            self.sold, self.n_sold, self.over, self.dice, self.before, self.splits, self.rolls,
+            self.sold, self.n_sold, self.over, self.dice, self.before, self.rolled, self.splits, self.rolls,
             self.closed, self.rng.state, self.seed,
         ))
 
@@ -373,6 +377,7 @@ class MarketState:
                 shares[c] = s
             dice.append(vdie)
             self.dice = tuple(dice)
+            self.rolled = tuple(values)
             closed = not final and R.is_closed(vdie)
             if log is not None:
                 moves = " ".join(
