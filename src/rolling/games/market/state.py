@@ -65,13 +65,14 @@ class MarketState:
         splits: bit mask of the companies that split in the last roll.
         rolls: market fluctuations so far (buy/sell turns plus closed turns).
         closed: closed-market turns so far.
+        overflow_cash: dollars received so far from overflow sales after splits.
         rng: the state's only source of randomness.
         log: readable events when :meth:`enable_log` was called, else ``None``.
     """
 
     __slots__ = (
         "values", "shares", "cash", "turns_left", "volatility", "bought", "sold", "n_sold",
-        "over", "dice", "before", "rolled", "splits", "rolls", "closed", "rng", "seed", "log",
+        "over", "dice", "before", "rolled", "splits", "rolls", "closed", "overflow_cash", "rng", "seed", "log",
     )
 
     def __init__(self, seed: int = 0, *, roll: bool = True):
@@ -98,6 +99,7 @@ class MarketState:
         self.splits = 0
         self.rolls = 0
         self.closed = 0
+        self.overflow_cash = 0
         self.rng = Rng(seed)
         self.log: list[str] | None = None
         if roll:
@@ -198,6 +200,7 @@ class MarketState:
             "splits": [c for c in range(R.N_COMPANIES) if self.splits >> c & 1],
             "rolls": self.rolls,
             "closed": self.closed,
+            "overflow_cash": self.overflow_cash,
             "over": self.over,
         }
 
@@ -219,6 +222,7 @@ class MarketState:
         s.splits = self.splits
         s.rolls = self.rolls
         s.closed = self.closed
+        s.overflow_cash = self.overflow_cash
         s.rng = self.rng.copy()
         s.seed = self.seed
         s.log = None if self.log is None else self.log[:]
@@ -229,7 +233,7 @@ class MarketState:
         return stable_digest((
             self.values, self.shares, self.cash, self.turns_left, self.volatility, self.bought,
             self.sold, self.n_sold, self.over, self.dice, self.before, self.rolled, self.splits, self.rolls,
-            self.closed, self.rng.state, self.seed,
+            self.closed, self.overflow_cash, self.rng.state, self.seed,
         ))
 
     # --- what a trade may do, for bots, the env and the screen -------------------------
@@ -373,6 +377,7 @@ class MarketState:
                         notes.append(note)
                     s = kept
                     self.cash += got
+                    self.overflow_cash += got
                 values[c] = v
                 shares[c] = s
             dice.append(vdie)
