@@ -6,13 +6,12 @@ Each test's docstring names the rule section it checks.
 from __future__ import annotations
 
 import pytest
+from market_helpers import ScriptedDice, scripted
 
 from rolling.core.errors import IllegalAction
 from rolling.games.market import MarketState, new_game
 from rolling.games.market import rules as R
 from rolling.games.market.actions import DONE, buy, sell
-
-from market_helpers import ScriptedDice, scripted
 
 
 def assert_illegal(state, action, rule_part):

@@ -117,12 +117,21 @@ class HeuristicBot:
 
         base_cash = state.cash
         plans: list[tuple[float, Action]] = [(base_cash + worth(values, shares), DONE)]
-        sells = {}
+        # sell candidates per company: the count best on its own and, near the end (where a
+        # partial sale can leave too many companies for the last turn's two sells), all shares
+        sells: list[tuple[int, int, int, int]] = []
         for c in range(R.N_COMPANIES):
-            if state.max_sell(c):
-                sells[c] = best_sell(c)
+            m = state.max_sell(c)
+            if not m:
+                continue
+            _, n, got, after = best_sell(c)
+            sells.append((c, n, got, after))
+            if penult and n != m:
+                got, after = R.sell_proceeds(values[c], m, vol)
+                sells.append((c, m, got, after))
         can_buy = state.can_buy()
-        for c, (_, n, got, after) in sells.items():
+        two_sells = state.sells_allowed() - state.n_sold >= 2 and state.bought < 0
+        for c, n, got, after in sells:
             vs, ss = values[:], shares[:]
             vs[c], ss[c] = after, ss[c] - n
             cash = base_cash + got
@@ -136,9 +145,9 @@ class HeuristicBot:
                         vs2, ss2 = vs[:], ss[:]
                         vs2[c2], ss2[c2] = b[3], ss[c2] + b[1]
                         plans.append((cash - b[2] + worth(vs2, ss2), sell(c, n)))
-            if state.sells_allowed() - state.n_sold >= 2 and state.bought < 0:
-                for c2, (_, n2, got2, after2) in sells.items():
-                    if c2 <= c:
+            if two_sells:
+                for c2, n2, got2, after2 in sells:
+                    if c2 == c:
                         continue
                     vs2, ss2 = vs[:], ss[:]
                     vs2[c2], ss2[c2] = after2, ss[c2] - n2
