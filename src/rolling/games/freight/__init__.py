@@ -1,0 +1,22 @@
+"""Rolling Freight (Kevin G. Nunn): route building and cargo shipping with dice, on two maps.
+
+``GAME`` is the registry entry; ``new_game(Config(map, players), seed)`` starts a game whose
+state implements :class:`rolling.core.state.State`. Rule modules follow the rule text's sections:
+:mod:`.setup` (Setting Up, Beginning the Game), :mod:`.draft`, :mod:`.contracts` (A),
+:mod:`.construction` (B), :mod:`.routes` (C), :mod:`.stations` (D), :mod:`.improvements` (E),
+:mod:`.stockpile` (F), :mod:`.refill` (G), :mod:`.dice` (H), :mod:`.phases` (Ending/Beginning
+phases, Winning); :mod:`.payment` holds the dice symbols.
+"""
+
+from rolling.games import GameSpec
+
+from .actions import REGISTRY, freight_action_from_json
+from .components import MAP_NAMES, load_components, load_map
+from .setup import config_from_json, new_game
+from .state import Config, FreightState
+
+GAME = GameSpec(name="freight", new_game=new_game, config_from_json=config_from_json,
+                action_from_json=freight_action_from_json)
+
+__all__ = ["GAME", "MAP_NAMES", "REGISTRY", "Config", "FreightState", "config_from_json", "load_components",
+           "load_map", "new_game"]

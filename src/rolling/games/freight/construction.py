@@ -1,0 +1,95 @@
+"""B: Constructing links, and scoring a completed contract.
+
+Each die spent must show the link's colour (a split die pays either of its colours, or an ocean
+link) and adds one cube; a stockpile marker pays as a die of its colour. The improvement dice's
+*cubes* symbol adds one or two cubes to one contract, the *wild* symbol one cube to any link.
+A contract completes the moment its last square fills: it scores at once from the table (length
+by contracts in progress, the completed one included), the cubes come back and a link stick marks
+the link as the player's.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from .actions import Build, SteadyBuild
+from .payment import auto_build, build_cubes, parse_pay, pay_text, spend
+
+RULE = "B: Constructing Links"
+
+
+def contract_score(comp, length: int, in_progress: int) -> int:
+    """Stock for completing a contract of ``length`` (2-8) with ``in_progress`` contracts (1-3).
+
+    Example from the text: length 6 with two contracts in progress scores 6.
+    """
+    return comp.scoring[in_progress][length]
+
+
+def _own_contract(state, seat: int, link_id: int, rule: str):
+    link = state.link_by_id(link_id)
+    if link.index not in state.players[seat].contracts:
+        raise IllegalAction(rule, f"you have no contract on link {link_id}")
+    return link
+
+
+def complete(state, seat: int, index: int) -> None:
+    """Score a completed contract: stock, cubes back, a stick on the link."""
+    p = state.players[seat]
+    link = state.map.links[index]
+    pts = contract_score(state.comp, link.length, len(p.contracts))
+    p.stock += pts
+    p.contracts.remove(index)
+    state.holder[index] = -1
+    state.cubes[index] = 0
+    state.owner[index] = seat
+    p.links_owned += 1
+    state.completed.append(index)
+    state.say(f"  {state.name(seat)} completes {link.label} ({state.map.cities[link.a].name}-"
+              f"{state.map.cities[link.b].name}, length {link.length}) and scores ${pts}")
+
+
+def build(state, a: Build) -> None:
+    """Add cubes to one of your contracts.
+
+    Raises:
+        IllegalAction: not your contract, a die or marker that cannot build this link, a cube
+            beyond the last square, or not enough construction cubes in your supply.
+    """
+    link = _own_contract(state, a.seat, a.link, RULE)
+    p = state.players[a.seat]
+    remaining = link.length - state.cubes[link.index]
+    if a.pay.strip():
+        tokens = parse_pay(a.pay, p, RULE)
+    else:
+        tokens = auto_build(p, link.colour, remaining)
+    if not tokens:
+        raise IllegalAction(RULE, f"you have no die that can build {link.label}")
+    added = build_cubes(p, tokens, link.colour, remaining, RULE)
+    if state.cubes_in_use(a.seat) + added > state.comp.box["cubes_per_player"]:
+        raise IllegalAction(RULE, "you do not have that many construction cubes left")
+    state.say(f"{state.name(a.seat)} builds {added} cube(s) on {link.label} paying {pay_text(tokens)}")
+    spend(state, a.seat, tokens)
+    state.cubes[link.index] += added
+    if state.cubes[link.index] >= link.length:
+        complete(state, a.seat, link.index)
+
+
+def steady_build(state, a: SteadyBuild) -> None:
+    """Steady Builder: once per turn per card, add a cube to a link you are constructing.
+
+    Raises:
+        IllegalAction: no Steady Builder left to use this turn, or not your contract.
+    """
+    rule = "E. Purchasing Improvements: Steady Builder"
+    p = state.players[a.seat]
+    if state.steady_used >= p.has("Steady Builder"):
+        raise IllegalAction(rule, "no Steady Builder left to use this turn")
+    link = _own_contract(state, a.seat, a.link, rule)
+    if state.cubes_in_use(a.seat) >= state.comp.box["cubes_per_player"]:
+        raise IllegalAction(rule, "you have no construction cubes left")
+    state.steady_used += 1
+    state.cubes[link.index] += 1
+    state.say(f"{state.name(a.seat)} adds a free cube to {link.label} (Steady Builder)")
+    if state.cubes[link.index] >= link.length:
+        complete(state, a.seat, link.index)

@@ -1,0 +1,64 @@
+"""A: Taking on contracts.
+
+Pay the contract's cost in any-colour dice and one die of its colour (a split die for an ocean
+"Slash" contract); the card goes to your mat and one of your cubes onto its link. At most three
+contracts at a time. Gaps on the contract track stay until step G.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from .actions import TakeContract
+from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+
+RULE = "A: Taking on Contracts"
+
+
+def contract_cost(state, seat: int, link) -> int:
+    """Any-colour dice to take ``link``'s contract: its printed cost, one fewer with Acquisition Expert."""
+    return max(0, link.cost - state.players[seat].has("Acquisition Expert"))
+
+
+def can_start(state, seat: int) -> str | None:
+    """Why the seat may not take another contract now, or ``None``."""
+    p = state.players[seat]
+    box = state.comp.box
+    if len(p.contracts) >= box["max_contracts"]:
+        return f"you already have {box['max_contracts']} contracts; complete one first"
+    if p.links_owned + len(p.contracts) >= box["sticks_per_player"]:
+        return "you have no rail link sticks left"
+    if state.cubes_in_use(seat) >= box["cubes_per_player"]:
+        return "you have no construction cubes left"
+    return None
+
+
+def take_contract(state, a: TakeContract) -> None:
+    """Take the contract in ``a.slot``.
+
+    Raises:
+        IllegalAction: no card there, three contracts already, no cube or stick left, or a
+            payment that is not one die of the colour plus the cost.
+    """
+    if not 0 <= a.slot < len(state.contract_track) or state.contract_track[a.slot] is None:
+        raise IllegalAction(RULE, f"there is no contract in slot {a.slot} of the track")
+    why = can_start(state, a.seat)
+    if why:
+        raise IllegalAction(RULE, why)
+    card = state.contract_track[a.slot]
+    link = state.map.links[card]
+    cost = contract_cost(state, a.seat, link)
+    p = state.players[a.seat]
+    if a.pay.strip():
+        tokens = parse_pay(a.pay, p, RULE)
+        check_purchase(p, tokens, link.colour, cost, "contract", RULE)
+    else:
+        tokens = auto_purchase(state, a.seat, link.colour, cost, "contract")
+        if tokens is None:
+            raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
+    state.say(f"{state.name(a.seat)} takes contract {link.label} paying {pay_text(tokens) or 'nothing'}")
+    spend(state, a.seat, tokens)
+    state.contract_track[a.slot] = None
+    p.contracts.append(card)
+    state.holder[card] = a.seat
+    state.cubes[card] = 1

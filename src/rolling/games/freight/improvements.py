@@ -1,0 +1,80 @@
+"""E. Purchasing improvements, and what each improvement does.
+
+Pay the card's cost in any-colour dice (one fewer with Acquisition Expert). Bought improvements
+take effect at the very end of the turn (after stockpiling, before the roll). A player holds at
+most three: taking a fourth returns one of the four to the bottom of the deck. Effects, each
+applied where its rule lives:
+
+- Acquisition Expert: one fewer die to take a contract, buy an improvement or build a station
+  (:mod:`.contracts`, here, :mod:`.stations`), never for routes.
+- Friendly: others pay one die, not two, for each of your links in a route, and you score $1
+  more each time another player's route uses your links (:mod:`.routes`). Copies do not add up.
+- Efficient Storage: one marker per die, no one-die penalty; with two, basic dice showing two
+  colours store both (:mod:`.stockpile`).
+- Steady Builder: once per turn per card, one free cube (:mod:`.construction`).
+- Extra Resources (Black/Yellow/Red/Blue/Gray Die): the die joins the player's dice from the next
+  roll (:mod:`.dice`); a die drafted in the opening draft is rolled at once.
+
+A returned improvement stops working at once, except that a die already rolled stays usable
+until the end of the turn.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from .actions import BuyImprovement
+from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+
+RULE = "E. Purchasing Improvements"
+
+
+def improvement_cost(state, seat: int, name: str) -> int:
+    """Any-colour dice to buy improvement ``name``."""
+    return max(0, state.comp.improvements[name].cost - state.players[seat].has("Acquisition Expert"))
+
+
+def held(state, seat: int) -> list[str]:
+    """Improvements the seat holds: those in effect, then those bought this turn."""
+    p = state.players[seat]
+    return p.improvements + p.pending
+
+
+def buy(state, a: BuyImprovement) -> None:
+    """Buy the improvement in ``a.slot``.
+
+    Raises:
+        IllegalAction: no card there; a fourth improvement without a valid ``discard`` (or a
+            ``discard`` when none is needed); a wrong payment.
+    """
+    track = state.improvement_track
+    if not 0 <= a.slot < len(track) or track[a.slot] is None:
+        raise IllegalAction(RULE, f"there is no improvement in slot {a.slot} of the track")
+    name = track[a.slot]
+    p = state.players[a.seat]
+    n = len(held(state, a.seat)) + 1
+    limit = state.comp.box["max_improvements"]
+    if n > limit and not 0 <= a.discard < n:
+        raise IllegalAction(RULE, f"you may hold only {limit} improvements: choose one of the {n} to return (discard 0-{n - 1})")
+    if n <= limit and a.discard != -1:
+        raise IllegalAction(RULE, "you return an improvement only when taking a fourth")
+    cost = improvement_cost(state, a.seat, name)
+    if a.pay.strip():
+        tokens = parse_pay(a.pay, p, RULE)
+        check_purchase(p, tokens, None, cost, "improvement", RULE)
+    else:
+        tokens = auto_purchase(state, a.seat, None, cost, "improvement")
+        if tokens is None:
+            raise IllegalAction(RULE, f"{name} costs {cost} dice; you cannot pay them")
+    spend(state, a.seat, tokens)
+    track[a.slot] = None
+    p.pending.append(name)
+    state.say(f"{state.name(a.seat)} buys {name} paying {pay_text(tokens) or 'nothing'}")
+    if n > limit:
+        k = a.discard
+        if k < len(p.improvements):
+            gone = p.improvements.pop(k)
+        else:
+            gone = p.pending.pop(k - len(p.improvements))
+        state.improvement_deck.insert(0, gone)
+        state.say(f"  {state.name(a.seat)} returns {gone} to the bottom of the deck")

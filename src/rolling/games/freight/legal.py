@@ -1,0 +1,91 @@
+"""Which moves are open now, and the dispatch of an action to the rule that applies it."""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
+from .actions import (
+    Build,
+    BuildStation,
+    BuyImprovement,
+    DraftContract,
+    DraftImprovement,
+    DraftPass,
+    EndTurn,
+    EstablishRoute,
+    SteadyBuild,
+    TakeContract,
+)
+from .payment import auto_purchase, build_options, pay_text
+
+_DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
+_TURN = {
+    TakeContract: contracts.take_contract,
+    Build: construction.build,
+    SteadyBuild: construction.steady_build,
+    EstablishRoute: routes.establish,
+    BuildStation: stations.build_station,
+    BuyImprovement: improvements.buy,
+    EndTurn: turn.end_turn,
+}
+
+
+def dispatch(state, action) -> None:
+    """Apply ``action`` through its rule; every rule checks everything before changing anything."""
+    table = _DRAFT if state.stage == "draft" else _TURN
+    fn = table.get(type(action))
+    if fn is None:
+        where = "the opening draft" if state.stage == "draft" else "a turn"
+        raise IllegalAction("On Your Turn" if state.stage != "draft" else draft.RULE,
+                            f"{type(action).__name__} is not a move during {where}")
+    fn(state, action)
+
+
+def legal_actions(state, seat: int) -> list:
+    """The moves of ``seat`` now (see :meth:`FreightState.legal_actions`)."""
+    if seat not in state.to_act:
+        return []
+    if state.stage == "draft":
+        return draft.legal(state, seat)
+    p = state.players[seat]
+    out: list = []
+    links = state.map.links
+    if contracts.can_start(state, seat) is None:
+        for slot, card in enumerate(state.contract_track):
+            if card is None:
+                continue
+            link = links[card]
+            if auto_purchase(state, seat, link.colour, contracts.contract_cost(state, seat, link), "contract") is not None:
+                out.append(TakeContract(seat, slot))
+    full = state.cubes_in_use(seat) >= state.comp.box["cubes_per_player"]
+    for i in p.contracts:
+        link = links[i]
+        if full:
+            break
+        opts = build_options(p, link.colour)
+        for tok in opts:
+            out.append(Build(seat, link.id, pay_text([tok])))
+        if state.steady_used < p.has("Steady Builder"):
+            out.append(SteadyBuild(seat, link.id))
+    for origin, colour, dest, path, _cost in routes.enumerate_routes(state, seat):
+        cities = state.map.cities
+        out.append(EstablishRoute(seat, cities[origin].name, colour, cities[dest].name,
+                                  ",".join(str(links[i].id) for i in path)))
+    cost = stations.station_cost(state, seat)
+    if cost is not None and auto_purchase(state, seat, None, cost, "station") is not None:
+        out.append(BuildStation(seat))
+    n = len(improvements.held(state, seat)) + 1
+    limit = state.comp.box["max_improvements"]
+    for slot, name in enumerate(state.improvement_track):
+        if name is None:
+            continue
+        if auto_purchase(state, seat, None, improvements.improvement_cost(state, seat, name), "improvement") is None:
+            continue
+        if n > limit:
+            out += [BuyImprovement(seat, slot, k) for k in range(n)]
+        else:
+            out.append(BuyImprovement(seat, slot))
+    for store, _g in stockpile.options(state, seat):
+        out.append(EndTurn(seat, store))
+    return out

@@ -1,0 +1,318 @@
+"""Dice symbols used in the game: what each die face and stockpile marker may pay for.
+
+A payment is a list of tokens: ``("d", i)`` spends die ``i`` of the player's dice, ``("m", k)``
+spends one stockpile marker of colour ``COLOURS[k]``. Rules applied here:
+
+- "any" cost (◇): any die showing a colour or a split, the wild symbol, the *any* (one unit) and
+  *any2* (two units for one purpose) symbols, or a marker of any colour; the *bonus* symbol only
+  in the price of a major route, the *route* symbol only in the price of a second major route;
+  the *cubes* symbol never (it only builds).
+- colour cost: a die showing that colour (plain or split), the wild symbol, or a marker of that
+  colour; for ocean (slash) a die showing two colours or the wild symbol (markers never).
+- a payment may not include a token that pays for nothing: it must cover the cost, and dropping
+  any token would leave it short.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from .components import COLOUR_INDEX, COLOURS, OCEAN, Face, face
+
+#: purposes of an "any" cost
+PURPOSES = ("contract", "improvement", "station", "route")
+
+
+def parse_pay(text: str, player, rule: str) -> list[tuple]:
+    """Read a ``pay`` string (die indices and marker colours) into tokens, checking availability.
+
+    Raises:
+        IllegalAction: (under ``rule``) an unknown word, a die out of range, spent or named twice,
+            or more markers of a colour than the player holds.
+    """
+    tokens: list[tuple] = []
+    used: set[int] = set()
+    markers = [0, 0, 0, 0]
+    for word in text.replace(",", " ").split():
+        if word.isdigit():
+            i = int(word)
+            if i >= len(player.dice):
+                raise IllegalAction(rule, f"there is no die {i} (you have {len(player.dice)})")
+            if player.spent[i] or i in used:
+                raise IllegalAction(rule, f"die {i} is already spent")
+            used.add(i)
+            tokens.append(("d", i))
+        elif word in COLOUR_INDEX:
+            k = COLOUR_INDEX[word]
+            markers[k] += 1
+            if markers[k] > player.markers[k]:
+                raise IllegalAction("F. Stockpiling Resources", f"you hold only {player.markers[k]} {word} marker(s)")
+            tokens.append(("m", k))
+        else:
+            raise IllegalAction(rule, f"cannot pay with {word!r}: name dice by number and markers by colour")
+    return tokens
+
+
+def token_face(player, token) -> Face | None:
+    """The face of a die token, or ``None`` for a marker."""
+    return face(player.dice[token[1]]) if token[0] == "d" else None
+
+
+def generic_units(player, token, purpose: str, second: bool = False) -> int:
+    """How many "any" dice a token is worth for ``purpose`` (0: it cannot pay)."""
+    if token[0] == "m":
+        return 1
+    f = face(player.dice[token[1]])
+    k = f.kind
+    if k == "colour" or k == "wild" or k == "any":
+        return 1
+    if k == "any2":
+        return 2
+    if k == "bonus":
+        return 1 if purpose == "route" else 0
+    if k == "route":
+        return 1 if purpose == "route" and second else 0
+    return 0
+
+
+def pays_colour(player, token, colour: str) -> bool:
+    """Whether a token may pay the one die of ``colour`` (or ocean) a contract asks for."""
+    if token[0] == "m":
+        return colour != OCEAN and COLOURS[token[1]] == colour
+    f = face(player.dice[token[1]])
+    if f.kind == "wild":
+        return True
+    if colour == OCEAN:
+        return len(f.colours) >= 2
+    return colour in f.colours
+
+
+def _generic_ok(player, tokens, generic: int, purpose: str, second: bool) -> str | None:
+    units = [generic_units(player, t, purpose, second) for t in tokens]
+    if any(u == 0 for u in units):
+        return f"a {purpose} cannot be paid with {describe(player, tokens[units.index(0)])}"
+    total = sum(units)
+    if total < generic:
+        return f"needs {generic} any-colour dice, got {total}"
+    if units and total - min(units) >= generic:
+        return "the payment includes dice that pay for nothing"
+    return None
+
+
+def check_purchase(player, tokens, colour: str | None, generic: int, purpose: str, rule: str,
+                   second: bool = False) -> None:
+    """Check that ``tokens`` pay exactly one die of ``colour`` (if given) plus ``generic`` any dice.
+
+    Raises:
+        IllegalAction: (under ``rule``) the payment falls short, pays with something that cannot
+            pay, or includes a token that pays for nothing.
+    """
+    if second and not any(t[0] == "d" and face(player.dice[t[1]]).kind == "route" for t in tokens):
+        raise IllegalAction(rule, "a second major route needs the route symbol of an improvement die")
+    if colour is None:
+        err = _generic_ok(player, tokens, generic, purpose, second)
+        if err:
+            raise IllegalAction(rule, err)
+        return
+    err = f"needs one die showing {'two colours (slash)' if colour == OCEAN else colour}"
+    for i, t in enumerate(tokens):
+        if pays_colour(player, t, colour):
+            e = _generic_ok(player, tokens[:i] + tokens[i + 1:], generic, purpose, second)
+            if e is None:
+                return
+            err = e
+    raise IllegalAction(rule, err)
+
+
+def bonus_faces(player, tokens) -> int:
+    """How many *bonus* symbols (+$2 each in a major route) the tokens spend."""
+    return sum(1 for t in tokens if t[0] == "d" and face(player.dice[t[1]]).kind == "bonus")
+
+
+def spend(state, seat: int, tokens) -> None:
+    """Spend the tokens: mark dice spent, return markers to the supply."""
+    p = state.players[seat]
+    for kind, v in tokens:
+        if kind == "d":
+            p.spent[v] = True
+        else:
+            p.markers[v] -= 1
+            state.supply[v] += 1
+
+
+def describe(player, token) -> str:
+    """A token in words: ``"die 2 (red)"`` or ``"a blue marker"``."""
+    if token[0] == "m":
+        return f"a {COLOURS[token[1]]} marker"
+    return f"die {token[1]} ({player.dice[token[1]]})"
+
+
+def needed_colours(state, seat: int) -> set[str]:
+    """Colours of the player's unfinished contracts (dice of these are kept for building)."""
+    links = state.map.links
+    return {links[i].colour for i in state.players[seat].contracts}
+
+
+def _available(player):
+    for i, name in enumerate(player.dice):
+        if not player.spent[i]:
+            yield ("d", i), face(name)
+    for k in range(4):
+        for _ in range(player.markers[k]):
+            yield ("m", k), None
+
+
+def _generic_rank(tok, f: Face | None, need: set[str], purpose: str, second: bool) -> float:
+    if f is None:
+        return 8 + (1 if COLOURS[tok[1]] in need else 0)
+    k = f.kind
+    if k in ("any", "any2"):
+        return 0
+    if k == "bonus":
+        return -1
+    if k == "route":
+        return -2
+    if k == "wild":
+        return 7
+    hit = any(c in need for c in f.colours) or (len(f.colours) > 1 and OCEAN in need)
+    return (2 if len(f.colours) == 1 else 3) + (2 if hit else 0)
+
+
+def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: str,
+                  second: bool = False) -> list[tuple] | None:
+    """The engine's payment: the least useful dice first, markers last; ``None`` if unaffordable."""
+    p = state.players[seat]
+    need = needed_colours(state, seat)
+    avail = list(_available(p))
+    chosen: list[tuple] = []
+    if colour is not None:
+        best = None
+        for tok, f in avail:
+            if not pays_colour(p, tok, colour):
+                continue
+            if f is None:
+                r = 2
+            elif f.kind == "wild":
+                r = 3
+            elif colour == OCEAN:
+                r = 0 + (0.5 if any(c in need for c in f.colours) else 0)
+            else:
+                r = 0 if len(f.colours) == 1 else 1
+            if best is None or r < best[0]:
+                best = (r, tok)
+        if best is None:
+            return None
+        chosen.append(best[1])
+        avail = [(t, f) for t, f in avail if t != best[1]]
+    pool = []
+    for tok, f in avail:
+        u = generic_units(p, tok, purpose, second)
+        if u:
+            pool.append((_generic_rank(tok, f, need, purpose, second), -u, tok, u))
+    pool.sort(key=lambda x: (x[0], x[1], x[2]))
+    if second:
+        routes = [x for x in pool if x[0] == -2]
+        if not routes:
+            return None
+        pool.remove(routes[0])
+        pool.insert(0, routes[0])
+    got: list[tuple] = []
+    total = 0
+    for x in pool:
+        if total >= generic and not (second and not got):
+            break
+        got.append(x)
+        total += x[3]
+    if total < generic:
+        return None
+    # Drop tokens made superfluous by a later two-unit token (never the required route symbol).
+    changed = True
+    while changed and got:
+        changed = False
+        for x in sorted(got, key=lambda x: x[3]):
+            if second and x[0] == -2:
+                continue
+            if total - x[3] >= generic:
+                got.remove(x)
+                total -= x[3]
+                changed = True
+                break
+    return chosen + [x[2] for x in got]
+
+
+def generic_budget(player, purpose: str, second: bool = False) -> int:
+    """The most "any" dice the player could pay now for ``purpose``."""
+    return sum(generic_units(player, t, purpose, second) for t, _ in _available(player))
+
+
+def build_cubes(player, tokens, colour: str, remaining: int, rule: str) -> int:
+    """Cubes the tokens add to a link of ``colour`` needing ``remaining`` more cubes.
+
+    Raises:
+        IllegalAction: a token that cannot build this link, or one that would add no cube.
+    """
+    added = 0
+    for t in tokens:
+        if added >= remaining:
+            raise IllegalAction(rule, f"{describe(player, t)} would add a cube beyond the link's last square")
+        if t[0] == "m":
+            if colour == OCEAN or COLOURS[t[1]] != colour:
+                raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link")
+            added += 1
+            continue
+        f = face(player.dice[t[1]])
+        if f.kind == "cubes":
+            added += min(2, remaining - added)
+        elif f.kind == "wild" or (f.kind == "colour" and (
+                (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
+            added += 1
+        else:
+            raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link"
+                                + (" (ocean links need a die showing two colours)" if colour == OCEAN else ""))
+    return added
+
+
+def build_options(player, colour: str) -> list[tuple]:
+    """One token of each distinct kind (die face, marker colour) able to build a ``colour`` link."""
+    seen = set()
+    out = []
+    for i, name in enumerate(player.dice):
+        if player.spent[i] or name in seen:
+            continue
+        f = face(name)
+        if f.kind == "cubes" or f.kind == "wild" or (f.kind == "colour" and (
+                (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
+            seen.add(name)
+            out.append(("d", i))
+    if colour != OCEAN and player.markers[COLOUR_INDEX[colour]]:
+        out.append(("m", COLOUR_INDEX[colour]))
+    return out
+
+
+def auto_build(player, colour: str, remaining: int) -> list[tuple]:
+    """The engine's build: matching dice (plain, split, cubes, wild), up to the link's last square."""
+    order = []
+    for i, name in enumerate(player.dice):
+        if player.spent[i]:
+            continue
+        f = face(name)
+        if f.kind == "colour" and ((colour == OCEAN and len(f.colours) >= 2) or colour in f.colours):
+            order.append((0 if len(f.colours) == 1 else 1, i, 1))
+        elif f.kind == "cubes":
+            order.append((2, i, 2))
+        elif f.kind == "wild":
+            order.append((3, i, 1))
+    order.sort()
+    out = []
+    added = 0
+    for _, i, u in order:
+        if added >= remaining:
+            break
+        out.append(("d", i))
+        added += min(u, remaining - added)
+    return out
+
+
+def pay_text(tokens) -> str:
+    """Tokens back to a ``pay`` string."""
+    return " ".join(str(v) if k == "d" else COLOURS[v] for k, v in tokens)

@@ -1,0 +1,94 @@
+"""Ending Phase A/B/C, Beginning Phase B/C, the end of the game.
+
+When an End of Phase card comes onto the contract track, the player who drew it keeps it and a
+replacement is drawn; every player then takes one more turn, the holder included, and the phase
+ends: each player scores its cargo markers ($3/$2/$1 in phases A/B/C) and returns them to the box.
+Phase B and C then begin: the B (C) cities open their new demand and get a random cargo from the
+bag, the lowest contract and improvement go to the bottom of their decks and the tracks refill.
+After phase C each cube on an unfinished contract scores $1 and the game is over.
+"""
+
+from __future__ import annotations
+
+from .components import PHASES
+from .refill import fill_contract_track, fill_improvement_track
+
+
+def end_of_phase_drawn(state, drawer: int, in_turn: bool) -> None:
+    """An End of Phase card came onto the contract track, drawn by ``drawer``.
+
+    ``in_turn``: drawn during the drawer's own turn (step G), so the final round starts after it.
+    A card drawn while a final round is already running (possible only if a whole contract set
+    is drawn within one round) takes effect when the next phase begins.
+    """
+    if state.final_left >= 0:
+        state.eop_pending += 1
+        state.say(f"  {state.name(drawer)} draws another End of Phase card; it takes effect next phase")
+        return
+    state.eop_holder = drawer
+    state.final_left = state.n + (1 if in_turn else 0)
+    state.say(f"  {state.name(drawer)} draws the End of Phase card: every player takes one more turn")
+
+
+def after_turn(state) -> None:
+    """Count down the final round; end the phase after the End of Phase holder's last turn."""
+    if state.final_left < 0:
+        return
+    state.final_left -= 1
+    if state.final_left == 0:
+        end_phase(state)
+
+
+def end_phase(state) -> None:
+    """Ending Phase A/B/C: cargo bonuses; after C the unfinished-cube bonus and the game's end."""
+    ph = state.phase
+    bonus = state.comp.cargo_bonus[ph]
+    for seat, p in enumerate(state.players):
+        if p.cargo:
+            p.stock += bonus * len(p.cargo)
+            state.say(f"  {state.name(seat)} scores ${bonus * len(p.cargo)} for {len(p.cargo)} cargo marker(s)")
+        p.cargo = []
+    state.eop_holder = -1
+    state.final_left = -1
+    state.eop_removed += 1
+    state.say(f"End of phase {PHASES[ph]}: " + ", ".join(f"{state.name(s)} ${p.stock}" for s, p in enumerate(state.players)))
+    if ph == 2:
+        per = state.comp.unfinished_cube_bonus
+        for seat, p in enumerate(state.players):
+            cubes = state.cubes_in_use(seat)
+            if cubes:
+                p.stock += per * cubes
+                state.say(f"  {state.name(seat)} scores ${per * cubes} for {cubes} cube(s) on unfinished contracts")
+        state.stage = "over"
+        state.say("Game over: " + ", ".join(f"{state.name(r['seat'])} ${r['score']}" for r in state.standings()))
+        return
+    begin_phase(state, ph + 1)
+
+
+def begin_phase(state, ph: int) -> None:
+    """Beginning Phase B/C: grown cities get cargo, lowest cards go to the bottom, tracks refill."""
+    from .setup import draw_cargo
+
+    state.phase = ph
+    state.say(f"Phase {PHASES[ph]} begins")
+    key = "grow_b" if ph == 1 else "grow_c"
+    for c in state.map.cities:
+        if getattr(c, key):
+            col = draw_cargo(state)
+            if col:
+                state.cargo[c.index].append(col)
+                state.say(f"  {c.name} grows: wants {getattr(c, key)}, offers {col} cargo")
+    nxt = (state.current + 1) % state.n
+    track = [c for c in state.contract_track if c is not None]
+    if track:
+        state.contract_deck.insert(0, track.pop(0))
+    state.contract_track = track
+    itrack = [c for c in state.improvement_track if c is not None]
+    if itrack:
+        state.improvement_deck.insert(0, itrack.pop(0))
+    state.improvement_track = itrack
+    fill_contract_track(state, nxt, False)
+    fill_improvement_track(state)
+    if state.eop_pending and state.final_left < 0:
+        state.eop_pending -= 1
+        end_of_phase_drawn(state, nxt, False)

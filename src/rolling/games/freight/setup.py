@@ -1,0 +1,108 @@
+"""Setting Up the Game Board and Beginning the Game: decks, cargo, tracks, first roll, draft order."""
+
+from __future__ import annotations
+
+from rolling.core.errors import RecordError
+
+from .components import COLOURS, END_OF_PHASE, MAP_NAMES, load_map
+from .dice import roll_all
+from .refill import fill_contract_track, fill_improvement_track
+from .state import Config, FreightState
+
+
+def config_from_json(data) -> Config:
+    """Read ``{"map": ..., "players": ...}``.
+
+    Raises:
+        RecordError: unknown map, or a player count outside the map's range.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a Rolling Freight config must be an object")
+    name = data.get("map", "west-coast")
+    players = data.get("players", 3)
+    if name not in MAP_NAMES:
+        raise RecordError(f"unknown map {name!r} (known: {', '.join(MAP_NAMES)})")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError("players must be an integer")
+    m = load_map(name)
+    if not m.min_players <= players <= m.max_players:
+        raise RecordError(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
+    extra = set(data) - {"map", "players"}
+    if extra:
+        raise RecordError(f"unknown config keys {sorted(extra)}")
+    return Config(name, players)
+
+
+def draw_cargo(state) -> str | None:
+    """Draw one cargo marker at random from the bag (``None`` if the bag is empty)."""
+    bag = state.bag
+    if not bag:
+        return None
+    i = state.rng.below(len(bag))
+    bag[i], bag[-1] = bag[-1], bag[i]
+    return bag.pop()
+
+
+def new_game(config: Config, seed: int) -> FreightState:
+    """Set up a game: the state right before the opening draft's first pick.
+
+    Improvement deck per map (West Coast without Red Die, one Friendly and one Efficient
+    Storage), contract deck End of Phase / C / End of Phase / B / End of Phase / A (A on top, each
+    set shuffled), starting cargo (coloured and white inner circles; B/C cities covered), four
+    contracts and three improvements dealt (no duplicate improvements), every player's dice
+    rolled, draft order counter-clockwise from the start player's right, twice.
+
+    Raises:
+        ValueError: the config names an unknown map or a player count the map does not allow.
+    """
+    if isinstance(config, dict):
+        config = config_from_json(config)
+    m = load_map(config.map)
+    if not m.min_players <= config.players <= m.max_players:
+        raise ValueError(f"the {m.title} map is for {m.min_players}-{m.max_players} players")
+    st = FreightState(config, seed)
+    comp = st.comp
+    box = comp.box
+    st.bag = [c for c in COLOURS for _ in range(box["cargo"][c])]
+    st.supply = [box["stockpile_markers"]] * 4
+    st.saturation = box["saturation_markers"]
+
+    deck = [name for name in comp.improvements for _ in range(m.improvement_counts[name])]
+    st.rng.shuffle(deck)
+    st.improvement_deck = deck
+
+    sets = {s: [ln.index for ln in m.links if ln.set == s] for s in "ABC"}
+    for s in "ABC":
+        st.rng.shuffle(sets[s])
+    # Top of the deck is the end of the list.
+    st.contract_deck = [END_OF_PHASE] + sets["C"] + [END_OF_PHASE] + sets["B"] + [END_OF_PHASE] + sets["A"]
+
+    for c in m.cities:
+        rings = [[col, 0, False] for col in c.demand]
+        if c.grow_b:
+            rings.append([c.grow_b, 1, False])
+        if c.grow_c:
+            rings.append([c.grow_c, 2, False])
+        st.rings[c.index] = rings
+    # Coloured inner circles first, so that white ones draw from what is left.
+    for c in m.cities:
+        if c.surplus in COLOURS:
+            st.bag.remove(c.surplus)
+            st.cargo[c.index].append(c.surplus)
+    for c in m.cities:
+        if c.surplus == "white":
+            col = draw_cargo(st)
+            if col:
+                st.cargo[c.index].append(col)
+
+    fill_contract_track(st, 0, False)
+    fill_improvement_track(st)
+    for seat in range(st.n):
+        roll_all(st, seat)
+    start = 0
+    order = [(start - 1 - i) % st.n for i in range(st.n)]
+    st.draft_order = order + order
+    st.draft_pos = 0
+    st.stage = "draft"
+    st.current = start
+    return st

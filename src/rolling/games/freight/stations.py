@@ -1,0 +1,46 @@
+"""D: Building switching stations.
+
+Each station costs the any-colour dice of the next space on the mat (``stations.costs`` in the
+data; one fewer with Acquisition Expert) and discounts major routes by one die, to a minimum of
+one, from the turn it is built.
+"""
+
+from __future__ import annotations
+
+from rolling.core.errors import IllegalAction
+
+from .actions import BuildStation
+from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+
+RULE = "D: Building Switching Stations"
+
+
+def station_cost(state, seat: int) -> int | None:
+    """Any-colour dice for the seat's next station, or ``None`` when the mat is full."""
+    p = state.players[seat]
+    costs = state.comp.station_costs
+    if p.stations >= len(costs):
+        return None
+    return max(0, costs[p.stations] - p.has("Acquisition Expert"))
+
+
+def build_station(state, a: BuildStation) -> None:
+    """Build a switching station.
+
+    Raises:
+        IllegalAction: the mat's station spaces are full, or the payment is wrong.
+    """
+    cost = station_cost(state, a.seat)
+    if cost is None:
+        raise IllegalAction(RULE, "you have built every switching station your mat holds")
+    p = state.players[a.seat]
+    if a.pay.strip():
+        tokens = parse_pay(a.pay, p, RULE)
+        check_purchase(p, tokens, None, cost, "station", RULE)
+    else:
+        tokens = auto_purchase(state, a.seat, None, cost, "station")
+        if tokens is None:
+            raise IllegalAction(RULE, f"a switching station costs {cost} dice; you cannot pay them")
+    spend(state, a.seat, tokens)
+    p.stations += 1
+    state.say(f"{state.name(a.seat)} builds switching station {p.stations} paying {pay_text(tokens) or 'nothing'}")

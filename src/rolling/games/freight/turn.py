@@ -1,0 +1,41 @@
+"""On Your Turn: the start of a turn and the end-of-turn steps F, G and H."""
+
+from __future__ import annotations
+
+from .actions import EndTurn
+from .dice import roll_all
+from .phases import after_turn
+from .refill import refill_tracks
+from .stockpile import parse_store, stockpile
+
+
+def start_turn(state) -> None:
+    """Reset the once-per-turn counters for the player about to act."""
+    state.turn += 1
+    state.routes_done = 0
+    state.stations_used = 0
+    state.steady_used = 0
+    p = state.players[state.current]
+    state.say(f"Turn {state.turn}, phase {'ABC'[state.phase]}: {state.name(state.current)} has dice "
+              + " ".join(p.dice))
+
+
+def end_turn(state, a: EndTurn) -> None:
+    """F stockpile, improvements bought this turn take effect, G refill, H roll; next player.
+
+    Raises:
+        IllegalAction: a ``store`` string naming a colour a die does not show (F).
+    """
+    choices = parse_store(state, a.seat, a.store)
+    p = state.players[a.seat]
+    stockpile(state, a.seat, choices)
+    if p.pending:
+        p.improvements += p.pending
+        p.pending = []
+    refill_tracks(state, a.seat, True)
+    roll_all(state, a.seat)
+    after_turn(state)
+    if state.stage == "over":
+        return
+    state.current = (state.current + 1) % state.n
+    start_turn(state)
