@@ -1,0 +1,143 @@
+"""The command line: rolling play/simulate/bench market, and rolling replay of a market record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from rolling.core.record import load_record, replay
+from rolling.games.market import DONE, action_from_json, new_game
+
+CMD = [sys.executable, "-m", "rolling.cli.main"]
+
+
+def run(args, stdin="", timeout=60):
+    return subprocess.run(CMD + args, input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+def test_scripted_full_game_through_stdin(tmp_path):
+    """play: a whole game of 'done' x 12 ends with the final cash; the record replays to it."""
+    path = tmp_path / "g.json"
+    r = run(["play", "market", "--seed", "21", "--save", str(path)], "done\n" * 12)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "Game over" in r.stdout and "Final cash: $" in r.stdout
+    rec = load_record(path)
+    assert rec.game == "market" and rec.seed == 21 and len(rec.actions) == 12
+    s = new_game(None, 21)
+    for _ in range(12):
+        s.apply(DONE)
+    assert replay(rec).digest() == s.digest()
+    assert f"Final cash: ${s.cash}" in r.stdout
+
+
+def test_trades_preview_confirm_cancel_undo_and_resume(tmp_path):
+    """play: a trade shows its preview first; n cancels; undo takes back; --resume continues."""
+    path = tmp_path / "g.json"
+    s = new_game(None, 8)
+    c = min(range(4), key=lambda i: s.values[i])
+    letter = "ABCD"[c]
+    cost, after = s.quote_buy(c, 1)
+    script = f"buy {letter} 1\nn\nbuy {letter} 1\ny\nundo\nbuy {letter} 1\n\n"
+    r = run(["play", "market", "--seed", "8", "--save", str(path)], script)
+    assert r.returncode == 0, r.stderr
+    assert f"Buy 1 {letter} for ${cost}: value {s.values[c]} -> {after}" in r.stdout
+    assert "Cancelled." in r.stdout and "Undone." in r.stdout
+    assert "Saved to" in r.stdout  # end of input saves and leaves cleanly
+    rec = load_record(path)
+    assert [action_from_json(a) for a in rec.actions] == [action_from_json({"type": "buy", "company": c, "shares": 1})]
+    r2 = run(["play", "market", "--resume", str(path)], "done\nquit\n")
+    assert r2.returncode == 0, r2.stderr
+    assert len(load_record(path).actions) == 2
+
+
+def test_bad_input_gets_a_message_and_the_prompt_again(tmp_path):
+    """play: bad input gets a message and the prompt again, never a traceback."""
+    path = tmp_path / "g.json"
+    script = "\n".join([
+        "", "fly away", "buy", "buy Z 3", "buy A x", "buy A 0", "buy A 99", "sell A 3",
+        "done now", "undo", "help", "quit",
+    ]) + "\n"
+    r = run(["play", "market", "--seed", "2", "--save", str(path)], script)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Traceback" not in out + r.stderr
+    for msg in ("unknown command", "no company 'Z'", "not a number", "1 or more", "at most 12",
+                "Not allowed (Phase Two: buying/selling)", "nothing to undo", "Commands"):
+        assert msg in out, msg
+    assert out.count("market> ") == 12
+    assert load_record(path).actions == []
+
+
+def test_resume_errors_are_one_line(tmp_path):
+    """play --resume of a missing file, or with --seed, is a one-line error with status 2."""
+    r = run(["play", "market", "--resume", str(tmp_path / "none.json")])
+    assert r.returncode == 2 and r.stderr.startswith("rolling: ") and "Traceback" not in r.stderr
+    other = tmp_path / "o.json"
+    other.write_text(json.dumps({"game": "stars", "config": {}, "seed": 1, "actions": []}))
+    r = run(["play", "market", "--resume", str(other)])
+    assert r.returncode == 2 and "not market" in r.stderr
+    r = run(["play", "market", "--resume", str(other), "--seed", "3"])
+    assert r.returncode == 2 and "--seed" in r.stderr
+
+
+def test_replay_command_narrates_a_market_record(tmp_path):
+    """rolling replay works for market records (log of readable events) and reports the digest."""
+    path = tmp_path / "g.json"
+    run(["play", "market", "--seed", "4", "--save", str(path)], "done\n" * 12)
+    r = run(["replay", str(path)])
+    assert r.returncode == 0, r.stderr
+    assert "Roll 1:" in r.stdout and "Game over" in r.stdout and "Final standings" in r.stdout
+    r = run(["replay", "--json", str(path)])
+    data = json.loads(r.stdout)
+    assert data["game"] == "market" and data["is_over"]
+    assert data["digest"] == replay(load_record(path)).digest()
+
+
+def test_simulate_json_is_one_object():
+    """simulate --json prints one object with games, mean, median, p5, p95 (progress on stderr)."""
+    r = run(["simulate", "market", "--games", "200", "--bot", "heuristic", "--seed", "3", "--json"])
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data) == {"games", "mean", "median", "p5", "p95"}
+    assert data["games"] == 200 and data["p5"] <= data["median"] <= data["p95"]
+
+
+def test_simulate_text_and_errors():
+    """simulate prints the statistics as text; an unknown bot is a one-line error."""
+    r = run(["simulate", "market", "--games", "50", "--bot", "random"])
+    assert r.returncode == 0 and "mean" in r.stdout and "p95" in r.stdout
+    r = run(["simulate", "market", "--games", "5", "--bot", "genius"])
+    assert r.returncode == 2 and "unknown bot" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bench_reports_speed():
+    """bench market reports games and actions per second."""
+    r = run(["bench", "market", "--games", "100", "--json"])
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["games"] == 100 and data["actions_per_s"] > 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a pty")
+def test_interactive_session_with_pexpect(tmp_path):
+    """play in a real terminal: the screen, a confirmed buy, then quit saves."""
+    path = tmp_path / "g.json"
+    child = pexpect.spawn(sys.executable, ["-m", "rolling.cli.main", "play", "market", "--seed", "5",
+                                           "--save", str(path)], encoding="utf-8", timeout=30,
+                          dimensions=(50, 120))
+    child.expect("market> ")
+    assert "buy/sell turn 1 of 12" in child.before
+    child.sendline("buy A 1")
+    child.expect(r"Confirm\? \[Y/n\] ")
+    child.sendline("y")
+    child.expect("market> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert load_record(path).actions == [{"type": "buy", "company": 0, "shares": 1}]
