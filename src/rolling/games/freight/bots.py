@@ -1,0 +1,192 @@
+"""Bots for Rolling Freight: ``random`` (a uniform legal move) and ``heuristic``.
+
+The heuristic bot plays a greedy plan each decision: use Steady Builder, establish the best
+major route (its own payout, distance bonus and end-of-phase cargo bonus against the dice it
+costs), keep two contracts going (favouring short-to-finish, well-paid links next to its own
+network in colours its dice show), pour matching dice into the contract nearest completion
+(markers only when they finish it), buy useful improvements and a few switching stations with
+spare dice, and end the turn keeping the most stockpile markers.
+"""
+
+from __future__ import annotations
+
+from rolling.core.rng import Rng
+
+from .actions import Build, BuildStation, BuyImprovement, EndTurn, EstablishRoute, SteadyBuild, TakeContract
+from .components import COLOUR_INDEX, OCEAN, face
+from .construction import contract_score
+from .routes import distance_bonus, link_cost, parse_path, route_price
+from .stockpile import gains, parse_store
+
+
+class RandomBot:
+    """Picks a legal action uniformly at random (its own seeded generator)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, state, seat: int):
+        """Return one of ``state.legal_actions(seat)``."""
+        return self.rng.choice(state.legal_actions(seat))
+
+
+#: the heuristic bot's taste in improvements, best first
+IMPROVEMENT_TASTE = ("Steady Builder", "Black Die", "Efficient Storage", "Yellow Die", "Red Die", "Blue Die",
+                     "Gray Die", "Acquisition Expert", "Friendly")
+
+
+class HeuristicBot:
+    """A greedy planner (see the module's description). Deterministic for a given seed."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, target_contracts: int = 2):
+        self.rng = Rng(seed)
+        self.target = target_contracts
+
+    # -- evaluation helpers --------------------------------------------------------------------
+
+    def _route_value(self, state, seat, a: EstablishRoute) -> float:
+        path = parse_path(state, a.path)
+        own = sum(1 for i in path if state.owner[i] == seat)
+        base = sum(link_cost(state, seat, i) for i in path)
+        cost, _ = route_price(state, seat, base)
+        gain = own + distance_bonus(state.comp, a.colour, len(path)) + state.comp.cargo_bonus[state.phase]
+        others = len(path) - own
+        return gain - 0.3 * others - 0.6 * cost
+
+    def _contract_value(self, state, seat, link) -> float:
+        p = state.players[seat]
+        k = min(3, len(p.contracts) + 1)
+        pts = contract_score(state.comp, link.length, k)
+        dice_needed = link.cost + link.length
+        v = pts / dice_needed
+        # Links touching our network or a city with cargo open routes later.
+        mine = {state.map.links[i].a for i in range(len(state.owner)) if state.owner[i] == seat}
+        mine |= {state.map.links[i].b for i in range(len(state.owner)) if state.owner[i] == seat}
+        if link.a in mine or link.b in mine:
+            v += 0.35
+        if state.cargo[link.a] or state.cargo[link.b]:
+            v += 0.15
+        show = 0
+        for i, name in enumerate(p.dice):
+            if p.spent[i]:
+                continue
+            f = face(name)
+            if (link.colour == OCEAN and len(f.colours) >= 2) or link.colour in f.colours:
+                show += 1
+        v += 0.1 * show
+        if link.colour != OCEAN:
+            v += 0.05 * p.markers[COLOUR_INDEX[link.colour]]
+        if state.phase == 2 and state.final_left >= 0:
+            v -= 1.0
+        return v
+
+    def _build_rank(self, state, seat, a: Build):
+        link = state.link_by_id(a.link)
+        remaining = link.length - state.cubes[link.index]
+        word = a.pay.split()[0]
+        p = state.players[seat]
+        if word.isdigit():
+            f = face(p.dice[int(word)])
+            kind = 0 if (f.kind == "colour" and len(f.colours) == 1) else (1 if f.kind == "cubes" else (2 if f.kind == "colour" else 3))
+            return (0, remaining, kind)
+        k = COLOUR_INDEX[word]
+        if p.markers[k] >= remaining or state.final_left >= 0 and state.phase == 2:
+            return (1, remaining, 0)
+        return None
+
+    # -- the decision --------------------------------------------------------------------------
+
+    def act(self, state, seat: int):
+        """Return the bot's move for ``seat`` (one of the legal moves, or one with an explicit payment)."""
+        acts = state.legal_actions(seat)
+        if state.stage == "draft":
+            return self._draft(state, seat, acts)
+        p = state.players[seat]
+        by: dict[type, list] = {}
+        for a in acts:
+            by.setdefault(type(a), []).append(a)
+        steady = by.get(SteadyBuild, [])
+        if steady:
+            return min(steady, key=lambda a: state.link_by_id(a.link).length - state.cubes[state.link_by_id(a.link).index])
+        routes = by.get(EstablishRoute, [])
+        if routes:
+            best = max(routes, key=lambda a: self._route_value(state, seat, a))
+            if self._route_value(state, seat, best) > 0:
+                return best
+        takes = by.get(TakeContract, [])
+        if takes and len(p.contracts) < self.target:
+            best = max(takes, key=lambda a: self._contract_value(state, seat, state.map.links[state.contract_track[a.slot]]))
+            return best
+        builds = []
+        for a in by.get(Build, []):
+            r = self._build_rank(state, seat, a)
+            if r is not None:
+                builds.append((r, a))
+        if builds:
+            return min(builds, key=lambda x: x[0])[1]
+        spare = sum(1 for s in p.spent if not s)
+        imps = by.get(BuyImprovement, [])
+        if imps and state.phase < 2:
+            def taste(a):
+                name = state.improvement_track[a.slot]
+                return IMPROVEMENT_TASTE.index(name) if name in IMPROVEMENT_TASTE else 99
+            good = [a for a in imps if a.discard == -1 and taste(a) < 5]
+            if good and spare >= 4:
+                return min(good, key=taste)
+        stations = by.get(BuildStation, [])
+        if stations and p.stations < 3 and spare >= 2 and p.links_owned >= 2:
+            return stations[0]
+        ends = by.get(EndTurn, [])
+        return max(ends, key=lambda a: sum(gains(state, seat, parse_store(state, seat, a.store))))
+
+    def _draft(self, state, seat, acts):
+        best = None
+        for a in acts:
+            if type(a).__name__ == "DraftContract":
+                link = state.map.links[state.contract_track[a.slot]]
+                v = self._contract_value(state, seat, link)
+            elif type(a).__name__ == "DraftImprovement":
+                name = state.improvement_track[a.slot]
+                v = 1.0 - 0.1 * (IMPROVEMENT_TASTE.index(name) if name in IMPROVEMENT_TASTE else 9)
+            else:
+                v = 0
+            if best is None or v > best[0]:
+                best = (v, a)
+        return best[1]
+
+
+#: bot name -> class
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str, seed: int = 0):
+    """A bot by name.
+
+    Raises:
+        ValueError: unknown bot name.
+    """
+    cls = BOTS.get(name)
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return cls(seed)
+
+
+def play_game(state, bots, max_actions: int = 200_000):
+    """Let ``bots[seat]`` play ``state`` to its end; returns the list of actions applied.
+
+    Raises:
+        RuntimeError: the game did not end within ``max_actions`` actions.
+    """
+    actions = []
+    while not state.is_over:
+        if len(actions) >= max_actions:
+            raise RuntimeError("the game did not end")
+        seat = state.to_act[0]
+        a = bots[seat].act(state, seat)
+        state.apply(a)
+        actions.append(a)
+    return actions
