@@ -15,12 +15,15 @@ How the any-order marketplace is run here:
 - Every president of a corporation not in receivership may act until they declare ``Done``.
   A transaction makes everyone act again ("the phase ends when every player has declared done
   since the last transaction").
-- A proposal to another player's company (or corporation) waits for that player's answer; while a
-  question is pending only the player asked may act. A proposal whose two sides one player controls
-  executes at once. A rejected proposal may not be repeated identically in the same phase (it would
-  only be rejected again; this also guarantees the phase ends).
-- A purchase announced from the foreign investor asks, in priority order, the president of every
-  corporation allowed to pre-empt it; the first to take it buys, else the announcer buys.
+- A proposal to another player's company (or corporation) stays open until that player accepts or
+  rejects it; several proposals may be open at once, as at a real table, and the players asked may
+  answer at any time (also after declaring done). A proposal whose two sides one player controls
+  executes at once. After each transaction, open proposals that can no longer be executed (the
+  company has moved, the money is spent, the seller would be left without a company) lapse. The
+  phase ends when everyone is done and no proposal is open.
+- A purchase announced from the foreign investor pauses the marketplace: the president of every
+  corporation allowed to pre-empt it is asked in priority order; the first to take it buys, else
+  the announcer buys.
 """
 
 from __future__ import annotations
@@ -100,35 +103,45 @@ def interveners(s: StarsState, announcer: int, i: int) -> tuple[int, ...]:
 def enter(s: StarsState) -> None:
     """Open the marketplace; queue corporations in receivership (highest share price first)."""
     s.done = 0
-    s.pending = None
+    s.pending = ()
+    s.announcement = None
     s.in_flight = 0
     s.received = [0] * D.N_CORPS
-    s.rejected = frozenset()
     s.receivership_queue = tuple(c for c in s.active_corps() if s.president[c] < 0)
 
 
 def to_act(s: StarsState) -> tuple[int, ...]:
-    """The player asked a pending question, else every active player not yet done."""
-    if s.pending is not None:
+    """The president asked about a pre-emption; else every active player not yet done and every
+    player with an open proposal to answer, in player order."""
+    if s.announcement is not None:
         return (_asked(s),)
     waiting = active_seats(s) & ~s.done
+    for p in s.pending:
+        waiting |= 1 << p[3]
     return tuple(p for p in s.order if waiting >> p & 1)
 
 
 def _asked(s: StarsState) -> int:
-    p = s.pending
-    if p[0] == "offer":
-        return p[4]
-    return s.president[p[3][p[4]]]
+    _, _, queue, k = s.announcement
+    return s.president[queue[k]]
 
 
 def moves(s: StarsState, seat: int) -> list[Move]:
     """Legal moves of ``seat`` in phase 3."""
-    if seat not in to_act(s):
-        return []
-    if s.pending is not None:
-        return [Move(Respond, {"seat": seat, "accept": True}), Move(Respond, {"seat": seat, "accept": False})]
-    out = [Move(Done, {"seat": seat})]
+    if s.announcement is not None:
+        if seat != _asked(s):
+            return []
+        _, i, queue, k = s.announcement
+        args = {"seat": seat, "corporation": D.CORP_SYMBOLS[queue[k]], "company": D.CODES[i]}
+        return [Move(Respond, args | {"accept": True}), Move(Respond, args | {"accept": False})]
+    out = []
+    for c, i, _, seller in s.pending:
+        if seller == seat:
+            args = {"seat": seat, "corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i]}
+            out += [Move(Respond, args | {"accept": True}), Move(Respond, args | {"accept": False})]
+    if not (active_seats(s) & ~s.done) >> seat & 1:
+        return out
+    out.append(Move(Done, {"seat": seat}))
     for c in range(D.N_CORPS):
         if not (s.corp_active[c] and s.president[c] == seat):
             continue
@@ -137,6 +150,8 @@ def moves(s: StarsState, seat: int) -> list[Move]:
         for i in range(D.N_COMPANIES):
             owner = s.company_owner[i]
             if owner < 0 or owner == CORP_BASE + c or s.in_flight >> i & 1:
+                continue
+            if any(p[0] == c and p[1] == i for p in s.pending):
                 continue
             if owner == FOREIGN_INVESTOR:
                 if fi_price(c, i) <= money:
@@ -147,31 +162,19 @@ def moves(s: StarsState, seat: int) -> list[Move]:
                 if s.president[o] < 0 or company_count(s, owner) < 2:
                     continue
             hi = min(D.SPAN_HI[i], money)
-            lo = D.SPAN_LO[i]
-            if hi < lo:
-                continue
-            args = {"seat": seat, "corporation": sym, "company": D.CODES[i]}
-            bad = [p for (cc, ii, p) in s.rejected if cc == c and ii == i]
-            if not bad:
-                out.append(Move(Offer, args, "price", lo, hi))
-            else:
-                out.extend(Move(Offer, args | {"price": p}) for p in range(lo, hi + 1) if p not in bad)
+            if hi >= D.SPAN_LO[i]:
+                out.append(Move(Offer, {"seat": seat, "corporation": sym, "company": D.CODES[i]}, "price", D.SPAN_LO[i], hi))
     return out
 
 
 def apply(s: StarsState, a) -> None:
     """Check and apply a phase 3 action (raises IllegalAction, state unchanged)."""
-    if s.pending is not None:
-        asked = _asked(s)
-        if not isinstance(a, Respond):
-            raise IllegalAction(RULE, f"{s.names[asked]} must first answer the pending question")
-        if a.seat != asked:
-            raise IllegalAction(RULE, f"the pending question is for {s.names[asked]}")
-        _respond(s, a.accept)
-        return
     if isinstance(a, Respond):
-        raise IllegalAction(RULE, "there is no pending proposal to answer")
-    if a.seat not in to_act(s):
+        _respond(s, a)
+        return
+    if s.announcement is not None:
+        raise IllegalAction(RULE, f"{s.names[_asked(s)]} must first decide whether to pre-empt the announced purchase")
+    if not (active_seats(s) & ~s.done) >> a.seat & 1:
         if active_seats(s) >> a.seat & 1:
             raise IllegalAction(RULE, f"{s.names[a.seat]} has declared done; wait for the next transaction")
         raise IllegalAction(RULE, f"{s.names[a.seat]} is not president of a corporation that may buy")
@@ -186,14 +189,14 @@ def apply(s: StarsState, a) -> None:
     name = s.corp_name(c)
     if owner == FOREIGN_INVESTOR:
         s.say(f"{name} announces it will buy {D.CODES[i]} from the foreign investor for ${a.price}.")
-        _announce(s, c, i)
+        s.announcement = (c, i, interveners(s, c, i), 0)
         return
     seller_seat = controller(s, owner)
     if seller_seat == a.seat:
         _transfer(s, c, i, a.price)
         return
     s.say(f"{name} offers ${a.price} to {s.entity_name(owner)} for {D.CODES[i]}.")
-    s.pending = ("offer", c, i, a.price, seller_seat)
+    s.pending = s.pending + ((c, i, a.price, seller_seat),)
 
 
 def _check_offer(s: StarsState, a: Offer) -> tuple[int, int]:
@@ -205,62 +208,76 @@ def _check_offer(s: StarsState, a: Offer) -> tuple[int, int]:
         raise IllegalAction(RULE, f"unknown company {a.company!r}")
     if s.president[c] != a.seat:
         raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} acts for it")
-    owner = s.company_owner[i]
-    if owner < 0:
-        raise IllegalAction(RULE, f"{D.CODES[i]} is not owned by a player, a corporation or the foreign investor")
-    if owner == CORP_BASE + c:
-        raise IllegalAction(RULE, f"{s.corp_name(c)} already owns {D.CODES[i]}")
-    if s.in_flight >> i & 1:
-        raise IllegalAction(RULE, f"{D.CODES[i]} was already transferred this phase (in flight)")
-    if CORP_BASE <= owner < FOREIGN_INVESTOR:
-        o = owner - CORP_BASE
-        if s.president[o] < 0:
-            raise IllegalAction(RULE, f"{s.corp_name(o)} is in receivership and never sells companies")
-        if company_count(s, owner) < 2:
-            raise IllegalAction(RULE, f"{s.corp_name(o)} must keep at least one company")
-    if owner == FOREIGN_INVESTOR:
-        want = fi_price(c, i)
-        if a.price != want:
-            what = "face value" if c == D.OVERSEAS else "the maximum price"
-            raise IllegalAction(RULE, f"the foreign investor sells {D.CODES[i]} only at {what}, ${want}")
-    elif not D.SPAN_LO[i] <= a.price <= D.SPAN_HI[i]:
-        raise IllegalAction(RULE, f"the price must be within {D.CODES[i]}'s span ${D.SPAN_LO[i]}-${D.SPAN_HI[i]}")
-    if spendable(s, c) < a.price:
-        raise IllegalAction(
-            RULE, f"{s.corp_name(c)} has only ${spendable(s, c)} not yet used in this phase, not ${a.price}"
-        )
-    if (c, i, a.price) in s.rejected:
-        raise IllegalAction(RULE, "this exact proposal was already rejected in this phase")
+    if any(p[0] == c and p[1] == i for p in s.pending):
+        raise IllegalAction(RULE, f"{s.corp_name(c)} already has an open proposal for {D.CODES[i]}")
+    why = _cannot_buy(s, c, i, a.price)
+    if why:
+        raise IllegalAction(RULE, why)
     return c, i
 
 
-def _announce(s: StarsState, c: int, i: int) -> None:
-    s.pending = ("fi", c, i, interveners(s, c, i), 0)
+def _cannot_buy(s: StarsState, c: int, i: int, price: int) -> str:
+    """Why corporation ``c`` may not buy company ``i`` for ``price`` $ now ('' if it may)."""
+    owner = s.company_owner[i]
+    if owner < 0:
+        return f"{D.CODES[i]} is not owned by a player, a corporation or the foreign investor"
+    if owner == CORP_BASE + c:
+        return f"{s.corp_name(c)} already owns {D.CODES[i]}"
+    if s.in_flight >> i & 1:
+        return f"{D.CODES[i]} was already transferred this phase (in flight)"
+    if CORP_BASE <= owner < FOREIGN_INVESTOR:
+        o = owner - CORP_BASE
+        if s.president[o] < 0:
+            return f"{s.corp_name(o)} is in receivership and never sells companies"
+        if company_count(s, owner) < 2:
+            return f"{s.corp_name(o)} must keep at least one company"
+    if owner == FOREIGN_INVESTOR:
+        want = fi_price(c, i)
+        if price != want:
+            what = "face value" if c == D.OVERSEAS else "the maximum price"
+            return f"the foreign investor sells {D.CODES[i]} only at {what}, ${want}"
+    elif not D.SPAN_LO[i] <= price <= D.SPAN_HI[i]:
+        return f"the price must be within {D.CODES[i]}'s span ${D.SPAN_LO[i]}-${D.SPAN_HI[i]}"
+    if spendable(s, c) < price:
+        return f"{s.corp_name(c)} has only ${spendable(s, c)} not yet used in this phase, not ${price}"
+    return ""
 
 
-def _respond(s: StarsState, accept: bool) -> None:
-    p = s.pending
-    if p[0] == "offer":
-        _, c, i, price, seat = p
-        s.pending = None
-        if accept:
-            _transfer(s, c, i, price)
+def _respond(s: StarsState, a: Respond) -> None:
+    c = D.corp_index(a.corporation)
+    i = D.company_index(a.company)
+    if s.announcement is not None:
+        announcer, ann_i, queue, k = s.announcement
+        asked = _asked(s)
+        if a.seat != asked or c != queue[k] or i != ann_i:
+            raise IllegalAction(
+                RULE,
+                f"{s.names[asked]} must first decide whether {s.corp_name(queue[k])} pre-empts the purchase of {D.CODES[ann_i]}",
+            )
+        if a.accept:
+            s.announcement = None
+            s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(announcer)}.")
+            _transfer(s, c, i, fi_price(c, i))
         else:
-            s.say(f"{s.names[seat]} rejects the offer.")
-            s.rejected = s.rejected | {(c, i, price)}
+            s.say(f"{s.corp_name(c)} does not pre-empt.")
+            s.announcement = (announcer, ann_i, queue, k + 1)
         return
-    _, announcer, i, queue, k = p
-    c = queue[k]
-    if accept:
-        s.pending = None
-        s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(announcer)}.")
-        _transfer(s, c, i, fi_price(c, i))
-    else:
-        s.pending = ("fi", announcer, i, queue, k + 1)
+    for n, (pc, pi, price, seller) in enumerate(s.pending):
+        if pc == c and pi == i:
+            if seller != a.seat:
+                raise IllegalAction(RULE, f"the proposal for {D.CODES[i]} is for {s.names[seller]} to answer")
+            s.pending = s.pending[:n] + s.pending[n + 1 :]
+            if a.accept:
+                _transfer(s, c, i, price)
+            else:
+                s.say(f"{s.names[seller]} rejects {s.corp_name(c)}'s offer for {D.CODES[i]}.")
+            return
+    raise IllegalAction(RULE, f"there is no open proposal of {a.corporation} for {a.company} to answer")
 
 
 def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
-    """Execute one transaction: company ``i`` to corporation ``c`` for ``price`` $, both in flight."""
+    """Execute one transaction: company ``i`` to corporation ``c`` for ``price`` $, both in flight;
+    then open proposals that can no longer be executed lapse."""
     owner = s.company_owner[i]
     s.corp_cash[c] -= price
     if owner == FOREIGN_INVESTOR:
@@ -274,24 +291,30 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
     s.company_owner[i] = CORP_BASE + c
     s.in_flight |= 1 << i
     s.done = 0
+    if s.pending:
+        keep = []
+        for p in s.pending:
+            pc, pi, pprice, seller = p
+            if _cannot_buy(s, pc, pi, pprice) or controller(s, s.company_owner[pi]) != seller:
+                s.say(f"{s.corp_name(pc)}'s offer for {D.CODES[pi]} lapses.")
+            else:
+                keep.append(p)
+        s.pending = tuple(keep)
 
 
 def step(s: StarsState) -> bool:
     """Run the automatic steps (receivership purchases, pre-emption bookkeeping); True when over."""
     while True:
-        p = s.pending
-        if p is not None:
-            if p[0] == "offer":
-                return False
-            _, announcer, i, queue, k = p
+        if s.announcement is not None:
+            announcer, i, queue, k = s.announcement
             # skip corporations that can no longer pre-empt; the announcer buys when none is left
-            while k < len(queue) and spendable(s, queue[k]) < fi_price(queue[k], i):
+            while k < len(queue) and (s.president[queue[k]] < 0 or spendable(s, queue[k]) < fi_price(queue[k], i)):
                 k += 1
             if k < len(queue):
-                if k != p[4]:
-                    s.pending = ("fi", announcer, i, queue, k)
+                if k != s.announcement[3]:
+                    s.announcement = (announcer, i, queue, k)
                 return False
-            s.pending = None
+            s.announcement = None
             _transfer(s, announcer, i, fi_price(announcer, i))
             continue
         if s.receivership_queue:
@@ -304,9 +327,9 @@ def step(s: StarsState) -> bool:
                 f"{s.corp_name(r)} (in receivership) announces it will buy {D.CODES[target]} "
                 f"from the foreign investor for ${fi_price(r, target)}."
             )
-            _announce(s, r, target)
+            s.announcement = (r, target, interveners(s, r, target), 0)
             continue
-        return active_seats(s) & ~s.done == 0
+        return not s.pending and active_seats(s) & ~s.done == 0
 
 
 def _receivership_target(s: StarsState, r: int) -> int | None:

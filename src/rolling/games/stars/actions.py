@@ -86,10 +86,13 @@ class Offer(Action):
 @action_type(ACTIONS, "respond")
 @dataclass(frozen=True, slots=True)
 class Respond(Action):
-    """Phase 3: answer the pending question: accept or reject a purchase proposal made to you, or
-    take or decline the right to pre-empt a purchase from the foreign investor."""
+    """Phase 3: answer a question put to you: accept or reject the open proposal of
+    ``corporation`` to buy ``company`` from you, or (``corporation`` being yours) take or decline
+    the right to pre-empt a purchase of ``company`` from the foreign investor."""
 
     seat: int
+    corporation: str
+    company: str
     accept: bool
 
 

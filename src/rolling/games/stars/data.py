@@ -49,6 +49,8 @@ for _i, _pairs in enumerate(SYNERGY):
         assert any(k == _i for k, _ in SYNERGY[_j]), f"synergy {CODES[_i]}-{CODES[_j]} is not symmetric"
 
 HIGHEST: dict[int, int] = {COLORS.index(col): INDEX[code] for col, code in _RAW["deck"]["highest"].items()}
+#: DECK_ORDER[colour] = the colour's companies in the order they are given random numbers at setup
+DECK_ORDER: tuple[tuple[int, ...], ...] = tuple(tuple(INDEX[code] for code in _RAW["deck"]["order"][col]) for col in COLORS)
 #: DECK_DRAWN[players][colour] = companies drawn besides the highest (-1 = all)
 DECK_DRAWN: dict[int, tuple[int, ...]] = {
     int(n): tuple(counts[col] for col in COLORS) for n, counts in _RAW["deck"]["drawn"].items()

@@ -3,8 +3,8 @@
 "In Share Price Order, Corporations Pay Dividends, Adjust their Share Price, and turn their share
 price card vertical. Corporations in Receivership pay a dividend of 0●."
 
-Share price order is taken afresh before each corporation (prices move during the phase). A
-dividend with only one possible amount ($0) is paid without asking.
+Share price order is taken afresh before each corporation (prices move during the phase). The
+president is asked even when $0 is the only possible dividend (as at the table and on 18xx.games).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def step(s: StarsState) -> bool:
         c = current(s)
         if c is None:
             return True
-        if s.president[c] < 0 or P.max_dividend(s, c) == 0:
+        if s.president[c] < 0:
             _pay(s, c, 0)
             continue
         return False

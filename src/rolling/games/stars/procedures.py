@@ -395,7 +395,8 @@ def end_game(s: StarsState, reason: str) -> None:
     s.over = True
     s.end_reason = reason
     s.auction = None
-    s.pending = None
+    s.pending = ()
+    s.announcement = None
     s.say(f"The game ends: {reason}.")
     if s.log is not None:
         for r in s.standings():

@@ -1,7 +1,7 @@
 """Setup of the canonical rules: cash, player order, foreign investor, the Deck and the offering.
 
 The Deck is built colour by colour (red, orange, yellow, green, blue): the colour's companies other
-than its highest are given one random number each (in ascending face value order) and sorted by
+than its highest are given one random number each (in the data file's deck order) and sorted by
 it; the first k are kept (k from the setup text for the player count); the highest is added; the
 k + 1 are given new random numbers and sorted by them. Red lies on top, then orange, yellow,
 green, blue, and the game end card at the bottom on its $7 side. This is exactly "shuffle, draw k,
@@ -39,7 +39,7 @@ def build_deck(players: int, rand: Callable[[], int]) -> list[int]:
     deck: list[int] = []
     for color in range(len(D.COLORS)):
         highest = D.HIGHEST[color]
-        rest = [i for i in range(D.N_COMPANIES) if D.COLOR[i] == color and i != highest]
+        rest = [i for i in D.DECK_ORDER[color] if i != highest]
         k = D.DECK_DRAWN[players][color]
         keyed = sorted(((rand(), n, i) for n, i in enumerate(rest)))
         kept = [i for _, _, i in keyed]

@@ -75,9 +75,9 @@ class StarsState:
         "auction",
         "done",
         "pending",
+        "announcement",
         "in_flight",
         "received",
-        "rejected",
         "receivership_queue",
         "processed",
         "ipo_cursor",
@@ -114,10 +114,10 @@ class StarsState:
         self.auction: tuple | None = None  # (company, high bid, high bidder, starter, next position, seats still in)
         # phases 3 and 4 (any order)
         self.done = 0  # bitmask of seats that declared done
-        self.pending: tuple | None = None
+        self.pending: tuple = ()  # open purchase proposals: (buyer corp, company, price, seller's seat)
+        self.announcement: tuple | None = None  # (announcer, company, pre-emption queue, index asked)
         self.in_flight = 0  # bitmask of companies transferred this phase
         self.received = [0] * D.N_CORPS  # $ received this phase, in flight
-        self.rejected: frozenset = frozenset()
         self.receivership_queue: tuple[int, ...] = ()
         # phases 6 and 8
         self.processed = 0  # bitmask of corporations whose card is vertical
@@ -235,9 +235,9 @@ class StarsState:
         s.auction = self.auction
         s.done = self.done
         s.pending = self.pending
+        s.announcement = self.announcement
         s.in_flight = self.in_flight
         s.received = self.received[:]
-        s.rejected = self.rejected
         s.receivership_queue = self.receivership_queue
         s.processed = self.processed
         s.ipo_cursor = self.ipo_cursor
@@ -276,9 +276,9 @@ class StarsState:
             self.auction,
             self.done,
             self.pending,
+            self.announcement,
             self.in_flight,
             self.received,
-            sorted(self.rejected),
             self.receivership_queue,
             self.processed,
             self.ipo_cursor,

@@ -1,0 +1,1 @@
+"""Interoperability with other implementations (18xx.games exports)."""

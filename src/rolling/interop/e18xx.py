@@ -1,0 +1,425 @@
+"""Import Rolling Stock Stars games exported from 18xx.games.
+
+An export is a JSON object with ``title`` ("Rolling Stock Stars"), ``players`` (in player order,
+each ``{"id", "name"}``), ``settings.seed``, ``actions`` and the site's ``result`` (player id ->
+score). :func:`import_export` rebuilds the same game in our engine (compat option ``18xx``: the
+site's deck for that seed, the export's player order), translates each site action into ours and
+applies it, and compares the final standings with the recorded result.
+
+The site runs some steps differently from our engine without a different rule; the importer adapts
+its sequencing and never bends a rule (docs/18xx-compatibility.md):
+
+- undone actions (``skip``, ``undo``/``redo``) are resolved first; ``program_*`` actions only set
+  the site's auto-pass and are dropped, the passes they caused being in ``auto_actions``;
+- in the any-order phases 3 and 4 the site records a pass per player and lets unanswered offers
+  lapse when everyone has passed; our engine asks players again after each transaction and wants
+  open proposals answered, so before a site action that belongs after such a phase the importer
+  declares the remaining players done, rejects open proposals (they lapse) and declines pre-emption
+  questions the site did not ask;
+- in phases 8 and 9 the site records a pass for each decision it asks; questions our engine asks
+  that the site skipped are answered "no" (the site only skips when the answer is forced).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rolling.core.errors import IllegalAction, RecordError
+from rolling.core.record import GameRecord
+from rolling.games.stars import (
+    Bid,
+    BuyShare,
+    Close,
+    Config,
+    DeclineIpo,
+    Dividend,
+    Done,
+    FormCorporation,
+    Issue,
+    LeaveAuction,
+    Offer,
+    Pass,
+    Respond,
+    SellShare,
+    StartAuction,
+    new_game,
+)
+from rolling.games.stars import data as D
+from rolling.games.stars.state import StarsState
+
+TITLE = "Rolling Stock Stars"
+KNOWN_TYPES = {
+    "bid",
+    "pass",
+    "buy_shares",
+    "sell_shares",
+    "par",
+    "offer",
+    "respond",
+    "sell_company",
+    "dividend",
+    "undo",
+    "redo",
+    "end_game",
+    "message",
+}
+
+
+class ExportError(RecordError):
+    """The file is not an 18xx.games export of a Rolling Stock Stars game (one-line message)."""
+
+
+@dataclass
+class ImportResult:
+    """What an import found.
+
+    Attributes:
+        match: every player's score equals the recorded one.
+        players: ``[{"id", "name", "score", "recorded"}]`` in the export's player order.
+        actions_applied: engine actions applied (fillers included).
+        error: the first refused or diverging site action and why ('' if none).
+        record: our game record of the imported game.
+        state: the final engine state.
+    """
+
+    match: bool
+    players: list[dict[str, Any]]
+    actions_applied: int
+    error: str
+    record: GameRecord
+    state: StarsState = field(repr=False)
+
+
+def load_export(path: str | Path) -> dict[str, Any]:
+    """Read and check an export file.
+
+    Raises:
+        ExportError: unreadable file, broken JSON, another title, a missing field or an unknown
+            action type.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ExportError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ExportError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno})") from None
+    check_export(data)
+    return data
+
+
+def check_export(data: Any) -> None:
+    """Check the shape of an export (raises ExportError)."""
+    if not isinstance(data, dict):
+        raise ExportError("not an 18xx.games export: the file is not a JSON object")
+    title = data.get("title")
+    if title != TITLE:
+        raise ExportError(f"not a {TITLE} export: its title is {title!r}")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) and "id" in p for p in players):
+        raise ExportError("the export has no valid 'players' list")
+    if not 2 <= len(players) <= 6:
+        raise ExportError(f"the export has {len(players)} players; Rolling Stock Stars takes 2 to 6")
+    seed = (data.get("settings") or {}).get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ExportError("the export has no integer settings.seed")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise ExportError("the export has no 'actions' list")
+    for a in actions:
+        if not isinstance(a, dict) or not isinstance(a.get("type"), str):
+            raise ExportError("the export has an action that is not an object with a 'type'")
+        for sub in [a] + list(a.get("auto_actions") or []):
+            t = sub.get("type") if isinstance(sub, dict) else None
+            if not isinstance(t, str) or (t not in KNOWN_TYPES and not t.startswith("program_")):
+                raise ExportError(f"unknown action type {t!r} (action id {a.get('id')})")
+
+
+def effective_actions(actions: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    """Resolve ``skip``, ``undo``, ``redo``, ``program_*`` and ``auto_actions``.
+
+    Returns:
+        (the site actions that stand, in order, each auto action after its parent; whether the
+        players ended the game by hand with ``end_game``).
+    """
+    applied: list[dict[str, Any]] = []
+    undone: list[dict[str, Any]] = []
+    ended = False
+    for a in actions:
+        if a.get("skip"):
+            continue
+        t = a["type"]
+        if t == "undo":
+            target = a.get("action_id")
+            if target is None:
+                if applied:
+                    undone.append(applied.pop())
+            else:
+                while applied and applied[-1].get("id", 0) > target:
+                    undone.append(applied.pop())
+            continue
+        if t == "redo":
+            if undone:
+                applied.append(undone.pop())
+            continue
+        if t == "message":
+            continue
+        undone.clear()
+        applied.append(a)
+        if t == "end_game":
+            ended = True
+            break
+    flat: list[dict[str, Any]] = []
+    for a in applied:
+        if a["type"] == "end_game":
+            break
+        if not a["type"].startswith("program_"):
+            flat.append(a)
+        for sub in a.get("auto_actions") or []:
+            flat.append(dict(sub, id=a.get("id")))
+    return flat, ended
+
+
+class _Importer:
+    def __init__(self, data: dict[str, Any]):
+        self.data = data
+        self.players = data["players"]
+        self.seat_of = {p["id"]: k for k, p in enumerate(self.players)}
+        self.names = tuple(str(p.get("name", p["id"])) for p in self.players)
+        n = len(self.players)
+        self.config = Config(players=n, compat=("18xx",), names=self.names)
+        self.seed = data["settings"]["seed"]
+        self.state = new_game(self.config, self.seed)
+        self.applied: list[dict[str, Any]] = []
+
+    # -------------------------------------------------------------------------------- helpers
+    def seat(self, a: dict[str, Any]) -> int:
+        ent = a.get("entity")
+        if a.get("entity_type") == "player":
+            if ent not in self.seat_of:
+                raise _Diverge(a, f"unknown player id {ent!r}")
+            return self.seat_of[ent]
+        if a.get("entity_type") == "corporation":
+            c = D.corp_index(str(ent))
+            if c is None:
+                raise _Diverge(a, f"unknown corporation {ent!r}")
+            return self.state.president[c]
+        if a.get("entity_type") == "company":
+            i = D.company_index(str(ent))
+            if i is None:
+                raise _Diverge(a, f"unknown company {ent!r}")
+            return self.state.company_owner[i]
+        raise _Diverge(a, f"unknown entity type {a.get('entity_type')!r}")
+
+    def apply(self, action) -> None:
+        self.state.apply(action)
+        self.applied.append(action.to_json())
+
+    def translate(self, a: dict[str, Any]):
+        """Our action for a site action in the current state (None: nothing to do here)."""
+        s = self.state
+        t = a["type"]
+        et = a.get("entity_type")
+        if t == "bid":
+            seat = self.seat(a)
+            if s.phase == 1 and s.auction is not None:
+                return Bid(seat, int(a["price"]))
+            return StartAuction(seat, str(a["company"]), int(a["price"]))
+        if t == "buy_shares":
+            return BuyShare(self.seat(a), _corp_of_share(a))
+        if t == "sell_shares":
+            if et == "corporation":
+                c = str(a["entity"])
+                return Issue(self.seat(a), c, True)
+            return SellShare(self.seat(a), _corp_of_share(a))
+        if t == "par":
+            price = int(str(a["share_price"]).split(",")[0])
+            return FormCorporation(self.seat(a), str(a["entity"]), str(a["corporation"]), price)
+        if t == "offer":
+            if s.phase == 3 and s.announcement is not None:
+                # a pre-emption is recorded as the pre-empting corporation's own offer
+                _, i, queue, k = s.announcement
+                c = D.corp_index(str(a["corporation"]))
+                if c in queue[k:] and str(a["company"]) == D.CODES[i]:
+                    seat = self.seat(a)
+                    if s.president[queue[k]] == seat and queue[k] == c:
+                        return Respond(seat, D.CORP_SYMBOLS[c], D.CODES[i], True)
+                    return Respond(s.president[queue[k]], D.CORP_SYMBOLS[queue[k]], D.CODES[i], False)
+            return Offer(self.seat(a), str(a["corporation"]), str(a["company"]), int(a["price"]))
+        if t == "respond":
+            seat = self.seat(a)
+            if s.phase == 3 and s.announcement is not None:
+                # the site names the announcing corporation; the corporation asked is the
+                # president's corporation next in pre-emption priority
+                announcer, i, queue, k = s.announcement
+                if str(a["corporation"]) == D.CORP_SYMBOLS[announcer] and str(a["company"]) == D.CODES[i]:
+                    asked = next((c for c in queue[k:] if s.president[c] == seat), queue[k])
+                    return Respond(seat, D.CORP_SYMBOLS[asked], D.CODES[i], _truth(a["accept"]))
+            return Respond(seat, str(a["corporation"]), str(a["company"]), _truth(a["accept"]))
+        if t == "sell_company":
+            i = D.company_index(str(a["company"]))
+            owner = s.company_owner[i] if i is not None else -1
+            from rolling.games.stars.acquisition import controller
+
+            return Close(controller(s, owner) if owner >= 0 else self.seat(a), str(a["company"]))
+        if t == "dividend":
+            return Dividend(self.seat(a), str(a["entity"]), int(a["amount"]))
+        if t == "pass":
+            if et == "company":
+                return DeclineIpo(self.seat(a), str(a["entity"]))
+            if et == "corporation":
+                c = D.corp_index(str(a["entity"]))
+                if s.phase == 8:
+                    return Issue(self.seat(a), str(a["entity"]), False)
+                if s.phase == 6 and c is not None:
+                    return Dividend(self.seat(a), str(a["entity"]), 0)
+                return None
+            seat = self.seat(a)
+            if s.phase == 1:
+                if s.auction is not None:
+                    return LeaveAuction(seat)
+                return Pass(seat)
+            if s.phase in (3, 4):
+                if seat in s.to_act and any(isinstance(m.kind, type) and m.kind is Done for m in s.legal_moves(seat)):
+                    return Done(seat)
+                return None
+            return None
+        raise _Diverge(a, f"action type {t!r} cannot be imported")
+
+    def filler(self):
+        """An action that lets the engine move on where the site moved on without a record."""
+        s = self.state
+        if s.over:
+            return None
+        if s.phase == 3:
+            if s.announcement is not None:
+                seat = s.to_act[0]
+                return next(m.action() for m in s.legal_moves(seat) if m.kind is Respond and not m.args["accept"])
+            for seat in s.to_act:
+                for m in s.legal_moves(seat):
+                    if m.kind is Respond and not m.args["accept"]:
+                        return m.action()
+            for seat in s.to_act:
+                return Done(seat)
+        if s.phase == 4:
+            for seat in s.to_act:
+                if any(m.kind is Done for m in s.legal_moves(seat)):
+                    return Done(seat)
+            return None
+        if s.phase == 8:
+            seat = s.to_act[0]
+            return Issue(seat, D.CORP_SYMBOLS[s.next_in_share_price_order()], False)
+        if s.phase == 9:
+            seat = s.to_act[0]
+            return DeclineIpo(seat, D.CODES[s.ipo_cursor])
+        return None
+
+    def feed(self, a: dict[str, Any]) -> None:
+        """Apply one site action, with fillers before it where the site moved on silently."""
+        for _ in range(200):
+            if self.state.over:
+                raise _Diverge(a, "our game is already over")
+            try:
+                action = self.translate(a)
+            except _Diverge:
+                raise
+            except (KeyError, ValueError, TypeError) as e:
+                raise _Diverge(a, f"malformed action ({e})") from None
+            if action is None:
+                return
+            trial = self.state.clone()
+            try:
+                trial.apply(action)
+            except IllegalAction as e:
+                fill = self.filler()
+                if fill is None:
+                    raise _Diverge(a, f"our engine refuses {action.to_json()}: {e}") from None
+                self.apply(fill)
+                continue
+            self.apply(action)
+            self.check_price(a)
+            return
+        raise _Diverge(a, "could not reach a state where the action applies")
+
+    def check_price(self, a: dict[str, Any]) -> None:
+        """The site records the share price after a share trade: compare it with ours."""
+        if a["type"] in ("buy_shares", "sell_shares") and "share_price" in a and a.get("entity_type") == "player":
+            c = D.corp_index(_corp_of_share(a))
+            s = self.state
+            if c is not None and s.corp_active[c] and s.share_price(c) != a["share_price"]:
+                raise _Diverge(a, f"the site's share price is ${a['share_price']}, ours ${s.share_price(c)}")
+
+    def finish(self) -> None:
+        """Let the engine run to the end where the site's last actions leave only forced steps."""
+        for _ in range(500):
+            if self.state.over:
+                return
+            fill = self.filler()
+            if fill is None:
+                return
+            self.apply(fill)
+
+
+class _Diverge(Exception):
+    def __init__(self, action: dict[str, Any], why: str):
+        super().__init__(why)
+        self.action = action
+        self.why = why
+
+
+def _truth(v: Any) -> bool:
+    return v is True or str(v).lower() == "true"
+
+
+def _corp_of_share(a: dict[str, Any]) -> str:
+    shares = a.get("shares") or []
+    if not shares:
+        raise ValueError("no share named")
+    return str(shares[0]).rsplit("_", 1)[0]
+
+
+def import_export(data: dict[str, Any]) -> ImportResult:
+    """Replay an export (already checked) through our engine and compare the result.
+
+    Returns:
+        an :class:`ImportResult`; ``error`` names the first site action our engine refused or where
+        the two games diverged.
+    """
+    check_export(data)
+    imp = _Importer(data)
+    actions, ended_by_hand = effective_actions(data["actions"])
+    error = ""
+    for a in actions:
+        try:
+            imp.feed(a)
+        except _Diverge as d:
+            error = f"action id {d.action.get('id')} ({d.action.get('type')} by {d.action.get('entity')}): {d.why}"
+            break
+    if not error and not ended_by_hand:
+        imp.finish()
+    state = imp.state
+    scores = {row["seat"]: row["score"] for row in state.standings()}
+    recorded = {str(k): v for k, v in (data.get("result") or {}).items()}
+    players = []
+    for seat, p in enumerate(imp.players):
+        players.append(
+            {"id": p["id"], "name": imp.names[seat], "score": scores[seat], "recorded": recorded.get(str(p["id"]))}
+        )
+    match = not error and all(p["score"] == p["recorded"] for p in players)
+    if not error and not match:
+        if not ended_by_hand and not state.over:
+            error = f"the site's actions end but our game is not over (turn {state.turn}, phase {state.phase})"
+        else:
+            error = "the final scores differ"
+    record = GameRecord(
+        game="stars",
+        config=imp.config.to_json(),
+        seed=imp.seed,
+        actions=imp.applied,
+        meta={"names": list(imp.names), "source": "18xx.games", "site_game_id": data.get("id")},
+    )
+    return ImportResult(match, players, len(imp.applied), error, record, state)
