@@ -73,6 +73,16 @@ def test_bad_input_gets_a_message_and_the_prompt_again(tmp_path):
     assert load_record(path).actions == []
 
 
+def test_screen_says_market_closed(tmp_path):
+    """play: closed-market turns rolled through are announced (seed 5 closes twice after turn 1)."""
+    s = new_game(None, 5)
+    s.apply(DONE)
+    assert s.closed == 2
+    r = run(["play", "market", "--seed", "5", "--save", str(tmp_path / "g.json")], "done\n")
+    assert "market closed (volatility die 6)" in r.stdout
+    assert "Market closed on 2 turns before this one" in r.stdout
+
+
 def test_resume_errors_are_one_line(tmp_path):
     """play --resume of a missing file, or with --seed, is a one-line error with status 2."""
     r = run(["play", "market", "--resume", str(tmp_path / "none.json")])

@@ -67,6 +67,7 @@ class Session:
     turn_state: MarketState
     turn_start: int
     shown: int = 0
+    closed_seen: int = 0
 
     @classmethod
     def start(cls, record: GameRecord, path: str) -> Session:
@@ -80,15 +81,18 @@ class Session:
         state = new_state(record)
         state.enable_log()
         turn_state, turn_start = state.clone(), 0
+        closed_seen = 0  # closed turns before the latest roll, so the screen reports only new ones
         for i, data in enumerate(record.actions):
             action = action_from_json(data)
+            if action == DONE:
+                closed_seen = state.closed
             try:
                 state.apply(action)
             except IllegalAction as e:
                 raise RecordError(f"action {i} ({data}) is illegal: {e}") from None
             if action == DONE:
                 turn_state, turn_start = state.clone(), i + 1
-        return cls(state, record, path, turn_state, turn_start)
+        return cls(state, record, path, turn_state, turn_start, closed_seen=closed_seen)
 
     def apply(self, action) -> None:
         """Apply an action, record it and save the record (IllegalAction leaves all unchanged)."""
@@ -154,6 +158,11 @@ def render(console: Console, s: Session) -> None:
         table.add_row(name, str(st.dice[c]), move, f"[bold]{a}[/bold]", str(shares), sell_txt, buy_txt)
     console.print(table)
     vol = f"volatility {st.volatility}" + (" (fixed: last two turns)" if st.final_turn else "")
+    if st.closed > s.closed_seen:
+        k = st.closed - s.closed_seen
+        console.print(f"[bold yellow]Market closed[/bold yellow] on {k} turn{'s' if k > 1 else ''} "
+                      "before this one (volatility die 1 or 6).", highlight=False)
+    s.closed_seen = st.closed
     left = st.turns_left
     console.print(
         f"Cash [bold green]{_money(st.cash)}[/bold green] | {vol} | "
@@ -278,7 +287,7 @@ def play_loop(s: Session, console: Console) -> None:
                 continue
             s.apply(action)
             render(console, s)
-        except _Quit:
+        except (_Quit, KeyboardInterrupt):
             s.save()
             console.print(f"\nSaved to {s.path}; resume with: rolling play market --resume {s.path}")
             return
