@@ -127,7 +127,7 @@ def render(console: Console, s: Session) -> None:
     """Draw the screen: new events, the dice, each company and the player's position."""
     st = s.state
     for line in st.log[s.shown:]:
-        console.print(line, markup=False, highlight=False)
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     s.shown = len(st.log)
     if st.over:
         console.print(f"[bold]Game over.[/bold] Final cash: [bold green]{_money(st.cash)}[/bold green]")
@@ -157,7 +157,7 @@ def render(console: Console, s: Session) -> None:
         name = R.COMPANIES[c] + (" (bought)" if st.bought == c else " (sold)" if st.sold >> c & 1 else "")
         table.add_row(name, str(st.dice[c]), move, f"[bold]{a}[/bold]", str(shares), sell_txt, buy_txt)
     console.print(table)
-    vol = f"volatility {st.volatility}" + (" (fixed: last two turns)" if st.final_turn else "")
+    vol = f"volatility {st.volatility}" + (" (fixed)" if st.final_turn else "")
     if st.closed > s.closed_seen:
         k = st.closed - s.closed_seen
         console.print(f"[bold yellow]Market closed[/bold yellow] on {k} turn{'s' if k > 1 else ''} "
@@ -166,7 +166,7 @@ def render(console: Console, s: Session) -> None:
     left = st.turns_left
     console.print(
         f"Cash [bold green]{_money(st.cash)}[/bold green] | {vol} | "
-        f"{left} turn{'s' if left != 1 else ''} after this | {st.closed} closed so far",
+        f"{left} turn{'s' if left != 1 else ''} after this | {st.closed} closed",
         highlight=False,
     )
     can = []
@@ -177,7 +177,7 @@ def render(console: Console, s: Session) -> None:
         can.append("sell two different companies" if left_sells == 2 and st.bought < 0
                    else "sell one company" if st.n_sold == 0 else "sell one more company")
     if st.final_turn and st.n_sold == 0 and st.bought < 0:
-        can = ["buy one company and sell another, or sell two different companies"]
+        can = ["buy one and sell another, or sell two"]
     console.print("You may: " + (" / ".join(can) if can else "nothing more") + "; then 'done'. ('help')",
                   highlight=False)
 
