@@ -78,6 +78,7 @@ def test_illegal_action_changes_nothing():
     """An action outside the mask is ignored, with reward 0 and info['illegal_action']."""
     env = MarketEnv()
     obs, info = env.reset(seed=1)
+    assert (env.action_masks() == info["action_mask"].astype(bool)).all()
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[-1])
     digest = env.state.digest()
     obs2, r, term, trunc, info2 = env.step(illegal)

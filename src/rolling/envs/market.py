@@ -157,6 +157,12 @@ class MarketEnv(gym.Env):
         reward = float(self.state.cash) if terminated else 0.0
         return observe(self.state), reward, terminated, False, self._info(illegal)
 
+    def action_masks(self) -> np.ndarray:
+        """The current action mask as bools, shape (97,) (the hook sb3-contrib's MaskablePPO calls)."""
+        if self.state is None:
+            return np.ones(N_ACTIONS, dtype=bool)
+        return action_mask(self.state).astype(bool)
+
     def render(self):
         """Return a one-line text summary (render_mode ``"ansi"``), else nothing."""
         if self.render_mode != "ansi" or self.state is None:
