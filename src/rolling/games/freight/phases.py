@@ -47,6 +47,7 @@ def end_phase(state) -> None:
         if p.cargo:
             p.stock += bonus * len(p.cargo)
             state.say(f"  {state.name(seat)} scores ${bonus * len(p.cargo)} for {len(p.cargo)} cargo marker(s)")
+        state.cargo_returned += len(p.cargo)
         p.cargo = []
     state.eop_holder = -1
     state.final_left = -1

@@ -123,6 +123,7 @@ class FreightState:
         self.bag: list[str] = []
         self.supply = [0, 0, 0, 0]
         self.saturation = 0
+        self.cargo_returned = 0
         self.contract_deck: list[int] = []
         self.contract_track: list[int | None] = []
         self.improvement_deck: list[str] = []
@@ -243,7 +244,7 @@ class FreightState:
         s.improvement_track = self.improvement_track[:]
         s.completed = self.completed[:]
         for k in ("phase", "stage", "draft_pos", "current", "turn", "eop_holder", "final_left", "eop_pending",
-                  "eop_removed", "routes_done", "stations_used", "steady_used"):
+                  "eop_removed", "cargo_returned", "routes_done", "stations_used", "steady_used"):
             setattr(s, k, getattr(self, k))
         s.draft_order = self.draft_order[:]
         s.log = None if self.log is None else self.log[:]
@@ -256,7 +257,7 @@ class FreightState:
         d["bag_order"] = self.bag
         d["decks"] = [self.contract_deck, self.improvement_deck]
         d["counters"] = [self.draft_pos, self.eop_pending, self.eop_removed, self.routes_done,
-                         self.stations_used, self.steady_used, self.saturation, self.completed]
+                         self.stations_used, self.steady_used, self.saturation, self.completed, self.cargo_returned]
         return stable_digest(d)
 
     # -- helpers used by the rule modules ------------------------------------------------------
