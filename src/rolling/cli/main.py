@@ -37,6 +37,7 @@ GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
 COMMAND_MODULES = [
     "rolling.cli.common",
     "rolling.cli.market",
+    "rolling.cli.freight",
 ]
 
 for _name in COMMAND_MODULES:
