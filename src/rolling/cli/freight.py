@@ -110,7 +110,14 @@ def describe(state, a) -> str:
         return f"take {link_text(state, card)}: 1 {ln.colour if ln.colour != 'ocean' else 'split'} + {cost} any  [pay {pay_text(toks)}]"
     if isinstance(a, Build):
         ln = state.link_by_id(a.link)
-        return f"build {link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {a.pay or 'all matching dice'}"
+        p = state.players[seat]
+        words = a.pay.split()
+        if not words:
+            what = "all matching dice"
+        else:
+            what = ", ".join(f"die {w} ({p.dice[int(w)]})" if w.isdigit() and int(w) < len(p.dice) else f"a {w} marker"
+                             for w in words)
+        return f"build {link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {what}"
     if isinstance(a, SteadyBuild):
         ln = state.link_by_id(a.link)
         return f"Steady Builder: free cube on {link_text(state, ln.index)}"
@@ -241,12 +248,11 @@ def render(console: Console, s: Session, full: bool = True) -> None:
                        m or "-", str(st.comp.improvements[m].cost) if m else "")
     console.print(tracks)
     players = Table(title="Players", title_justify="left", show_edge=False)
-    for col in ("", "stock", "stations", "markers b/g/r/y", "contracts [cubes/length]", "improvements", "cargo"):
+    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts (link, cubes)", "improvements", "cargo"):
         players.add_column(col)
     for i, p in enumerate(st.players):
-        name = f"[{RICH_SEAT[i]}]{s.record.meta['names'][i]}[/]" + (" *" if i == seat else "")
-        cons = ", ".join(f"{st.map.links[c].label} {st.map.cities[st.map.links[c].a].name}-"
-                         f"{st.map.cities[st.map.links[c].b].name} (link {st.map.links[c].id}) [{st.cubes[c]}/{st.map.links[c].length}]"
+        name = f"P{i} [{RICH_SEAT[i]}]{s.record.meta['names'][i]}[/]" + (" *" if i == seat else "")
+        cons = ", ".join(f"{st.map.links[c].label} L{st.map.links[c].id} {st.cubes[c]}/{st.map.links[c].length}"
                          for c in p.contracts)
         imps = ", ".join(p.improvements + [x + " (next turn)" for x in p.pending])
         players.add_row(name, f"${p.stock}", str(p.stations), "/".join(map(str, p.markers)), cons or "-",
@@ -350,11 +356,15 @@ def play_loop(s: Session, console: Console) -> None:
     try:
         run_bots(s, console)
         render(console, s)
+        shown_for = None
         while not s.state.is_over:
             st = s.state
             seat = st.to_act[0]
-            moves = st.legal_actions(seat)
-            show_menu(console, st, moves)
+            key = (id(st), len(s.record.actions))
+            if key != shown_for:
+                moves = st.legal_actions(seat)
+                show_menu(console, st, moves)
+                shown_for = key
             try:
                 line = _read(console, f"{s.record.meta['names'][seat]}> ")
                 kind, action = parse(line, st, moves)
@@ -370,7 +380,7 @@ def play_loop(s: Session, console: Console) -> None:
             elif kind == "map":
                 console.print(cities_line(st), markup=False, highlight=False)
             elif kind == "menu":
-                pass
+                show_menu(console, st, moves)
             elif kind == "undo":
                 if s.undo():
                     console.print("Undone.")

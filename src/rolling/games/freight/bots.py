@@ -87,6 +87,8 @@ class HeuristicBot:
     def _build_rank(self, state, seat, a: Build):
         link = state.link_by_id(a.link)
         remaining = link.length - state.cubes[link.index]
+        if not a.pay:
+            return None  # the "all matching dice" move; the bot spends dice one at a time
         word = a.pay.split()[0]
         p = state.players[seat]
         if word.isdigit():

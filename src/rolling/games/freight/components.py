@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 #: the four cargo and resource colours, in the order used for per-colour lists
@@ -149,7 +149,7 @@ def _read(name: str) -> dict:
     return tomllib.loads(text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_components() -> Components:
     """Read ``data/components.toml`` (cached)."""
     d = _read("components.toml")
@@ -173,7 +173,7 @@ def load_components() -> Components:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(name: str) -> MapData:
     """Read a map's data file (cached).
 
@@ -193,8 +193,9 @@ def load_map(name: str) -> MapData:
     )
     index = {c.name: c.index for c in cities}
     links = tuple(
-        Link(i, l["id"], index[l["a"]], index[l["b"]], l["colour"], l["number"], l["set"], l["length"], l["cost"])
-        for i, l in enumerate(d["link"])
+        Link(i, row["id"], index[row["a"]], index[row["b"]], row["colour"], row["number"], row["set"], row["length"],
+             row["cost"])
+        for i, row in enumerate(d["link"])
     )
     comp = load_components()
     west = name == "west-coast"
@@ -214,7 +215,7 @@ class Face:
     kind: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def face(name: str) -> Face:
     """Parse a face name (``"red"``, ``"blue/gray"``, ``"wild"``...) into a :class:`Face`.
 

@@ -17,7 +17,7 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
-from .payment import auto_purchase, build_options, pay_text
+from .payment import auto_build, auto_purchase, build_options, pay_text
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -66,6 +66,8 @@ def legal_actions(state, seat: int) -> list:
         opts = build_options(p, link.colour)
         for tok in opts:
             out.append(Build(seat, link.id, pay_text([tok])))
+        if len(auto_build(p, link.colour, link.length - state.cubes[i])) > 1:
+            out.append(Build(seat, link.id))
         if state.steady_used < p.has("Steady Builder"):
             out.append(SteadyBuild(seat, link.id))
     for origin, colour, dest, path, _cost in routes.enumerate_routes(state, seat):
