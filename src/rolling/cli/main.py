@@ -36,6 +36,7 @@ GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
 #: modules whose ``register(app, GROUPS)`` adds commands
 COMMAND_MODULES = [
     "rolling.cli.common",
+    "rolling.cli.simulate_stars",
     "rolling.cli.market",
     "rolling.cli.freight",
 ]

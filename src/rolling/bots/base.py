@@ -1,0 +1,26 @@
+"""The bot protocol, shared by every game.
+
+A bot is a small object that plays one seat of one game: the runner asks it for an action whenever
+its seat may act, and it must answer with a legal action of that state. Bots keep their own
+:class:`~rolling.core.rng.Rng` (never the global ``random`` module and never the game's), so a bot
+is deterministic given its seed and a game's shuffles do not depend on which bots play it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and ``choose(state, seat) -> action``.
+
+    Attributes:
+        name: the registry name of the bot (``"random"``, ``"heuristic"``...).
+    """
+
+    name: str
+
+    def choose(self, state: Any, seat: int) -> Any:
+        """Return one legal action for ``seat``, which is in ``state.to_act``; never change ``state``."""
+        ...

@@ -1,0 +1,607 @@
+"""A heuristic bot for Rolling Stock Stars: plays like a competent person, without search.
+
+The bot values everything in the currency of the final score ($):
+
+- **The time left.** The deck is known by colour (red on top, then orange, yellow, green, blue, then
+  the game end card), so from the number of unowned companies and a typical rate of purchases per
+  turn the bot forecasts how many income phases remain and the cost of ownership in each of them
+  (:func:`forecast`).
+- **A private company** is worth its face value (it counts at the end) plus its remaining income
+  after cost of ownership, closing it when that pays better (:func:`private_value`).
+- **A company inside a corporation** is worth, to the corporation's shareholders, ten dollars per
+  star (a star holds up the share price like $10 of treasury) plus what it adds to the
+  corporation's income, synergies and special abilities included, for the rest of the game
+  (:func:`corp_value`).
+- **A share** is worth the price the corporation's stars justify at the end (its "book" price:
+  stars, treasury and income to come, over the issued shares), limited by how far the price can
+  move in the dividend phases left (:func:`share_value`).
+
+A seat's stake in a corporation is its fraction of the issued shares, so a deal is judged by what
+it brings the bot itself: selling its own private company to a corporation it presides brings the
+whole price while it bears only its fraction of the cost; buying from others is worth its fraction
+of the bargain. From these values the bot bids in auctions up to what a company is worth to it,
+buys and sells shares when their price is far from their value (or to take or keep a presidency),
+buys companies for its corporations when the deal is good for it, answers proposals, closes
+companies that lose money, picks dividends and share issues by the share price they lead to, and
+forms corporations when the new corporation's treasury can buy its other companies.
+
+The bot is deterministic: it uses no randomness except its own seeded :class:`Rng` to break exact
+ties. It remembers the proposals it made in the current phase so that a rejected offer is not
+repeated (so the any-order phases always end).
+"""
+
+from __future__ import annotations
+
+from rolling.core.rng import Rng
+from rolling.games.stars import acquisition
+from rolling.games.stars import data as D
+from rolling.games.stars import procedures as P
+from rolling.games.stars.actions import (
+    Bid,
+    BuyShare,
+    Close,
+    DeclineIpo,
+    Done,
+    Issue,
+    LeaveAuction,
+    Offer,
+    Pass,
+    Respond,
+    SellShare,
+    StartAuction,
+)
+from rolling.games.stars.closing import must_close
+from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, MAXP, StarsState
+
+_SYN = tuple(dict(pairs) for pairs in D.SYNERGY)
+_STARTING = {D.STARS_INC: 2}
+
+# ------------------------------------------------------------------------------------ forecasting
+
+
+def deck_colors(s: StarsState) -> list[int]:
+    """How many companies of each colour the deck holds (public: the deck is built by colour)."""
+    counts = [0] * len(D.COLORS)
+    for i in s.deck:
+        counts[D.COLOR[i]] += 1
+    return counts
+
+
+def top_color_after(counts: list[int], drawn: int) -> int | None:
+    """Colour on top of the deck after ``drawn`` more draws (red lies on top); None when empty."""
+    for color, k in enumerate(counts):
+        if drawn < k:
+            return color
+        drawn -= k
+    return None
+
+
+def forecast(s: StarsState, rate: float) -> list[tuple[int, int]]:
+    """The cost of ownership ``(cost $, colour mask)`` of every income phase left, this turn's first.
+
+    ``rate`` is the expected number of companies leaving the deck and offering per turn. The game
+    end card flips at the end of the turn in which no unowned company is left, and the game ends one
+    turn later.
+    """
+    if s.over:
+        return []
+    if s.end_flipped:
+        return [D.END_CARD_BACK] if s.phase <= 5 or s.phase >= 8 else []
+    counts = deck_colors(s)
+    deck = sum(counts)
+    unowned = deck + len(s.offering)
+    out: list[tuple[int, int]] = []
+    # draws still to come before this turn's income phase
+    drawn = 0.0
+    if s.phase <= 2:
+        drawn = min(float(deck), rate * (0.5 if s.auction is not None or s.current else 1.0))
+    left = unowned - drawn
+    if s.phase <= 5:
+        out.append(_cost_at(counts, drawn))
+    else:
+        drawn = min(float(deck), drawn + rate)
+        left = unowned - rate
+    # next turns
+    while left > 0 and len(out) < 40:
+        drawn = min(float(deck), drawn + rate)
+        left -= rate
+        out.append(_cost_at(counts, drawn))
+    out.append(D.END_CARD_BACK)
+    return out
+
+
+def _cost_at(counts: list[int], drawn: float) -> tuple[int, int]:
+    color = top_color_after(counts, int(drawn))
+    return D.COST_BY_TOP_COLOR[color] if color is not None else D.END_CARD_FRONT
+
+
+def cost_for(i: int, cost: tuple[int, int]) -> int:
+    """Cost of ownership company ``i`` pays under ``cost``."""
+    return cost[0] if cost[1] >> D.COLOR[i] & 1 else 0
+
+
+def best_stop(nets: list[float], end_bonus: float, stop_bonus: float = 0.0) -> float:
+    """Best total of a company's yearly results ``nets``: keep it to the end (and get
+    ``end_bonus``) or close it after some phase (getting ``stop_bonus``); closing now counts too."""
+    best = stop_bonus
+    run = 0.0
+    for x in nets:
+        run += x
+        if run + stop_bonus > best:
+            best = run + stop_bonus
+    return max(best, run + end_bonus)
+
+
+def private_value(i: int, sched: list[tuple[int, int]]) -> float:
+    """What private company ``i`` is worth to its owner from now on ($): income after cost of
+    ownership, and its face value if kept to the end (closing early when that is better)."""
+    return best_stop([D.INCOME[i] - cost_for(i, c) for c in sched], D.FACE[i])
+
+
+def corp_income(c: int, companies: list[int], cost: tuple[int, int]) -> int:
+    """Collect Income of corporation ``c`` owning ``companies`` under ``cost`` (canonical rules,
+    Collect Income, with the special abilities)."""
+    printed = 0
+    paid = 0
+    for i in companies:
+        printed += D.INCOME[i]
+        paid += cost_for(i, cost)
+    synergy = 0
+    pairs = 0
+    for a in companies:
+        syn = _SYN[a]
+        for b in companies:
+            if b > a and b in syn:
+                synergy += syn[b]
+                pairs += 1
+    bonus = 0
+    if c == D.PRUSSIAN:
+        bonus = len(companies)
+    elif c == D.DOPPLER and companies:
+        bonus = D.INCOME[max(companies, key=lambda i: D.FACE[i])]
+    elif c == D.SYNERGISTIC:
+        bonus = pairs // 2
+    elif c == D.VINTAGE:
+        paid -= min(10, paid)
+    return printed - paid + synergy + bonus
+
+
+def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]]) -> float:
+    """What company ``i`` adds to corporation ``c`` (which owns ``others`` besides it) for its
+    shareholders ($): $10 per star held to the end plus the extra income it brings each turn;
+    closing it early when that is better (Junkyard Scrappers then gets twice its income)."""
+    with_i = others + [i]
+    nets = [corp_income(c, with_i, cost) - corp_income(c, others, cost) for cost in sched]
+    stop = 2 * D.INCOME[i] if c == D.JUNKYARD else 0
+    return best_stop(nets, 10 * D.STARS[i], stop)
+
+
+def corp_book(s: StarsState, c: int, sched: list[tuple[int, int]], cash_delta: int = 0) -> float:
+    """The corporation's value at the end in $ of stars: its companies' stars and treasury now,
+    plus the income to come (Stars, Inc. adds its two stars)."""
+    owned = s.companies_of(CORP_BASE + c)
+    book = 10 * sum(D.STARS[i] for i in owned) + s.corp_cash[c] + cash_delta + 10 * _STARTING.get(c, 0)
+    for cost in sched:
+        book += corp_income(c, owned, cost)
+    return book
+
+
+def fair_card(issued: int, book: float) -> int:
+    """The highest share price card whose required stars (for ``issued`` shares) ``book`` covers."""
+    req = D.REQUIRED_STARS[issued]
+    stars = book / 10
+    k = 0
+    for j in range(1, D.N_CARDS):
+        if req[j] <= stars:
+            k = j
+    return k
+
+
+def dividends_left(s: StarsState, sched_len: int) -> int:
+    """Dividend phases left after now (each income phase is followed by one)."""
+    return sched_len if s.phase <= 6 else sched_len
+
+
+def share_value(s: StarsState, c: int, sched: list[tuple[int, int]], card: int | None = None,
+                cash_delta: int = 0, issued: int | None = None, moves: int | None = None) -> float:
+    """Expected final price of one share of ``c`` ($): its book price, limited to the cards it can
+    reach moving at most two per dividend phase left."""
+    issued = s.corp_issued[c] if issued is None else issued
+    if issued <= 0:
+        return 0.0
+    k0 = s.corp_card[c] if card is None else card
+    if k0 < 0:
+        k0 = D.TOP_CARD
+    book = corp_book(s, c, sched, cash_delta)
+    k = fair_card(issued, book)
+    steps = 2 * (len(sched) if moves is None else moves)
+    k = max(k0 - steps, min(k0 + steps, k))
+    if k <= 0:
+        return 0.0
+    return float(D.PRICES[k])
+
+
+def target_after(s: StarsState, c: int, cash_delta: int) -> int:
+    """Adjust Share Price's target card of ``c`` if its treasury changed by ``cash_delta``."""
+    old = s.corp_cash[c]
+    s.corp_cash[c] = old + cash_delta
+    try:
+        return P.target_card(s, c)
+    finally:
+        s.corp_cash[c] = old
+
+
+# ------------------------------------------------------------------------------------------- bot
+
+
+class StarsHeuristicBot:
+    """The heuristic Rolling Stock Stars bot (see the module docstring).
+
+    Args:
+        seed: seeds the tie-breaking random numbers.
+    """
+
+    name = "heuristic"
+
+    #: expected companies leaving the deck and offering per turn, per player
+    RATE_PER_PLAYER = 0.75
+    #: minimum gain ($) for an optional action (share trades, offers)
+    MARGIN = 1.0
+    #: value of each $ a corporation keeps to buy the bot's companies (non-final turns)
+    CASH_NEED_WEIGHT = 0.3
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+        self.tried: set = set()
+        self._tried_key: tuple = ()
+
+    # -------------------------------------------------------------------------------- helpers
+    def sched(self, s: StarsState) -> list[tuple[int, int]]:
+        """Cost of ownership forecast for the income phases left."""
+        return forecast(s, max(1.0, self.RATE_PER_PLAYER * s.n))
+
+    @staticmethod
+    def frac(s: StarsState, c: int, seat: int) -> float:
+        """``seat``'s fraction of the issued shares of ``c``."""
+        issued = s.corp_issued[c]
+        return s.held[c * MAXP + seat] / issued if issued else 0.0
+
+    @staticmethod
+    def my_corps(s: StarsState, seat: int) -> list[int]:
+        """Corporations ``seat`` presides."""
+        return [c for c in range(D.N_CORPS) if s.corp_active[c] and s.president[c] == seat]
+
+    def _remember(self, s: StarsState) -> set:
+        key = (s.turn, s.phase)
+        if key != self._tried_key:
+            self._tried_key = key
+            self.tried = set()
+        return self.tried
+
+    # -------------------------------------------------------------------------------- choose
+    def choose(self, s: StarsState, seat: int):
+        """Return the bot's action for ``seat`` (which must be in ``s.to_act``).
+
+        Raises:
+            ValueError: ``seat`` has no legal action.
+        """
+        moves = s.legal_moves(seat)
+        if not moves:
+            raise ValueError(f"seat {seat} has no legal action")
+        sched = self.sched(s)
+        phase = s.phase
+        if phase == 1:
+            a = self._investment(s, seat, moves, sched)
+        elif phase == 3:
+            a = self._acquisition(s, seat, moves, sched)
+        elif phase == 4:
+            a = self._closing(s, seat, moves, sched)
+        elif phase == 6:
+            a = self._dividend(s, seat, moves, sched)
+        elif phase == 8:
+            a = self._issue(s, seat, moves, sched)
+        elif phase == 9:
+            a = self._ipo(s, seat, moves, sched)
+        else:
+            a = None
+        if a is None:
+            m = moves[0]
+            a = m.action(m.lo if m.field else None)
+        return a
+
+    # ---------------------------------------------------------------------------- valuations
+    def company_worth(self, s: StarsState, seat: int, i: int, sched) -> float:
+        """What owning private company ``i`` is worth to ``seat``: kept, or sold at the top of its
+        span to one of its corporations (next phase 3)."""
+        best = private_value(i, sched)
+        for c in self.my_corps(s, seat):
+            cash = s.corp_cash[c]
+            if cash < D.SPAN_LO[i]:
+                continue
+            p = min(D.SPAN_HI[i], cash)
+            f = self.frac(s, c, seat)
+            v = p + f * (corp_value(c, i, s.companies_of(CORP_BASE + c), sched) - p)
+            best = max(best, v)
+        return best
+
+    def deal_gain(self, s: StarsState, seat: int, buyer: int, i: int, price: int, sched) -> float:
+        """What ``seat`` gains if corporation ``buyer`` buys company ``i`` for ``price`` $."""
+        owner = s.company_owner[i]
+        gain = self.frac(s, buyer, seat) * (corp_value(buyer, i, s.companies_of(CORP_BASE + buyer), sched) - price)
+        if owner == seat:
+            gain += price - private_value(i, sched)
+        elif CORP_BASE <= owner < FOREIGN_INVESTOR:
+            o = owner - CORP_BASE
+            f = self.frac(s, o, seat)
+            if f:
+                others = [j for j in s.companies_of(owner) if j != i]
+                gain += f * (price - corp_value(o, i, others, sched))
+        return gain
+
+    # ---------------------------------------------------------------------------- phase 1
+    def _investment(self, s: StarsState, seat: int, moves, sched):
+        if s.auction is not None:
+            i, high = s.auction[0], s.auction[1]
+            limit = self.company_worth(s, seat, i, sched)
+            for m in moves:
+                if m.kind is Bid and high + 1 <= limit and high + 1 <= m.hi:
+                    return m.action(high + 1)
+            return LeaveAuction(seat)
+        best, best_gain = Pass(seat), self.MARGIN
+        for m in moves:
+            if m.kind is StartAuction:
+                i = D.INDEX[m.args["company"]]
+                gain = self.company_worth(s, seat, i, sched) - D.FACE[i]
+                if gain > best_gain:
+                    best, best_gain = m.action(m.lo), gain
+            elif m.kind is BuyShare:
+                c = D.CORP_INDEX[m.args["corporation"]]
+                gain = self._buy_gain(s, seat, c, sched)
+                if gain > best_gain:
+                    best, best_gain = m.action(), gain
+            elif m.kind is SellShare:
+                c = D.CORP_INDEX[m.args["corporation"]]
+                gain = self._sell_gain(s, seat, c, sched)
+                if gain > best_gain:
+                    best, best_gain = m.action(), gain
+        return best
+
+    def _control_value(self, s: StarsState, seat: int, c: int, sched, frac: float) -> float:
+        """What presiding ``c`` is worth to ``seat`` beyond its shares: it can sell the corporation
+        its private companies at the top of their span."""
+        cash = s.corp_cash[c]
+        gain = 0.0
+        for i in s.companies_of(seat):
+            if cash < D.SPAN_LO[i]:
+                continue
+            p = min(D.SPAN_HI[i], cash)
+            g = (1 - frac) * (p - private_value(i, sched))
+            if g > 0:
+                gain += g
+                cash -= p
+        return gain
+
+    def _buy_gain(self, s: StarsState, seat: int, c: int, sched) -> float:
+        k = P.next_higher_card(s, c)
+        price = P.card_price(k)
+        if price >= D.PRICES[D.TOP_CARD] and not self._leading(s, seat, price):
+            return -1e9
+        ev = share_value(s, c, sched, card=k)
+        mine = s.held[c * MAXP + seat]
+        gain = ev - price + 0.5 * mine * (price - s.share_price(c))
+        pres = s.president[c]
+        if pres != seat:
+            theirs = s.held[c * MAXP + pres] if pres >= 0 else 0
+            if mine + 1 > theirs:
+                f = (mine + 1) / s.corp_issued[c]
+                gain += self._control_value(s, seat, c, sched, f)
+        else:
+            # keep the presidency when someone else could take it
+            base = c * MAXP
+            rival = max((s.held[base + p] for p in range(s.n) if p != seat), default=0)
+            if rival >= mine and s.corp_cash[c] > 0:
+                gain += self._control_value(s, seat, c, sched, mine / s.corp_issued[c]) + 2
+        return gain
+
+    def _sell_gain(self, s: StarsState, seat: int, c: int, sched) -> float:
+        k = P.next_lower_card(s, c)
+        price = P.card_price(k)
+        ev = share_value(s, c, sched)
+        mine = s.held[c * MAXP + seat]
+        gain = price - ev - (mine - 1) * (s.share_price(c) - price) * (0.5 if len(sched) > 1 else 1.0)
+        if s.president[c] == seat:
+            base = c * MAXP
+            rival = max((s.held[base + p] for p in range(s.n) if p != seat), default=0)
+            if rival >= mine - 1:
+                gain -= self._control_value(s, seat, c, sched, mine / s.corp_issued[c]) + 5
+        return gain
+
+    @staticmethod
+    def _leading(s: StarsState, seat: int, extra: int = 0) -> bool:
+        rows = s.standings()
+        return rows[0]["seat"] == seat
+
+    # ---------------------------------------------------------------------------- phase 3
+    def _acquisition(self, s: StarsState, seat: int, moves, sched):
+        tried = self._remember(s)
+        best, best_gain = None, 0.0
+        for m in moves:
+            if m.kind is Respond:
+                if m.args["accept"]:
+                    gain = self._respond_gain(s, seat, m.args, sched)
+                    return m.action() if gain > 0 else Respond(**(m.args | {"accept": False}))
+                continue
+            if m.kind is not Offer:
+                continue
+            c = D.CORP_INDEX[m.args["corporation"]]
+            i = D.INDEX[m.args["company"]]
+            owner = s.company_owner[i]
+            if m.field is None:  # from the foreign investor
+                price = m.args["price"]
+            else:
+                price = self._offer_price(s, seat, c, i, m, sched)
+                if price is None:
+                    continue
+            key = (c, i, price)
+            if key in tried:
+                continue
+            gain = self.deal_gain(s, seat, c, i, price, sched)
+            if owner == FOREIGN_INVESTOR:
+                gain -= 0.5  # others may pre-empt
+            if gain > best_gain + 1e-9:
+                best, best_gain = (m, price, key), gain
+        if best is None:
+            return Done(seat)
+        m, price, key = best
+        tried.add(key)
+        return m.action(price)
+
+    def _offer_price(self, s: StarsState, seat: int, c: int, i: int, m, sched) -> int | None:
+        """The price to propose for company ``i`` (within the move's range), or None."""
+        owner = s.company_owner[i]
+        if owner == seat:
+            return m.hi
+        if CORP_BASE <= owner < FOREIGN_INVESTOR and s.president[owner - CORP_BASE] == seat:
+            fb = self.frac(s, c, seat)
+            fs = self.frac(s, owner - CORP_BASE, seat)
+            return m.hi if fs > fb else m.lo
+        # another player's company: first the bottom of the span, then their private value
+        first = m.lo
+        if (c, i, first) not in self.tried:
+            return first
+        if 0 <= owner < MAXP:
+            ask = int(private_value(i, sched)) + 1
+        else:
+            o = owner - CORP_BASE
+            ask = int(corp_value(o, i, [j for j in s.companies_of(owner) if j != i], sched)) + 1
+        ask = max(m.lo, min(m.hi, ask))
+        return ask
+
+    def _respond_gain(self, s: StarsState, seat: int, args: dict, sched) -> float:
+        c = D.CORP_INDEX[args["corporation"]]
+        i = D.INDEX[args["company"]]
+        if s.announcement is not None:
+            return self.deal_gain(s, seat, c, i, acquisition.fi_price(c, i), sched)
+        for pc, pi, price, _ in s.pending:
+            if pc == c and pi == i:
+                return self.deal_gain(s, seat, c, i, price, sched)
+        return -1.0
+
+    # ---------------------------------------------------------------------------- phase 4
+    def _closing(self, s: StarsState, seat: int, moves, sched):
+        worst, worst_v = None, 0.0
+        forced = must_close(s, seat)
+        for m in moves:
+            if m.kind is not Close:
+                continue
+            i = D.INDEX[m.args["company"]]
+            owner = s.company_owner[i]
+            if owner == seat:
+                v = private_value(i, sched)
+            else:
+                c = owner - CORP_BASE
+                others = [j for j in s.companies_of(owner) if j != i]
+                v = corp_value(c, i, others, sched) - (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
+            if forced and owner == seat:
+                v = D.INCOME[i] - s.company_cost(i)  # close the worst earner first
+            if v < worst_v - 1e-9 or (forced and owner == seat and (worst is None or v < worst_v)):
+                worst, worst_v = m, v
+        if worst is not None:
+            return worst.action()
+        if forced:
+            for m in moves:
+                if m.kind is Close:
+                    return m.action()
+        return Done(seat)
+
+    # ---------------------------------------------------------------------------- phase 6
+    def _dividend(self, s: StarsState, seat: int, moves, sched):
+        m = moves[0]
+        c = D.CORP_INDEX[m.args["corporation"]]
+        issued = s.corp_issued[c]
+        mine = s.held[c * MAXP + seat]
+        rest = sched  # in phase 6 the forecast starts with the next turn's income
+        need = self._cash_need(s, seat, c, rest)
+        best, best_v = m.lo, -1e18
+        for d in range(m.lo, m.hi + 1):
+            delta = -d * issued
+            k = target_after(s, c, delta)
+            if k == 0:
+                continue
+            if rest:
+                ev = share_value(s, c, rest, card=k, cash_delta=delta)
+                keep = s.corp_cash[c] + delta
+                v = mine * (d + ev) + self.CASH_NEED_WEIGHT * min(keep, need)
+            else:
+                v = mine * (d + P.card_price(k))
+            if v > best_v + 1e-9:
+                best, best_v = d, v
+        return m.action(best)
+
+    def _cash_need(self, s: StarsState, seat: int, c: int, sched) -> float:
+        """$ corporation ``c`` could usefully spend buying ``seat``'s private companies."""
+        if not sched:
+            return 0.0
+        need = 0.0
+        for i in s.companies_of(seat):
+            if D.SPAN_HI[i] > private_value(i, sched):
+                need += D.SPAN_HI[i]
+        return need
+
+    # ---------------------------------------------------------------------------- phase 8
+    def _issue(self, s: StarsState, seat: int, moves, sched):
+        m = moves[0]
+        c = D.CORP_INDEX[m.args["corporation"]]
+        if s.corp_issued[c] >= D.CORP_SHARES[c] or len(sched) < 2:
+            return Issue(seat, m.args["corporation"], False)
+        mine = s.held[c * MAXP + seat]
+        now = mine * share_value(s, c, sched) + self._control_value(s, seat, c, sched, self.frac(s, c, seat))
+        t = s.clone()
+        t.apply(Issue(seat, m.args["corporation"], True))
+        if not t.corp_active[c]:
+            return Issue(seat, m.args["corporation"], False)
+        after = mine * share_value(t, c, sched) + self._control_value(t, seat, c, sched, self.frac(t, c, seat))
+        return Issue(seat, m.args["corporation"], after > now + self.MARGIN)
+
+    # ---------------------------------------------------------------------------- phase 9
+    def _ipo(self, s: StarsState, seat: int, moves, sched):
+        decline = None
+        best, best_v = None, 0.0
+        rest = sched  # in phase 9 the forecast starts with the next turn's income
+        if not rest:
+            return DeclineIpo(seat, moves[0].args["company"])
+        for m in moves:
+            if m.kind is DeclineIpo:
+                decline = m.action()
+                continue
+            a = m.action()
+            i = D.INDEX[a.company]
+            c = D.CORP_INDEX[a.corporation]
+            price = a.price
+            n = P.ipo_shares(D.FACE[i], price)
+            pay = n * price - D.FACE[i]
+            cash = 2 * n * price - D.FACE[i]
+            book = 10 * D.STARS[i] + cash + 10 * _STARTING.get(c, 0)
+            for cost in rest:
+                book += corp_income(c, [i], cost)
+            k = D.CARD_OF_PRICE[price]
+            kk = fair_card(2 * n, book)
+            steps = 2 * len(rest)
+            kk = max(k - steps, min(k + steps, kk))
+            ev = D.PRICES[kk] if kk > 0 else 0
+            v = n * ev - pay - private_value(i, sched)
+            # its treasury can buy the bot's other private companies at the top of their span
+            left = cash
+            for j in sorted(s.companies_of(seat), key=lambda j: -D.SPAN_HI[j]):
+                if j == i or left < D.SPAN_LO[j]:
+                    continue
+                p = min(D.SPAN_HI[j], left)
+                g = 0.5 * (p - private_value(j, rest))
+                if g > 0:
+                    v += g
+                    left -= p
+            if c == D.OVERSEAS:
+                v += 1
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best if best is not None else decline
