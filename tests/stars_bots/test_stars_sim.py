@@ -1,0 +1,80 @@
+"""Batch simulation of Rolling Stock Stars and the ``rolling simulate stars`` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from rolling.games.stars import Config, new_game
+from rolling.sim.stars import play_one, seat_assignment, simulate
+
+CMD = [sys.executable, "-m", "rolling.cli.main"]
+
+
+def run(args, timeout=120):
+    return subprocess.run(CMD + args, capture_output=True, text=True, timeout=timeout)
+
+
+def test_seats_rotate_through_player_order_positions():
+    labels = ["a", "b", "c", "d"]
+    positions = {j: [] for j in range(4)}
+    for g in range(8):
+        s = new_game(Config(players=4), 50 + g)
+        assign = seat_assignment(s, labels, g)
+        assert sorted(assign.values()) == [0, 1, 2, 3]
+        for seat, j in assign.items():
+            positions[j].append(s.order.index(seat))
+    for j in range(4):
+        assert sorted(positions[j]) == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_simulate_counts_one_winner_per_game_and_is_deterministic():
+    labels = ["heuristic", "random", "random"]
+    a = simulate(labels, 6, seed=4)
+    b = simulate(labels, 6, seed=4)
+    assert a == b
+    assert a["games"] == 6 and [row["bot"] for row in a["seats"]] == labels
+    assert sum(row["wins"] for row in a["seats"]) == 6
+    assert abs(sum(row["win_rate"] for row in a["seats"]) - 1) < 1e-9
+
+
+def test_play_one_rows_follow_the_labels():
+    rows = play_one(["random", "random", "heuristic"], 9, 1)
+    assert sorted(r["rank"] for r in rows) == [1, 2, 3]
+    assert len({r["seat"] for r in rows}) == 3
+
+
+def test_simulate_rejects_bad_arguments():
+    with pytest.raises(ValueError):
+        simulate(["random", "random"], 2)
+    with pytest.raises(ValueError):
+        simulate(["random"] * 4, 0)
+    with pytest.raises(KeyError):
+        simulate(["random", "random", "genius"], 1)
+
+
+def test_cli_json_is_one_object_in_seat_order():
+    r = run(["simulate", "stars", "--games", "4", "--seats", "heuristic,random,random,random", "--seed", "3", "--json"])
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data) == {"games", "seats"} and data["games"] == 4
+    assert [row["bot"] for row in data["seats"]] == ["heuristic", "random", "random", "random"]
+    for row in data["seats"]:
+        assert set(row) == {"bot", "win_rate", "mean_score"}
+        assert 0 <= row["win_rate"] <= 1
+    assert abs(sum(row["win_rate"] for row in data["seats"]) - 1) < 1e-9
+
+
+def test_cli_text_and_errors():
+    r = run(["simulate", "stars", "--games", "3", "--seats", "random,heuristic,random"])
+    assert r.returncode == 0, r.stderr
+    assert "win rate" in r.stdout and "heuristic" in r.stdout and "mean score" in r.stdout
+    r = run(["simulate", "stars", "--games", "2", "--seats", "random,genius,random"])
+    assert r.returncode == 2 and "unknown bot" in r.stderr and "Traceback" not in r.stderr
+    r = run(["simulate", "stars", "--games", "2", "--seats", "random,random"])
+    assert r.returncode == 2 and "3 to 6" in r.stderr
+    r = run(["simulate", "stars", "--games", "0", "--seats", "random,random,random"])
+    assert r.returncode == 2 and "--games" in r.stderr
