@@ -48,7 +48,8 @@ HELP = """Commands:
 Each turn: take contracts (A), build (B), one major route (C), switching stations (D),
 improvements (E) in any order, then end the turn: F stockpile, G refill, H roll."""
 
-SEAT_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"]
+#: moves after which undo cannot reach back (each draft pick is a turn of its own)
+TURN_ENDS = (EndTurn, DraftContract, DraftImprovement, DraftPass)
 RICH_SEAT = ["red", "blue", "green", "magenta", "dark_orange"]
 
 
@@ -182,7 +183,7 @@ class Session:
                 state.apply(action)
             except IllegalAction as e:
                 raise RecordError(f"action {i} ({data}) is illegal: {e}") from None
-            if state.to_act != before or isinstance(action, EndTurn):
+            if state.to_act != before or isinstance(action, TURN_ENDS):
                 s.turn_state, s.turn_start = state.clone(), i + 1
         s.bots = {i: make_bot(k, record.seed + 101 * i) for i, k in enumerate(seats) if k != "human"}
         return s
@@ -192,7 +193,7 @@ class Session:
         before = self.state.to_act
         self.state.apply(action)
         self.record.actions.append(action.to_json())
-        if self.state.to_act != before or isinstance(action, EndTurn):
+        if self.state.to_act != before or isinstance(action, TURN_ENDS):
             self.turn_state, self.turn_start = self.state.clone(), len(self.record.actions)
         self.save()
 

@@ -1,0 +1,108 @@
+"""The commands: rolling play freight (scripted input), simulate freight, bench freight, freight board."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from rolling.cli import freight as freight_cli
+from rolling.core.record import GameRecord, load_record, replay, save_record
+from rolling.games.freight import Config, new_game
+from rolling.games.freight.bots import make_bot, play_game
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    groups = {k: typer.Typer() for k in ("play", "simulate", "bench")}
+    for k, g in groups.items():
+        app.add_typer(g, name=k)
+    freight_cli.register(app, groups)
+    return app
+
+
+def run(args, stdin=None):
+    result = CliRunner().invoke(_app(), args, input=stdin)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_play_scripted_bad_input_undo_and_end_of_input_saves(tmp_path):
+    """Play: bad input gets a message and a new prompt; undo takes back this turn's move; the
+    record is saved after every action; end of input saves and leaves cleanly."""
+    path = tmp_path / "g.json"
+    script = "1\n1\nfoo\n999\n1 pay 99\ntake 7\ntake 0\nundo\nundo\nhelp\nmenu\ndice\nmap\nend\n"
+    r = run(["play", "freight", "--map", "west-coast", "--seats", "human,heuristic,random", "--seed", "5",
+             "--save", str(path)], script)
+    assert r.exit_code == 0, r.output
+    assert "unknown command 'foo'" in r.output and "there is no move 999" in r.output
+    assert "Not allowed" in r.output and "Undone." in r.output and "nothing to undo" in r.output
+    assert "Saved to" in r.output
+    rec = load_record(path)
+    assert rec.game == "freight" and rec.meta["seats"] == ["human", "heuristic", "random"]
+    st = replay(rec)
+    assert st.stage == "turn" and st.turn >= 2  # the human ended turn 1, the bots played on
+    n = len(rec.actions)
+    r2 = run(["play", "freight", "--resume", str(path)], "quit\n")
+    assert r2.exit_code == 0 and "Saved to" in r2.output
+    assert len(load_record(path).actions) == n
+
+
+def test_play_all_bot_seats_runs_to_the_end(tmp_path):
+    """Play with bots in every seat: the game runs to its end and the record replays to game over."""
+    path = tmp_path / "b.json"
+    r = run(["play", "freight", "--map", "southern", "--seats", "heuristic,random,random", "--seed", "3",
+             "--save", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "Game over." in r.output
+    assert replay(load_record(path)).is_over
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["play", "freight", "--map", "mars"], "unknown map"),
+    (["play", "freight", "--map", "southern", "--players", "2"], "3-5 players"),
+    (["play", "freight", "--seats", "human,robot"], "unknown seat"),
+    (["simulate", "freight", "--seats", "heuristic,robot"], "unknown bot"),
+    (["simulate", "freight", "--games", "0"], "--games"),
+])
+def test_bad_options_are_one_line_errors(args, msg):
+    """Bad options: a one-line message and exit status 2, never a traceback."""
+    r = run(args)
+    assert r.exit_code == 2 and msg in r.output
+
+
+def test_simulate_json_rotates_seats():
+    """simulate --json prints {"games", "seats": [{"bot", "win_rate", "mean_score"}]} per --seats entry."""
+    r = run(["simulate", "freight", "--map", "west-coast", "--games", "3", "--seats", "heuristic,random", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output.strip().splitlines()[-1])
+    assert out["games"] == 3 and [s["bot"] for s in out["seats"]] == ["heuristic", "random"]
+    assert all(0 <= s["win_rate"] <= 1 and s["mean_score"] >= 0 for s in out["seats"])
+    res = freight_cli.simulate("west-coast", 2, ["random", "random"], seed=1)
+    assert res["games"] == 2
+
+
+def test_bench_json():
+    """bench freight --json reports games and actions per second."""
+    r = run(["bench", "freight", "--games", "1", "--json"])
+    out = json.loads(r.output.strip().splitlines()[-1])
+    assert out["games"] == 1 and out["actions_per_s"] > 0
+
+
+@pytest.mark.parametrize("map_name,players", [("west-coast", 3), ("southern", 4)])
+def test_board_picture_for_a_finished_bot_game(tmp_path, map_name, players):
+    """freight board writes a PNG and an SVG for a finished bot game on each map (and --at N)."""
+    st = new_game(Config(map_name, players), 11)
+    acts = play_game(st, [make_bot("heuristic", 1)] + [make_bot("random", i) for i in range(2, players + 1)])
+    rec = GameRecord("freight", st.config.to_json(), 11, [a.to_json() for a in acts])
+    path = tmp_path / "r.json"
+    save_record(rec, path)
+    png, svg = tmp_path / "b.png", tmp_path / "b.svg"
+    assert run(["freight", "board", str(path), "--out", str(png)]).exit_code == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert run(["freight", "board", str(path), "--out", str(svg), "--at", "10"]).exit_code == 0
+    assert b"<svg" in svg.read_bytes()[:2000]
+    r = run(["freight", "board", str(path), "--out", str(tmp_path / "x.gif")])
+    assert r.exit_code == 2
