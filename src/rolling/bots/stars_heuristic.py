@@ -110,6 +110,28 @@ def forecast(s: StarsState, rate: float) -> list[tuple[int, int]]:
     return out
 
 
+def horizon(s: StarsState, rate: float) -> list[tuple[int, int]]:
+    """:func:`forecast`, cut short where a corporation's share price should reach the $75 card
+    (which ends the game in phase 7): a corporation whose stars justify $75 climbs at most two
+    cards per dividend phase."""
+    sched = forecast(s, rate)
+    cap = len(sched)
+    for c in range(D.N_CORPS):
+        if not s.corp_active[c] or s.corp_issued[c] <= 0:
+            continue
+        k = s.corp_card[c]
+        if k < 0:
+            need = 0 if s.phase <= 7 else 1
+        elif fair_card(s.corp_issued[c], corp_book(s, c, sched[:3])) >= D.TOP_CARD:
+            need = (D.TOP_CARD - k + 1) // 2
+        else:
+            continue
+        if s.phase > 7:
+            need = max(need, 1)
+        cap = min(cap, max(need, 1 if s.phase <= 5 or s.phase > 7 else 0))
+    return sched[:cap]
+
+
 def _cost_at(counts: list[int], drawn: float) -> tuple[int, int]:
     color = top_color_after(counts, int(drawn))
     return D.COST_BY_TOP_COLOR[color] if color is not None else D.END_CARD_FRONT
@@ -244,7 +266,7 @@ class StarsHeuristicBot:
     name = "heuristic"
 
     #: expected companies leaving the deck and offering per turn, per player
-    RATE_PER_PLAYER = 0.75
+    RATE_PER_PLAYER = 0.5
     #: minimum gain ($) for an optional action (share trades, offers)
     MARGIN = 1.0
     #: value of each $ a corporation keeps to buy the bot's companies (non-final turns)
@@ -258,7 +280,7 @@ class StarsHeuristicBot:
     # -------------------------------------------------------------------------------- helpers
     def sched(self, s: StarsState) -> list[tuple[int, int]]:
         """Cost of ownership forecast for the income phases left."""
-        return forecast(s, max(1.0, self.RATE_PER_PLAYER * s.n))
+        return horizon(s, max(1.0, self.RATE_PER_PLAYER * s.n))
 
     @staticmethod
     def frac(s: StarsState, c: int, seat: int) -> float:
@@ -310,11 +332,13 @@ class StarsHeuristicBot:
         return a
 
     # ---------------------------------------------------------------------------- valuations
-    def company_worth(self, s: StarsState, seat: int, i: int, sched) -> float:
+    def company_worth(self, s: StarsState, seat: int, i: int, sched, exclude: int = -1) -> float:
         """What owning private company ``i`` is worth to ``seat``: kept, or sold at the top of its
-        span to one of its corporations (next phase 3)."""
+        span to one of its corporations (other than ``exclude``) in a phase 3."""
         best = private_value(i, sched)
         for c in self.my_corps(s, seat):
+            if c == exclude:
+                continue
             cash = s.corp_cash[c]
             if cash < D.SPAN_LO[i]:
                 continue
@@ -329,7 +353,7 @@ class StarsHeuristicBot:
         owner = s.company_owner[i]
         gain = self.frac(s, buyer, seat) * (corp_value(buyer, i, s.companies_of(CORP_BASE + buyer), sched) - price)
         if owner == seat:
-            gain += price - private_value(i, sched)
+            gain += price - self.company_worth(s, seat, i, sched, exclude=buyer)
         elif CORP_BASE <= owner < FOREIGN_INVESTOR:
             o = owner - CORP_BASE
             f = self.frac(s, o, seat)
