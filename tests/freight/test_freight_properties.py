@@ -25,7 +25,7 @@ from rolling.games.freight.actions import (
 from rolling.games.freight.bots import HeuristicBot, RandomBot, play_game
 
 GAMES = [("west-coast", 2), ("west-coast", 3), ("west-coast", 4), ("southern", 3), ("southern", 4), ("southern", 5)]
-FAST = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+FAST = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 
 
 @pytest.mark.parametrize("map_name,players", GAMES)

@@ -186,6 +186,8 @@ class Session:
             if state.to_act != before or isinstance(action, TURN_ENDS):
                 s.turn_state, s.turn_start = state.clone(), i + 1
         s.bots = {i: make_bot(k, record.seed + 101 * i) for i, k in enumerate(seats) if k != "human"}
+        # On resume show only the latest events, not the whole game so far.
+        s.shown = max(0, len(state.log) - 12)
         return s
 
     def apply(self, action) -> None:

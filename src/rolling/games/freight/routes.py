@@ -162,7 +162,9 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     """Routes the seat could establish and pay for now, one per distinct outcome.
 
     Returns ``(origin, colour, dest, path, cost)`` tuples; outcomes differ in destination, cost,
-    length or the owners paid. The search is bounded (:data:`SEARCH_LIMIT`).
+    length or the owners paid. The search is bounded (:data:`SEARCH_LIMIT` steps per cargo colour
+    and origin, :data:`MAX_LISTED_LENGTH` links) and pruned by each city's hop distance to the
+    nearest city that wants the cargo.
     """
     if state.routes_done >= 2 or state.saturation <= 0:
         return []
@@ -184,33 +186,61 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
         adj.setdefault(ln.b, {}).setdefault(ln.a, {}).setdefault(o, i)
     avail = p.stations - state.stations_used
     costs = {o: (1 if o == seat else (1 if state.players[o].has("Friendly") else 2)) for o in range(state.n)}
+    phase = state.phase
+    wanting: dict[str, set[int]] = {}
+    for city, rings in enumerate(state.rings):
+        for colour, ph, saturated in rings:
+            if ph <= phase and not saturated:
+                wanting.setdefault(colour, set()).add(city)
     found: dict[tuple, tuple] = {}
+    dist_cache: dict[str, dict[int, int]] = {}
     for origin, cargo in enumerate(state.cargo):
         if not cargo or origin not in adj:
             continue
         for colour in set(cargo):
+            demand = wanting.get(colour)
+            if not demand:
+                continue
+            dist = dist_cache.get(colour)
+            if dist is None:
+                # hops to the nearest wanting city, never passing through one
+                dist = {c: 0 for c in demand if c in adj}
+                frontier = list(dist)
+                while frontier:
+                    nxt = []
+                    for c in frontier:
+                        for nb in adj[c]:
+                            if nb not in dist:
+                                dist[nb] = dist[c] + 1
+                                nxt.append(nb)
+                    frontier = nxt
+                dist_cache[colour] = dist
+            if origin not in dist:
+                continue
             steps = 0
             stack = [(origin, (origin,), (), 0, False, ())]
             while stack and steps < SEARCH_LIMIT:
                 city, seen, path, base, own, owners = stack.pop()
                 for nbr, by_owner in adj[city].items():
-                    if nbr in seen:
+                    if nbr in seen or nbr not in dist:
+                        continue
+                    hops = len(path) + 1 + dist[nbr]
+                    if hops > MAX_LISTED_LENGTH:
                         continue
                     for o, i in by_owner.items():
                         steps += 1
                         nb = base + costs[o]
-                        if max(1, nb - avail) > budget:
+                        if max(1, nb + dist[nbr] - avail) > budget:
                             continue
                         npath = path + (i,)
                         nown = own or o == seat
                         nowners = owners + (o,)
-                        if state.open_demand(nbr, colour):
+                        if nbr in demand:
                             if nown:
                                 cost = max(1, nb - avail)
                                 key = (origin, colour, nbr, cost, len(npath), tuple(sorted(nowners)))
                                 if key not in found:
                                     found[key] = (origin, colour, nbr, list(npath), cost)
                             continue
-                        if len(npath) < MAX_LISTED_LENGTH:
-                            stack.append((nbr, seen + (nbr,), npath, nb, nown, nowners))
+                        stack.append((nbr, seen + (nbr,), npath, nb, nown, nowners))
     return list(found.values())
