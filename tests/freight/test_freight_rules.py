@@ -21,7 +21,8 @@ from rolling.games.freight.actions import (
 from rolling.games.freight.components import END_OF_PHASE, load_components
 from rolling.games.freight.construction import contract_score
 from rolling.games.freight.phases import end_phase
-from rolling.games.freight.routes import distance_bonus
+from rolling.games.freight.refill import fill_improvement_track
+from rolling.games.freight.routes import distance_bonus, parse_path, route_price, trace
 
 
 def unchanged(st, action):
@@ -253,6 +254,9 @@ def test_amys_fresno_to_los_angeles_route():
     """C/D: 9 dice (3 own + 2 x 3 others) less 4 stations = 5; James $2, Doug $1, Amy $3 + $2 slow
     distance bonus for 6 links; Amy keeps the blue marker, worth $2 at the end of phase B."""
     st, amy, doug, james, path = amy_board()
+    links = parse_path(st, path)
+    assert trace(st, amy, st.map.city_index["Fresno"], "blue", st.map.city_index["Los Angeles"], links) == 9
+    assert route_price(st, amy, 9) == (5, 4)
     set_dice(st, amy, ["blue", "gray", "red", "yellow", "blue/gray", "gray"])
     stock = [p.stock for p in st.players]
     unchanged(st, EstablishRoute(amy, "Fresno", "blue", "Los Angeles", path, "0 1 2 3"))  # 4 < 5
@@ -413,7 +417,7 @@ def test_stockpile_splits_symbols_and_efficient_storage():
     assert _stock(["blue", "blue", "gray"], ["Efficient Storage"]) == [2, 1, 0, 0]
     assert _stock(["blue/gray", "blue/gray"], ["Efficient Storage", "Efficient Storage"]) == [2, 2, 0, 0]
     assert _stock(["blue/gray", "blue/gray"], ["Efficient Storage", "Efficient Storage"],
-                  ["blue", "basic"]) == [2, 1, 0, 0] or True
+                  ["blue", "basic"]) == [2, 1, 0, 0]  # an improvement die's split stores one colour
     st = after_draft("west-coast", 3)
     seat = st.current
     set_dice(st, seat, ["blue/gray", "blue/gray", "gray"])
@@ -508,3 +512,47 @@ def test_game_end_scores_cubes_and_ties_go_to_stations():
     assert {r["seat"] for r in table[1:]} == {a, c} and table[1]["rank"] == table[2]["rank"] == 2
     check_invariants(st)
     assert st.legal_actions(a) == [] and st.to_act == ()
+
+
+def test_symbols_pay_only_for_their_purpose_and_acquisition_expert_discounts():
+    """Improvement dice: bonus pays only in a route, cubes only builds, any2 pays two; Acquisition
+    Expert takes one die off contracts and improvements."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    st.improvement_track[0] = "Efficient Storage"  # costs 4
+    set_dice(st, seat, ["bonus", "cubes", "any2", "blue", "gray"], ["yellow", "black", "black", "basic", "basic"])
+    unchanged(st, BuyImprovement(seat, 0, -1, "0 2 3"))  # bonus is for routes only
+    unchanged(st, BuyImprovement(seat, 0, -1, "1 2 3"))  # cubes only builds
+    st.apply(BuyImprovement(seat, 0, -1, "2 3 4"))  # any2 counts twice
+    st2 = after_draft("southern", 3)
+    s = st2.current
+    st2.players[s].improvements = ["Acquisition Expert"]
+    ln = next(x for x in st2.map.links if x.label == "Red 5A")
+    put_on_track(st2, ln, 2)
+    set_dice(st2, s, ["red", "blue", "blue", "gray"])
+    st2.apply(TakeContract(s, 2, "0 1 2"))  # one red + (3 - 1) any
+    st2.improvement_track[0] = "Steady Builder"  # costs 4, so 3
+    set_dice(st2, s, ["blue", "blue", "gray"])
+    st2.apply(BuyImprovement(s, 0, -1, "0 1 2"))
+
+
+def test_gaps_wait_for_step_g_and_duplicate_improvements_go_to_the_bottom():
+    """G: the tracks refill at the end of the turn; a duplicate improvement goes face down to the
+    bottom of the deck and another is drawn, so the track never shows duplicates."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    set_dice(st, seat, ["red", "blue", "blue", "gray", "red", "yellow"])
+    slot = next(i for i, c in enumerate(st.contract_track) if st.map.links[c].colour != "ocean")
+    st.apply(TakeContract(seat, slot))
+    assert st.contract_track[slot] is None
+    st.apply(EndTurn(seat))
+    assert None not in st.contract_track and len(st.contract_track) == 4
+    pool = [c for c in st.improvement_track if c] + st.improvement_deck
+    for name in ("Steady Builder", "Black Die", "Steady Builder", "Friendly"):
+        pool.remove(name)
+    st.improvement_track = ["Steady Builder", "Black Die"]
+    st.improvement_deck = pool + ["Friendly", "Steady Builder"]  # a duplicate on top, Friendly next
+    fill_improvement_track(st)
+    assert st.improvement_track == ["Steady Builder", "Black Die", "Friendly"]
+    assert st.improvement_deck[0] == "Steady Builder"
+    check_invariants(st)
