@@ -15,6 +15,17 @@ import typer
 
 from rolling.core.errors import RecordError
 
+# Recent typer releases carry their own copy of click and their own Exit/Abort; catch both kinds.
+_CLICK_ERRORS: tuple[type, ...] = (click.ClickException,)
+_EXITS: tuple[type, ...] = (click.exceptions.Exit, typer.Exit)
+_ABORTS: tuple[type, ...] = (click.exceptions.Abort, typer.Abort)
+try:
+    from typer._click.exceptions import ClickException as _TyperClickException  # type: ignore[import-not-found]
+
+    _CLICK_ERRORS += (_TyperClickException,)
+except ImportError:  # pragma: no cover - older typer uses click itself
+    pass
+
 app = typer.Typer(
     name="rolling",
     help="Play, replay, simulate and benchmark the Rolling family of train games.",
@@ -36,6 +47,7 @@ GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
 #: modules whose ``register(app, GROUPS)`` adds commands
 COMMAND_MODULES = [
     "rolling.cli.common",
+    "rolling.cli.stars",
     "rolling.cli.simulate_stars",
     "rolling.cli.market",
     "rolling.cli.freight",
@@ -55,12 +67,12 @@ def main(argv: list[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2."""
     try:
         rv = app(args=argv, standalone_mode=False)
-    except click.exceptions.Exit as e:
+    except _EXITS as e:
         raise SystemExit(e.exit_code) from None
-    except click.exceptions.Abort:
+    except _ABORTS:
         print("rolling: aborted", file=sys.stderr)
         raise SystemExit(130) from None
-    except click.ClickException as e:
+    except _CLICK_ERRORS as e:
         msg = e.format_message().replace("\n", " ")
         print(f"rolling: {msg}", file=sys.stderr)
         raise SystemExit(e.exit_code if e.exit_code else 2) from None

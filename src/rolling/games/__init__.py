@@ -6,8 +6,9 @@ Each game subpackage exposes ``GAME``, a :class:`GameSpec`.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from rolling.core.errors import RecordError
 

@@ -48,9 +48,12 @@ from rolling.games.stars import (
     new_game,
 )
 from rolling.games.stars import data as D
+from rolling.games.stars.config import RECEIVERSHIP_BUY
 from rolling.games.stars.state import StarsState
 
 TITLE = "Rolling Stock Stars"
+#: the compatibility options an import switches on (docs/18xx-compatibility.md)
+COMPAT = ("18xx", RECEIVERSHIP_BUY)
 KNOWN_TYPES = {
     "bid",
     "pass",
@@ -191,7 +194,7 @@ class _Importer:
         self.seat_of = {p["id"]: k for k, p in enumerate(self.players)}
         self.names = tuple(str(p.get("name", p["id"])) for p in self.players)
         n = len(self.players)
-        self.config = Config(players=n, compat=("18xx",), names=self.names)
+        self.config = Config(players=n, compat=COMPAT, names=self.names)
         self.seed = data["settings"]["seed"]
         self.state = new_game(self.config, self.seed)
         self.applied: list[dict[str, Any]] = []
@@ -230,7 +233,9 @@ class _Importer:
                 return Bid(seat, int(a["price"]))
             return StartAuction(seat, str(a["company"]), int(a["price"]))
         if t == "buy_shares":
-            return BuyShare(self.seat(a), _corp_of_share(a))
+            # the site names the certificate; index 0 is the President's Share, which costs the
+            # price before the move when bought out of receivership (compat 18xx-receivership-buy)
+            return BuyShare(self.seat(a), _corp_of_share(a), _share_index(a) == 0)
         if t == "sell_shares":
             if et == "corporation":
                 c = str(a["entity"])
@@ -380,6 +385,13 @@ def _corp_of_share(a: dict[str, Any]) -> str:
     if not shares:
         raise ValueError("no share named")
     return str(shares[0]).rsplit("_", 1)[0]
+
+
+def _share_index(a: dict[str, Any]) -> int:
+    """Certificate number of the (first) share a share action names ("PR_0" -> 0; -1: none)."""
+    shares = a.get("shares") or []
+    tail = str(shares[0]).rsplit("_", 1)[-1] if shares else ""
+    return int(tail) if tail.isdigit() else -1
 
 
 def import_export(data: dict[str, Any]) -> ImportResult:

@@ -53,10 +53,24 @@ class LeaveAuction(Action):
 @action_type(ACTIONS, "buy_share")
 @dataclass(frozen=True, slots=True)
 class BuyShare(Action):
-    """Phase 1: Buy One Share of ``corporation`` from the bank."""
+    """Phase 1: Buy One Share of ``corporation`` from the bank.
+
+    ``presidents_share``: the buyer names the share marked President's Share (legal only while
+    the corporation is in receivership, where it is the share taken anyway). It changes nothing
+    under the canonical rules; with compat option ``18xx-receivership-buy`` the buyer then pays
+    the share price before the move (see :mod:`rolling.games.stars.config`). Written to JSON only
+    when true.
+    """
 
     seat: int
     corporation: str
+    presidents_share: bool = False
+
+    def to_json(self) -> dict:
+        d = {"type": self.type_name, "seat": self.seat, "corporation": self.corporation}
+        if self.presidents_share:
+            d["presidents_share"] = True
+        return d
 
 
 @action_type(ACTIONS, "sell_share")

@@ -11,7 +11,10 @@ EDITIONS = ("stars", "v2.2")
 VARIANTS = ("open-companies", "two-handed", "secret-money")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)
-COMPAT = ("18xx",)
+COMPAT = ("18xx", "18xx-receivership-buy")
+#: compat option: buying the President's Share of a corporation in receivership costs the share
+#: price *before* the corporation moves up (18xx.games), not the new share price (Buy One Share)
+RECEIVERSHIP_BUY = "18xx-receivership-buy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +28,11 @@ class Config:
             four seats: person A holds positions 1 and 4, person B 2 and 3), ``"secret-money"``
             (other players' cash hidden in views).
         compat: named compatibility options; ``"18xx"`` builds the deck with the 18xx.games random
-            numbers, keeps the seats' order as the initial player order and allows 2 players.
+            numbers, keeps the seats' order as the initial player order and allows 2 players;
+            ``"18xx-receivership-buy"``: a player who buys the President's Share of a corporation
+            in receivership (``BuyShare(presidents_share=True)``) pays the share price before the
+            corporation takes its next higher card, as 18xx.games does (canonical rules: the new
+            share price).
         names: optional display names, one per seat.
 
     Raises:

@@ -17,6 +17,7 @@ from rolling.core.errors import IllegalAction
 from . import data as D
 from . import procedures as P
 from .actions import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
+from .config import RECEIVERSHIP_BUY
 from .moves import Move
 from .state import MAXP, StarsState
 
@@ -63,6 +64,9 @@ def moves(s: StarsState, seat: int) -> list[Move]:
             continue
         if s.bank_shares(c) >= 1 and P.card_price(P.next_higher_card(s, c)) <= cash:
             out.append(Move(BuyShare, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}))
+            if s.president[c] < 0 and RECEIVERSHIP_BUY in s.config.compat:
+                # 18xx.games: naming the President's Share out of receivership is cheaper
+                out.append(Move(BuyShare, {"seat": seat, "corporation": D.CORP_SYMBOLS[c], "presidents_share": True}))
         if s.held[c * MAXP + seat] >= 1:
             out.append(Move(SellShare, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}))
     return out
@@ -122,9 +126,9 @@ def apply(s: StarsState, a) -> None:
         return
     if isinstance(a, BuyShare):
         c = _corp(a.corporation, "Buy One Share")
-        P.check_buy_one_share(s, a.seat, c)
+        P.check_buy_one_share(s, a.seat, c, a.presidents_share)
         s.passed &= ~(1 << a.seat)
-        P.buy_one_share(s, a.seat, c)
+        P.buy_one_share(s, a.seat, c, a.presidents_share)
         s.current = (s.current + 1) % s.n
         return
     if isinstance(a, SellShare):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from .config import RECEIVERSHIP_BUY
 from .state import CORP_BASE, FOREIGN_INVESTOR, GONE, IN_OFFERING, MAXP, StarsState
 
 # ---------------------------------------------------------------------------------------------- row
@@ -73,26 +74,39 @@ def draw(s: StarsState) -> None:
 # ------------------------------------------------------------------------------------------- shares
 
 
-def check_buy_one_share(s: StarsState, seat: int, c: int) -> tuple[int, int]:
-    """Check Buy One Share; return (new card, price $). Raises IllegalAction."""
+def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = False) -> tuple[int, int]:
+    """Check Buy One Share; return (new card, price $ the player pays). Raises IllegalAction.
+
+    ``presidents_share``: the buyer names the President's Share, which the bank owns only while
+    ``c`` is in receivership. The player must afford the new share price; that is also the price
+    paid, except with compat option ``18xx-receivership-buy``, where the President's Share bought
+    out of receivership costs the share price before the move (18xx.games).
+    """
     if not s.corp_active[c]:
         raise IllegalAction("Buy One Share", f"{D.CORP_SYMBOLS[c]} is not an existing corporation")
     if s.bank_shares(c) < 1:
         raise IllegalAction("Buy One Share", f"the bank owns no share of {s.corp_name(c)}")
+    if presidents_share and s.president[c] >= 0:
+        raise IllegalAction(
+            "Buy One Share", f"the bank does not own the President's Share of {s.corp_name(c)} (not in receivership)"
+        )
     k = next_higher_card(s, c)
     price = card_price(k)
     if s.cash[seat] < price:
         raise IllegalAction(
             "Buy One Share", f"a share of {s.corp_name(c)} would cost ${price}; {s.names[seat]} has ${s.cash[seat]}"
         )
+    if presidents_share and RECEIVERSHIP_BUY in s.config.compat:
+        price = s.share_price(c)
     return k, price
 
 
-def buy_one_share(s: StarsState, seat: int, c: int) -> None:
+def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = False) -> None:
     """Buy One Share (checked): take a share from the bank (the President's Share if in
-    receivership), move to the next higher available card, pay the new price, check Change of
+    receivership), move to the next higher available card, pay the new price (see
+    :func:`check_buy_one_share` for compat ``18xx-receivership-buy``), check Change of
     Presidency; at $75 the game ends after payment."""
-    k, price = check_buy_one_share(s, seat, c)
+    k, price = check_buy_one_share(s, seat, c, presidents_share)
     receivership = s.president[c] < 0
     s.held[c * MAXP + seat] += 1
     move_to_card(s, c, k)
@@ -103,7 +117,7 @@ def buy_one_share(s: StarsState, seat: int, c: int) -> None:
         s.say(f"{s.names[seat]} takes the President's Share: {s.corp_name(c)} leaves receivership.")
     else:
         change_of_presidency(s, c, s.president[c])
-    if price >= D.PRICES[D.TOP_CARD]:
+    if card_price(k) >= D.PRICES[D.TOP_CARD]:
         end_game(s, "a share was bought at $75")
 
 

@@ -1,0 +1,126 @@
+"""What a seat sees: a JSON-able picture of the table (``StarsState.view``).
+
+Glossary, Entity: "All assets are open for inspection by any Player at any time." Hidden are only
+the order of the face-down deck (visible with the open-companies variant) and, with the
+secret-money variant, other players' cash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data as D
+from . import procedures as P
+from .state import CORP_BASE, FOREIGN_INVESTOR, PHASE_NAMES, StarsState
+
+
+def company_json(s: StarsState, i: int) -> dict[str, Any]:
+    """One company: code, name, colour, stars, face value, span, printed and net income ($)."""
+    return {
+        "code": D.CODES[i],
+        "name": D.NAMES[i],
+        "color": D.COLORS[D.COLOR[i]],
+        "stars": D.STARS[i],
+        "face_value": D.FACE[i],
+        "price_span": [D.SPAN_LO[i], D.SPAN_HI[i]],
+        "income": D.INCOME[i],
+        "net_income": D.INCOME[i] - s.company_cost(i),
+        "in_flight": bool(s.in_flight >> i & 1) if s.phase == 3 else False,
+    }
+
+
+def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
+    """The table as ``seat`` sees it (``None``: an onlooker)."""
+    secret = "secret-money" in s.config.variants
+    players = []
+    for pos, p in enumerate(s.order):
+        shares = {D.CORP_SYMBOLS[c]: s.shares_of(c, p) for c in range(D.N_CORPS) if s.corp_active[c] and s.shares_of(c, p)}
+        players.append(
+            {
+                "seat": p,
+                "name": s.names[p],
+                "order": pos + 1,
+                "cash": s.cash[p] if (not secret or p == seat) else None,
+                "companies": [company_json(s, i) for i in s.companies_of(p)],
+                "income": P.income_of(s, p),
+                "shares": shares,
+                "passed": bool(s.passed >> p & 1) if s.phase == 1 else bool(s.done >> p & 1),
+            }
+        )
+    corps = []
+    for c in s.active_corps():
+        owned = s.companies_of(CORP_BASE + c)
+        inc = P.income_breakdown(s, CORP_BASE + c)
+        corps.append(
+            {
+                "symbol": D.CORP_SYMBOLS[c],
+                "name": s.corp_name(c),
+                "ability": D.CORP_ABILITY[c],
+                "share_price": s.share_price(c),
+                "cash": s.corp_cash[c],
+                "president": s.president[c] if s.president[c] >= 0 else None,
+                "receivership": s.president[c] < 0,
+                "issued": s.corp_issued[c],
+                "unissued": D.CORP_SHARES[c] - s.corp_issued[c],
+                "bank_shares": s.bank_shares(c),
+                "companies": [company_json(s, i) for i in owned],
+                "synergies": [[D.CODES[i], D.CODES[j], v] for i, j, v in P.synergy_pairs(owned)],
+                "income": inc,
+                "stars": P.corp_stars(s, c),
+                "max_dividend": P.max_dividend(s, c),
+            }
+        )
+    cost, mask = s.cost_of_ownership()
+    out: dict[str, Any] = {
+        "game": "stars",
+        "edition": s.config.edition,
+        "turn": s.turn,
+        "phase": s.phase,
+        "phase_name": PHASE_NAMES[s.phase],
+        "to_act": list(s.to_act),
+        "players": players,
+        "corporations": corps,
+        "charters_free": [D.CORP_SYMBOLS[c] for c in range(D.N_CORPS) if not s.corp_active[c]],
+        "foreign_investor": {
+            "cash": s.fi_cash,
+            "companies": [company_json(s, i) for i in s.companies_of(FOREIGN_INVESTOR)],
+            "income": P.income_of(s, FOREIGN_INVESTOR),
+        },
+        "offering": [dict(company_json(s, i), available=not s.unavailable >> i & 1) for i in s.offering],
+        "deck_size": len(s.deck),
+        "deck_top_color": D.COLORS[s.top_color()] if s.deck else None,
+        "end_card_flipped": s.end_flipped,
+        "cost_of_ownership": {"cost": cost, "colors": [D.COLORS[k] for k in range(5) if mask >> k & 1]},
+        "share_price_row": [
+            {"price": D.PRICES[k], "corporation": D.CORP_SYMBOLS[s.card_owner[k]] if s.card_owner[k] >= 0 else None}
+            for k in range(D.N_CARDS)
+        ],
+        "is_over": s.over,
+    }
+    if "open-companies" in s.config.variants:
+        out["deck"] = [D.CODES[i] for i in reversed(s.deck)]
+    if s.auction is not None:
+        i, high, bidder, starter, _, in_mask = s.auction
+        out["auction"] = {
+            "company": D.CODES[i],
+            "bid": high,
+            "bidder": bidder,
+            "starter": starter,
+            "in": [p for p in s.order if in_mask >> p & 1],
+        }
+    if s.pending:
+        out["proposals"] = [
+            {"corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i], "price": price, "seller_seat": seller}
+            for c, i, price, seller in s.pending
+        ]
+    if s.announcement is not None:
+        c, i, queue, k = s.announcement
+        out["announcement"] = {
+            "corporation": D.CORP_SYMBOLS[c],
+            "company": D.CODES[i],
+            "asked": D.CORP_SYMBOLS[queue[k]] if k < len(queue) else None,
+        }
+    if s.over:
+        out["standings"] = s.standings()
+        out["end_reason"] = s.end_reason
+    return out
