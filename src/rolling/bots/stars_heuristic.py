@@ -142,10 +142,11 @@ def cost_for(i: int, cost: tuple[int, int]) -> int:
     return cost[0] if cost[1] >> D.COLOR[i] & 1 else 0
 
 
-def best_stop(nets: list[float], end_bonus: float, stop_bonus: float = 0.0) -> float:
+def best_stop(nets: list[float], end_bonus: float, stop_bonus: float = 0.0, keep_now: bool = False) -> float:
     """Best total of a company's yearly results ``nets``: keep it to the end (and get
-    ``end_bonus``) or close it after some phase (getting ``stop_bonus``); closing now counts too."""
-    best = stop_bonus
+    ``end_bonus``) or close it after some phase (getting ``stop_bonus``); closing now counts too
+    unless ``keep_now`` (then it is kept for at least the next income phase)."""
+    best = -1e18 if keep_now and nets else stop_bonus
     run = 0.0
     for x in nets:
         run += x
@@ -154,10 +155,11 @@ def best_stop(nets: list[float], end_bonus: float, stop_bonus: float = 0.0) -> f
     return max(best, run + end_bonus)
 
 
-def private_value(i: int, sched: list[tuple[int, int]]) -> float:
+def private_value(i: int, sched: list[tuple[int, int]], keep_now: bool = False) -> float:
     """What private company ``i`` is worth to its owner from now on ($): income after cost of
-    ownership, and its face value if kept to the end (closing early when that is better)."""
-    return best_stop([D.INCOME[i] - cost_for(i, c) for c in sched], D.FACE[i])
+    ownership, and its face value if kept to the end (closing early when that is better; not
+    before the next income phase if ``keep_now``)."""
+    return best_stop([D.INCOME[i] - cost_for(i, c) for c in sched], D.FACE[i], 0.0, keep_now)
 
 
 def corp_income(c: int, companies: list[int], cost: tuple[int, int]) -> int:
@@ -188,14 +190,15 @@ def corp_income(c: int, companies: list[int], cost: tuple[int, int]) -> int:
     return printed - paid + synergy + bonus
 
 
-def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]]) -> float:
+def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]], keep_now: bool = False) -> float:
     """What company ``i`` adds to corporation ``c`` (which owns ``others`` besides it) for its
     shareholders ($): $10 per star held to the end plus the extra income it brings each turn;
-    closing it early when that is better (Junkyard Scrappers then gets twice its income)."""
+    closing it early when that is better (Junkyard Scrappers then gets twice its income), not before
+    the next income phase if ``keep_now``."""
     with_i = others + [i]
     nets = [corp_income(c, with_i, cost) - corp_income(c, others, cost) for cost in sched]
     stop = 2 * D.INCOME[i] if c == D.JUNKYARD else 0
-    return best_stop(nets, 10 * D.STARS[i], stop)
+    return best_stop(nets, 10 * D.STARS[i], stop, keep_now)
 
 
 def corp_book(s: StarsState, c: int, sched: list[tuple[int, int]], cash_delta: int = 0) -> float:
@@ -513,29 +516,36 @@ class StarsHeuristicBot:
 
     # ---------------------------------------------------------------------------- phase 4
     def _closing(self, s: StarsState, seat: int, moves, sched):
-        worst, worst_v = None, 0.0
+        """Close the company whose keeping is worth least, if that is below what closing brings
+        (nothing, or twice the income for Junkyard Scrappers); when the bot must close, the
+        private company with the worst income first."""
         forced = must_close(s, seat)
+        worst, worst_v = None, 0.0
         for m in moves:
             if m.kind is not Close:
                 continue
             i = D.INDEX[m.args["company"]]
             owner = s.company_owner[i]
+            if forced:
+                if owner != seat:
+                    continue
+                v = float(D.INCOME[i] - s.company_cost(i))
+                if worst is None or v < worst_v:
+                    worst, worst_v = m, v
+                continue
             if owner == seat:
-                v = private_value(i, sched)
+                v = private_value(i, sched, keep_now=True)
             else:
                 c = owner - CORP_BASE
                 others = [j for j in s.companies_of(owner) if j != i]
-                v = corp_value(c, i, others, sched) - (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
-            if forced and owner == seat:
-                v = D.INCOME[i] - s.company_cost(i)  # close the worst earner first
-            if v < worst_v - 1e-9 or (forced and owner == seat and (worst is None or v < worst_v)):
+                v = corp_value(c, i, others, sched, keep_now=True) - (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
+                v *= self.frac(s, c, seat)
+            if v < worst_v - 1e-9:
                 worst, worst_v = m, v
         if worst is not None:
             return worst.action()
         if forced:
-            for m in moves:
-                if m.kind is Close:
-                    return m.action()
+            return next(m for m in moves if m.kind is Close).action()
         return Done(seat)
 
     # ---------------------------------------------------------------------------- phase 6
