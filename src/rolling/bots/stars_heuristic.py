@@ -165,14 +165,16 @@ def private_value(i: int, sched: list[tuple[int, int]], keep_now: bool = False) 
 def corp_income(c: int, companies: list[int], cost: tuple[int, int]) -> int:
     """Collect Income of corporation ``c`` owning ``companies`` under ``cost`` (canonical rules,
     Collect Income, with the special abilities)."""
+    return corp_incomes(c, companies, [cost])[0]
+
+
+def _static_income(c: int, companies: list[int]) -> int:
+    """The part of a corporation's income that does not depend on the cost of ownership."""
     printed = 0
-    paid = 0
-    for i in companies:
-        printed += D.INCOME[i]
-        paid += cost_for(i, cost)
     synergy = 0
     pairs = 0
     for a in companies:
+        printed += D.INCOME[a]
         syn = _SYN[a]
         for b in companies:
             if b > a and b in syn:
@@ -185,9 +187,23 @@ def corp_income(c: int, companies: list[int], cost: tuple[int, int]) -> int:
         bonus = D.INCOME[max(companies, key=lambda i: D.FACE[i])]
     elif c == D.SYNERGISTIC:
         bonus = pairs // 2
-    elif c == D.VINTAGE:
-        paid -= min(10, paid)
-    return printed - paid + synergy + bonus
+    return printed + synergy + bonus
+
+
+def corp_incomes(c: int, companies: list[int], sched: list[tuple[int, int]]) -> list[int]:
+    """:func:`corp_income` for each cost of ownership of ``sched``."""
+    static = _static_income(c, companies)
+    out = []
+    for cost in sched:
+        paid = 0
+        if cost[0]:
+            for i in companies:
+                if cost[1] >> D.COLOR[i] & 1:
+                    paid += cost[0]
+            if c == D.VINTAGE:
+                paid -= min(10, paid)
+        out.append(static - paid)
+    return out
 
 
 def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]], keep_now: bool = False) -> float:
@@ -196,7 +212,9 @@ def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]], 
     closing it early when that is better (Junkyard Scrappers then gets twice its income), not before
     the next income phase if ``keep_now``."""
     with_i = others + [i]
-    nets = [corp_income(c, with_i, cost) - corp_income(c, others, cost) for cost in sched]
+    a = corp_incomes(c, with_i, sched)
+    b = corp_incomes(c, others, sched)
+    nets = [x - y for x, y in zip(a, b, strict=True)]
     stop = 2 * D.INCOME[i] if c == D.JUNKYARD else 0
     return best_stop(nets, 10 * D.STARS[i], stop, keep_now)
 
@@ -206,9 +224,7 @@ def corp_book(s: StarsState, c: int, sched: list[tuple[int, int]], cash_delta: i
     plus the income to come (Stars, Inc. adds its two stars)."""
     owned = s.companies_of(CORP_BASE + c)
     book = 10 * sum(D.STARS[i] for i in owned) + s.corp_cash[c] + cash_delta + 10 * _STARTING.get(c, 0)
-    for cost in sched:
-        book += corp_income(c, owned, cost)
-    return book
+    return book + sum(corp_incomes(c, owned, sched))
 
 
 def fair_card(issued: int, book: float) -> int:
@@ -220,11 +236,6 @@ def fair_card(issued: int, book: float) -> int:
         if req[j] <= stars:
             k = j
     return k
-
-
-def dividends_left(s: StarsState, sched_len: int) -> int:
-    """Dividend phases left after now (each income phase is followed by one)."""
-    return sched_len if s.phase <= 6 else sched_len
 
 
 def share_value(s: StarsState, c: int, sched: list[tuple[int, int]], card: int | None = None,
@@ -411,8 +422,9 @@ class StarsHeuristicBot:
     def _buy_gain(self, s: StarsState, seat: int, c: int, sched) -> float:
         k = P.next_higher_card(s, c)
         price = P.card_price(k)
-        if price >= D.PRICES[D.TOP_CARD] and not self._leading(s, seat, price):
-            return -1e9
+        if price >= D.PRICES[D.TOP_CARD]:
+            # a share bought at $75 ends the game at once: do it only to win
+            return 1e6 if self._wins_after(s, seat, BuyShare(seat, D.CORP_SYMBOLS[c])) else -1e9
         ev = share_value(s, c, sched, card=k)
         mine = s.held[c * MAXP + seat]
         gain = ev - price + 0.5 * mine * (price - s.share_price(c))
@@ -444,9 +456,11 @@ class StarsHeuristicBot:
         return gain
 
     @staticmethod
-    def _leading(s: StarsState, seat: int, extra: int = 0) -> bool:
-        rows = s.standings()
-        return rows[0]["seat"] == seat
+    def _wins_after(s: StarsState, seat: int, action) -> bool:
+        """True if ``action`` ends the game with ``seat`` ranked first."""
+        t = s.clone()
+        t.apply(action)
+        return t.is_over and t.standings()[0]["seat"] == seat
 
     # ---------------------------------------------------------------------------- phase 3
     def _acquisition(self, s: StarsState, seat: int, moves, sched):
@@ -615,9 +629,7 @@ class StarsHeuristicBot:
             n = P.ipo_shares(D.FACE[i], price)
             pay = n * price - D.FACE[i]
             cash = 2 * n * price - D.FACE[i]
-            book = 10 * D.STARS[i] + cash + 10 * _STARTING.get(c, 0)
-            for cost in rest:
-                book += corp_income(c, [i], cost)
+            book = 10 * D.STARS[i] + cash + 10 * _STARTING.get(c, 0) + sum(corp_incomes(c, [i], rest))
             k = D.CARD_OF_PRICE[price]
             kk = fair_card(2 * n, book)
             steps = 2 * len(rest)
