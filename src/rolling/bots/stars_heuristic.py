@@ -365,7 +365,11 @@ class StarsHeuristicBot:
     def deal_gain(self, s: StarsState, seat: int, buyer: int, i: int, price: int, sched) -> float:
         """What ``seat`` gains if corporation ``buyer`` buys company ``i`` for ``price`` $."""
         owner = s.company_owner[i]
-        gain = self.frac(s, buyer, seat) * (corp_value(buyer, i, s.companies_of(CORP_BASE + buyer), sched) - price)
+        owned = s.companies_of(CORP_BASE + buyer)
+        fb = self.frac(s, buyer, seat)
+        gain = fb * (corp_value(buyer, i, owned, sched) - price)
+        if fb and sched and s.corp_cash[buyer] - price + corp_incomes(buyer, owned + [i], sched[:1])[0] < 0:
+            gain -= 1000 * fb  # the buyer could not pay its income in phase 5 and would go bankrupt
         if owner == seat:
             gain += price - self.company_worth(s, seat, i, sched, exclude=buyer)
         elif CORP_BASE <= owner < FOREIGN_INVESTOR:
@@ -534,6 +538,9 @@ class StarsHeuristicBot:
         (nothing, or twice the income for Junkyard Scrappers); when the bot must close, the
         private company with the worst income first."""
         forced = must_close(s, seat)
+        rescue = self._rescue(s, seat, moves)
+        if rescue is not None:
+            return rescue
         worst, worst_v = None, 0.0
         for m in moves:
             if m.kind is not Close:
@@ -562,6 +569,30 @@ class StarsHeuristicBot:
             return next(m for m in moves if m.kind is Close).action()
         return Done(seat)
 
+    @staticmethod
+    def _rescue(s: StarsState, seat: int, moves):
+        """A Close that saves one of ``seat``'s corporations from bankruptcy in phase 5 (its
+        treasury cannot pay a negative income): the company whose closing raises the income most."""
+        closable = {D.INDEX[m.args["company"]]: m for m in moves if m.kind is Close}
+        for c in range(D.N_CORPS):
+            if not (s.corp_active[c] and s.president[c] == seat):
+                continue
+            owned = s.companies_of(CORP_BASE + c)
+            inc = corp_incomes(c, owned, [s.cost_of_ownership()])[0]
+            if s.corp_cash[c] + inc >= 0:
+                continue
+            best, best_gain = None, 0
+            for i in owned:
+                if i not in closable:
+                    continue
+                others = [j for j in owned if j != i]
+                g = corp_incomes(c, others, [s.cost_of_ownership()])[0] - inc + (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
+                if g > best_gain:
+                    best, best_gain = closable[i], g
+            if best is not None:
+                return best.action()
+        return None
+
     # ---------------------------------------------------------------------------- phase 6
     def _dividend(self, s: StarsState, seat: int, moves, sched):
         m = moves[0]
@@ -570,9 +601,13 @@ class StarsHeuristicBot:
         mine = s.held[c * MAXP + seat]
         rest = sched  # in phase 6 the forecast starts with the next turn's income
         need = self._cash_need(s, seat, c, rest)
+        # keep what next turn's income may cost (a corporation that cannot pay goes bankrupt)
+        reserve = max(0, -corp_incomes(c, s.companies_of(CORP_BASE + c), rest[:1])[0]) if rest else 0
         best, best_v = m.lo, -1e18
         for d in range(m.lo, m.hi + 1):
             delta = -d * issued
+            if d and s.corp_cash[c] + delta < reserve:
+                break
             k = target_after(s, c, delta)
             if k == 0:
                 continue
