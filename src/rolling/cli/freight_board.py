@@ -79,13 +79,34 @@ def draw_board(state, out: str, names: list[str] | None = None) -> None:
             mx, my = x0o + dx * 0.5 + nx * 0.09, y0o + dy * 0.5 + ny * 0.09
             ax.text(mx, my, str(ln.id), fontsize=5.5, color="#333333", ha="center", va="center", zorder=4)
 
+    # The "RR X-ing" construction markers: the links of the contracts on the track.
+    for card in state.contract_track:
+        if card is None:
+            continue
+        ln = m.links[card]
+        k = len(groups[frozenset((ln.a, ln.b))])
+        j = groups[frozenset((ln.a, ln.b))].index(ln)
+        (x0, y0), (x1, y1) = pos[ln.a], pos[ln.b]
+        dist = math.hypot(x1 - x0, y1 - y0) or 1.0
+        off = (j - (k - 1) / 2) * 0.13
+        mx = (x0 + x1) / 2 - (y1 - y0) / dist * off
+        my = (y0 + y1) / 2 + (x1 - x0) / dist * off
+        ax.scatter([mx], [my], marker="X", s=110, c="black", edgecolors="white", linewidths=0.8, zorder=8)
+
     for c in m.cities:
         x, y = pos[c.index]
         ax.scatter([x], [y], s=60, c="black", zorder=5)
-        # A close neighbour to the east pushes the name to the west, so that both stay readable.
-        crowded = any(0 < pos[o.index][0] - x < 0.6 and abs(pos[o.index][1] - y) < 0.25 for o in m.cities)
-        ax.text(x - 0.09 if crowded else x + 0.09, y + 0.09, c.name, fontsize=8, fontweight="bold", zorder=7,
-                ha="right" if crowded else "left",
+        # A close neighbour to the east pushes the name to the west; with neighbours on both
+        # sides it goes below the city, so that every name stays readable.
+        east = any(0 < pos[o.index][0] - x < 0.9 and abs(pos[o.index][1] - y) < 0.3 for o in m.cities)
+        west = any(0 < x - pos[o.index][0] < 0.5 and abs(pos[o.index][1] - y) < 0.3 for o in m.cities)
+        if east and west:
+            tx, ty, ha = x + 0.05, y - 0.38, "left"
+        elif east:
+            tx, ty, ha = x - 0.09, y + 0.14, "right"
+        else:
+            tx, ty, ha = x + 0.09, y + 0.09, "left"
+        ax.text(tx, ty, c.name, fontsize=8, fontweight="bold", zorder=7, ha=ha,
                 bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.7})
         # demand rings below the name, cargo diamonds to the left
         rx = x + 0.12
@@ -119,6 +140,8 @@ def draw_board(state, out: str, names: list[str] | None = None) -> None:
                               ls="--" if colour == "ocean" else "-", label=f"{colour} link"))
     handles.append(Line2D([0], [0], marker="D", color="w", markerfacecolor="#999999", markeredgecolor="black",
                           label="cargo marker"))
+    handles.append(Line2D([0], [0], marker="X", color="w", markerfacecolor="black", markersize=9,
+                          label="RR X-ing: contract on the track"))
     handles.append(Line2D([0], [0], marker="o", color="w", markerfacecolor="none", markeredgecolor="#555555",
                           markeredgewidth=2, markersize=8, label="open demand (ring colour)"))
     handles.append(Line2D([0], [0], marker="o", color="w", markerfacecolor="black", markersize=7,
