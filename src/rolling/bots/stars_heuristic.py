@@ -25,14 +25,13 @@ buys companies for its corporations when the deal is good for it, answers propos
 companies that lose money, picks dividends and share issues by the share price they lead to, and
 forms corporations when the new corporation's treasury can buy its other companies.
 
-The bot is deterministic: it uses no randomness except its own seeded :class:`Rng` to break exact
-ties. It remembers the proposals it made in the current phase so that a rejected offer is not
-repeated (so the any-order phases always end).
+The bot is deterministic: its choices depend only on the state and on the proposals it made in the
+current phase (it remembers them so that a rejected offer is not repeated, and the any-order phases
+always end). It takes a seed like every bot, but needs no random numbers.
 """
 
 from __future__ import annotations
 
-from rolling.core.rng import Rng
 from rolling.games.stars import acquisition
 from rolling.games.stars import data as D
 from rolling.games.stars import procedures as P
@@ -274,7 +273,7 @@ class StarsHeuristicBot:
     """The heuristic Rolling Stock Stars bot (see the module docstring).
 
     Args:
-        seed: seeds the tie-breaking random numbers.
+        seed: accepted for the common bot interface; the bot needs no random numbers.
     """
 
     name = "heuristic"
@@ -287,7 +286,7 @@ class StarsHeuristicBot:
     CASH_NEED_WEIGHT = 0.3
 
     def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
+        self.seed = seed
         self.tried: set = set()
         self._tried_key: tuple = ()
 
