@@ -11,8 +11,9 @@ from rolling.games.stars.state import CORP_BASE, GONE, IN_DECK, IN_OFFERING, MAX
 
 
 def blank(players: int = 3, cash=None, variants=()) -> StarsState:
-    """A game with seats in player order 0, 1, 2..., nothing owned, an empty offering and a deck of
-    one yellow company (SBB: no cost of ownership yet)."""
+    """A game with seats in player order 0, 1, 2..., nothing owned, a deck of one yellow company
+    (SBB: no cost of ownership yet) and one yellow company (NS) in the offering, so that the game
+    can still run on to its end when a test lets the turn sequence continue."""
     s = new_game(Config(players=players, variants=tuple(variants), names=tuple("ABCDEF"[:players])), 0)
     s.order = list(range(players))
     s.offering = []
@@ -20,6 +21,8 @@ def blank(players: int = 3, cash=None, variants=()) -> StarsState:
     s.company_owner = [GONE] * D.N_COMPANIES
     s.deck = [D.INDEX["SBB"]]
     s.company_owner[D.INDEX["SBB"]] = IN_DECK
+    s.offering = [D.INDEX["NS"]]
+    s.company_owner[D.INDEX["NS"]] = IN_OFFERING
     if cash is not None:
         s.cash = list(cash)
     return s

@@ -3,8 +3,9 @@
 An export is a JSON object with ``title`` ("Rolling Stock Stars"), ``players`` (in player order,
 each ``{"id", "name"}``), ``settings.seed``, ``actions`` and the site's ``result`` (player id ->
 score). :func:`import_export` rebuilds the same game in our engine (compat option ``18xx``: the
-site's deck for that seed, the export's player order), translates each site action into ours and
-applies it, and compares the final standings with the recorded result.
+site's deck for that seed, the export's player order; compat option ``18xx-receivership-buy``: the
+site's price for the President's Share bought out of receivership), translates each site action
+into ours and applies it, and compares the final standings with the recorded result.
 
 The site runs some steps differently from our engine without a different rule; the importer adapts
 its sequencing and never bends a rule (docs/18xx-compatibility.md):

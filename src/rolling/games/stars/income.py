@@ -20,9 +20,11 @@ def enter(s: StarsState) -> None:
         inc = P.income_of(s, seat)
         if inc:
             s.cash[seat] += inc
+            s.bank_paid += inc
             s.say(f"{s.names[seat]} {'earns' if inc > 0 else 'pays'} ${abs(inc)}.")
     inc = P.income_of(s, FOREIGN_INVESTOR)
     s.fi_cash += inc
+    s.bank_paid += inc
     s.say(f"The foreign investor {'earns' if inc >= 0 else 'pays'} ${abs(inc)}.")
     for c in s.active_corps():
         inc = P.income_of(s, CORP_BASE + c)
@@ -31,6 +33,7 @@ def enter(s: StarsState) -> None:
             P.go_bankrupt(s, c)
             continue
         s.corp_cash[c] += inc
+        s.bank_paid += inc
         s.say(f"{s.corp_name(c)} {'earns' if inc >= 0 else 'pays'} ${abs(inc)}.")
 
 

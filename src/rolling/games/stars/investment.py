@@ -161,6 +161,7 @@ def _finish_auction(s: StarsState) -> None:
     i, high, winner, starter, _, _ = s.auction
     s.auction = None
     s.cash[winner] -= high
+    s.bank_paid -= high
     s.company_owner[i] = winner
     s.offering.remove(i)
     s.say(f"{s.names[winner]} wins {D.CODES[i]} for ${high}.")

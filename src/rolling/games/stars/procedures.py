@@ -111,6 +111,7 @@ def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = Fal
     s.held[c * MAXP + seat] += 1
     move_to_card(s, c, k)
     s.cash[seat] -= price
+    s.bank_paid -= price
     s.say(f"{s.names[seat]} buys a share of {s.corp_name(c)} for ${price}.")
     if receivership:
         s.president[c] = seat
@@ -141,6 +142,7 @@ def sell_one_share(s: StarsState, seat: int, c: int) -> None:
     move_to_card(s, c, k)
     price = card_price(k)
     s.cash[seat] += price
+    s.bank_paid += price
     s.say(f"{s.names[seat]} sells a share of {s.corp_name(c)} for ${price}.")
     if k == 0:
         go_bankrupt(s, c)
@@ -158,19 +160,22 @@ def sell_one_share(s: StarsState, seat: int, c: int) -> None:
 def change_of_presidency(s: StarsState, c: int, current: int) -> None:
     """Change of Presidency: if some player owns more shares of ``c`` than ``current`` (the
     president, or the seller of the President's Share), the next such player in player order after
-    ``current`` becomes president (exchanging one of their shares for the President's Share)."""
+    ``current`` becomes president (exchanging one of their shares for the President's Share).
+
+    The check applies "at any time", so it is repeated until nobody owns more than the president;
+    the result is the player with the most shares who comes first in player order after ``current``.
+    """
     base = c * MAXP
-    mine = s.held[base + current]
     pos = s.order.index(current)
+    best, best_count = current, s.held[base + current]
     for step in range(1, s.n):
         p = s.order[(pos + step) % s.n]
-        if s.held[base + p] > mine:
-            if s.president[c] != p:
-                s.president[c] = p
-                s.say(f"{s.names[p]} becomes president of {s.corp_name(c)}.")
-            return
-    if s.president[c] < 0:
-        s.president[c] = current
+        if s.held[base + p] > best_count:
+            best, best_count = p, s.held[base + p]
+    if best != current or s.president[c] < 0:
+        if s.president[c] != best:
+            s.president[c] = best
+            s.say(f"{s.names[best]} becomes president of {s.corp_name(c)}.")
 
 
 def check_issue_one_share(s: StarsState, c: int) -> None:
@@ -191,6 +196,7 @@ def issue_one_share(s: StarsState, c: int) -> None:
         move_to_card(s, c, k)
         price = card_price(k)
     s.corp_cash[c] += price
+    s.bank_paid += price
     s.say(f"{s.corp_name(c)} issues a share for ${price}.")
     if k == 0:
         go_bankrupt(s, c)
@@ -208,6 +214,7 @@ def go_bankrupt(s: StarsState, c: int) -> None:
         s.held[base + p] = 0
     s.corp_issued[c] = 0
     s.president[c] = -1
+    s.bank_paid -= s.corp_cash[c]
     s.corp_cash[c] = 0
     s.received[c] = 0
     move_to_card(s, c, -1)
@@ -278,6 +285,7 @@ def pay_dividends(s: StarsState, c: int, amount: int) -> None:
     base = c * MAXP
     total = amount * s.corp_issued[c]
     s.corp_cash[c] -= total
+    s.bank_paid -= amount * s.bank_shares(c)
     for p in range(s.n):
         s.cash[p] += amount * s.held[base + p]
     s.say(f"{s.corp_name(c)} pays ${amount} per share (${total} in all).")
@@ -344,6 +352,7 @@ def close_company(s: StarsState, i: int) -> None:
     if owner == CORP_BASE + D.JUNKYARD:
         bonus = 2 * D.INCOME[i]
         s.corp_cash[D.JUNKYARD] += bonus
+        s.bank_paid += bonus
         s.say(f"{s.corp_name(D.JUNKYARD)} receives a ${bonus} scrapping bonus.")
 
 
@@ -394,6 +403,7 @@ def form_corporation(s: StarsState, seat: int, i: int, c: int, k: int) -> None:
     s.president[c] = seat
     s.cash[seat] -= pay
     s.corp_cash[c] = pay + n * price
+    s.bank_paid += n * price
     s.received[c] = 0
     s.say(
         f"{s.names[seat]} forms {s.corp_name(c)} with {D.CODES[i]} at ${price}: {n} share(s) each to "

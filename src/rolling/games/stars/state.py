@@ -82,6 +82,7 @@ class StarsState:
         "processed",
         "ipo_cursor",
         "over",
+        "bank_paid",
         "end_reason",
         "log",
     )
@@ -124,6 +125,7 @@ class StarsState:
         # phase 9
         self.ipo_cursor = -1
         self.over = False
+        self.bank_paid = 0  # net $ the (unlimited) bank has paid out; money is conserved around it
         self.end_reason = ""
         self.log: list[str] | None = None
 
@@ -242,6 +244,7 @@ class StarsState:
         s.processed = self.processed
         s.ipo_cursor = self.ipo_cursor
         s.over = self.over
+        s.bank_paid = self.bank_paid
         s.end_reason = self.end_reason
         s.log = None if self.log is None else self.log[:]
         return s
@@ -283,6 +286,7 @@ class StarsState:
             self.processed,
             self.ipo_cursor,
             self.over,
+            self.bank_paid,
             self.end_reason,
         )
 
@@ -383,3 +387,12 @@ class StarsState:
 def two_handed_person(seat: int) -> str:
     """Two-player two-handed variant: seats 0 and 3 are person A's hands, 1 and 2 person B's."""
     return "A" if seat in (0, 3) else "B"
+
+
+def two_handed_winner(standings: list[dict[str, Any]]) -> str:
+    """Two-handed variant: the person ("A" or "B") whose lower-ranked seat ranks better wins."""
+    worst = {}
+    for r in standings:
+        hand = two_handed_person(r["seat"])
+        worst[hand] = max(worst.get(hand, 0), r["rank"])
+    return min(worst, key=lambda h: worst[h])

@@ -29,6 +29,7 @@ def enter(s: StarsState) -> None:
             break
         i = available[0]
         s.fi_cash -= D.FACE[i]
+        s.bank_paid -= D.FACE[i]
         s.company_owner[i] = FOREIGN_INVESTOR
         s.offering.remove(i)
         s.say(f"The foreign investor buys {D.CODES[i]} for ${D.FACE[i]}.")
