@@ -48,6 +48,7 @@ GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
 COMMAND_MODULES = [
     "rolling.cli.common",
     "rolling.cli.stars",
+    "rolling.cli.play_stars",
     "rolling.cli.simulate_stars",
     "rolling.cli.market",
     "rolling.cli.freight",

@@ -1,0 +1,1 @@
+"""Terminal screens and input parsing for the games."""

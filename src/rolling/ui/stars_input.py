@@ -1,0 +1,287 @@
+"""Turning what a person types into Rolling Stock Stars actions, and the numbered menu with previews.
+
+Typed commands (case-insensitive): ``bid MHE 9`` (start an auction, or ``bid 11`` to raise),
+``leave``, ``buy PR``, ``sell OS``, ``pass``, ``offer OS PR 19`` (corporation OS proposes $19 for
+company PR), ``accept`` / ``reject`` (optionally ``accept OS PR``), ``close BSE``, ``div 3``,
+``issue`` / ``noissue``, ``ipo MHE PR 11``, ``decline``, ``done``. A menu number picks a listed
+action; a number and a value (``4 12``) picks a ranged one with that value.
+"""
+
+from __future__ import annotations
+
+from rolling.games.stars import (
+    Bid,
+    BuyShare,
+    Close,
+    DeclineIpo,
+    Dividend,
+    Done,
+    FormCorporation,
+    Issue,
+    LeaveAuction,
+    Move,
+    Offer,
+    Pass,
+    Respond,
+    SellShare,
+    StartAuction,
+)
+from rolling.games.stars import data as D
+from rolling.games.stars import procedures as P
+from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
+
+GROUPS = {
+    Pass: "pass",
+    LeaveAuction: "auction",
+    Bid: "auction",
+    StartAuction: "auction",
+    BuyShare: "shares",
+    SellShare: "shares",
+    Offer: "acquisition",
+    Respond: "answers",
+    Done: "pass",
+    Close: "closing",
+    Dividend: "dividend",
+    Issue: "issue",
+    FormCorporation: "IPO",
+    DeclineIpo: "IPO",
+}
+
+
+class InputError(ValueError):
+    """What the person typed is not a legal action now; the message says why."""
+
+
+def _corp(sym: str) -> int:
+    c = D.corp_index(sym)
+    if c is None:
+        raise InputError(f"unknown corporation {sym!r} (corporations: {', '.join(D.CORP_SYMBOLS)})")
+    return c
+
+
+def _company(code: str) -> int:
+    i = D.company_index(code)
+    if i is None:
+        raise InputError(f"unknown company {code!r}")
+    return i
+
+
+def dividend_preview(s: StarsState, c: int, amount: int) -> int:
+    """The share price ($) corporation ``c`` ends at after paying ``amount`` $ per share."""
+    t = s.clone()
+    t.log = None
+    P.pay_dividends(t, c, amount)
+    return P.card_price(P.target_card(t, c))
+
+
+def offer_income_gain(s: StarsState, c: int, i: int) -> int:
+    """$ of phase 5 income corporation ``c`` would gain by owning company ``i`` now."""
+    t = s.clone()
+    t.log = None
+    before = P.income_of(t, CORP_BASE + c)
+    t.company_owner[i] = CORP_BASE + c
+    return P.income_of(t, CORP_BASE + c) - before
+
+
+def describe(s: StarsState, m: Move) -> str:
+    """A menu line for a move, with the numbers a player would work out by hand."""
+    a = m.args
+    k = m.kind
+    rng = f" (${m.lo}-${m.hi})" if m.field and m.hi > m.lo else (f" (${m.lo})" if m.field else "")
+    if k is Pass:
+        return "pass"
+    if k is LeaveAuction:
+        return "leave the auction"
+    if k is Bid:
+        return f"raise the bid{rng}"
+    if k is StartAuction:
+        i = D.INDEX[a["company"]]
+        return f"auction {a['company']} (face ${D.FACE[i]}, income ${D.INCOME[i]}, {D.COLORS[D.COLOR[i]]}){rng}"
+    if k is BuyShare:
+        c = D.CORP_INDEX[a["corporation"]]
+        price = P.card_price(P.next_higher_card(s, c))
+        extra = " (President's Share)" if a.get("presidents_share") else ""
+        return f"buy a share of {a['corporation']} {s.corp_name(c)} for ${price} (now ${s.share_price(c)}){extra}"
+    if k is SellShare:
+        c = D.CORP_INDEX[a["corporation"]]
+        price = P.card_price(P.next_lower_card(s, c))
+        return f"sell a share of {a['corporation']} {s.corp_name(c)} for ${price} (now ${s.share_price(c)})"
+    if k is Offer:
+        c = D.CORP_INDEX[a["corporation"]]
+        i = D.INDEX[a["company"]]
+        owner = s.company_owner[i]
+        who = "foreign investor" if owner == FOREIGN_INVESTOR else s.entity_name(owner)
+        gain = offer_income_gain(s, c, i)
+        price = f" for ${a['price']}" if "price" in a else rng
+        return f"{a['corporation']} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
+    if k is Respond:
+        word = "accept" if a["accept"] else "reject"
+        if s.announcement is not None:
+            word = "pre-empt: buy it" if a["accept"] else "do not pre-empt"
+        return f"{word}: {a['corporation']} / {a['company']}"
+    if k is Done:
+        return "done for this phase"
+    if k is Close:
+        i = D.INDEX[a["company"]]
+        owner = s.company_owner[i]
+        net = D.INCOME[i] - s.company_cost(i)
+        return f"close {a['company']} of {s.entity_name(owner)} (net income {net:+d})"
+    if k is Dividend:
+        c = D.CORP_INDEX[a["corporation"]]
+        prev = ", ".join(f"${d}→${dividend_preview(s, c, d)}" for d in range(m.lo, m.hi + 1))
+        return f"dividend per share for {a['corporation']} ({s.corp_issued[c]} shares; payout→share price: {prev})"
+    if k is Issue:
+        c = D.CORP_INDEX[a["corporation"]]
+        if a["issue"]:
+            price = s.share_price(c) if c == D.STOCK_MASTERS else P.card_price(P.next_lower_card(s, c))
+            return f"{a['corporation']} issues a share: receives ${price}"
+        return f"{a['corporation']} issues no share"
+    if k is FormCorporation:
+        i = D.INDEX[a["company"]]
+        n = P.ipo_shares(D.FACE[i], a["price"])
+        return (
+            f"form {a['corporation']} {s.corp_name(D.CORP_INDEX[a['corporation']])} with {a['company']} at ${a['price']}: "
+            f"you pay ${P.ipo_payment(D.FACE[i], a['price'])}, {n} share(s) each, treasury ${P.ipo_payment(D.FACE[i], a['price']) + n * a['price']}"
+        )
+    if k is DeclineIpo:
+        return f"keep {a['company']} private"
+    return repr(m)
+
+
+def menu(s: StarsState, seat: int) -> list[tuple[str, str, Move]]:
+    """(group, line, move) for every legal move of ``seat``, grouped by kind."""
+    items = [(GROUPS.get(m.kind, "other"), describe(s, m), m) for m in s.legal_moves(seat)]
+    order = ["answers", "auction", "shares", "acquisition", "closing", "dividend", "issue", "IPO", "pass", "other"]
+    items.sort(key=lambda t: order.index(t[0]))
+    return items
+
+
+def _value(m: Move, text: str | None):
+    if m.field is None:
+        if text is not None:
+            raise InputError("that choice takes no number")
+        return m.action()
+    if text is None:
+        if m.lo == m.hi:
+            return m.action(m.lo)
+        raise InputError(f"give a number from {m.lo} to {m.hi}, e.g. '{text or ''}{m.lo}'")
+    try:
+        v = int(text.lstrip("$"))
+    except ValueError:
+        raise InputError(f"{text!r} is not a whole number of $") from None
+    if not m.lo <= v <= m.hi:
+        raise InputError(f"the amount must be between ${m.lo} and ${m.hi}")
+    return m.action(v)
+
+
+def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]]):
+    """The action meant by ``text`` for ``seat`` (raises InputError with a one-line reason).
+
+    The action is not checked against the rules here beyond what the menu offers: the engine's
+    IllegalAction message is shown if it breaks one.
+    """
+    words = text.split()
+    if not words:
+        raise InputError("type a menu number or a command (help lists them)")
+    w0 = words[0].lower()
+    if w0.isdigit():
+        k = int(w0)
+        if not 1 <= k <= len(items):
+            raise InputError(f"choose a number from 1 to {len(items)}")
+        m = items[k - 1][2]
+        return _value(m, words[1] if len(words) > 1 else None)
+    args = words[1:]
+
+    def need(n: int, usage: str):
+        if len(args) != n:
+            raise InputError(f"usage: {usage}")
+
+    if w0 == "pass" or w0 == "decline" or w0 == "noissue":
+        if s.phase == 1:
+            return LeaveAuction(seat) if s.auction is not None else Pass(seat)
+        if s.phase in (3, 4):
+            if s.phase == 3 and s.announcement is not None:
+                return _answer(s, seat, False, args)
+            return Done(seat)
+        if s.phase == 8:
+            return Issue(seat, D.CORP_SYMBOLS[s.next_in_share_price_order()], False)
+        if s.phase == 9:
+            return DeclineIpo(seat, D.CODES[s.ipo_cursor])
+        raise InputError("there is nothing to pass here")
+    if w0 == "done":
+        return Done(seat)
+    if w0 == "leave":
+        return LeaveAuction(seat)
+    if w0 == "bid":
+        if s.auction is not None:
+            if len(args) == 2:
+                args = args[1:]
+            need(1, "bid AMOUNT")
+            return Bid(seat, _int(args[0]))
+        need(2, "bid COMPANY AMOUNT")
+        return StartAuction(seat, D.CODES[_company(args[0])], _int(args[1]))
+    if w0 == "buy":
+        need(1, "buy CORPORATION")
+        c = _corp(args[0])
+        if "18xx-receivership-buy" in s.config.compat and s.president[c] < 0:
+            return BuyShare(seat, D.CORP_SYMBOLS[c], presidents_share=True)
+        return BuyShare(seat, D.CORP_SYMBOLS[c])
+    if w0 == "sell":
+        need(1, "sell CORPORATION")
+        return SellShare(seat, D.CORP_SYMBOLS[_corp(args[0])])
+    if w0 == "offer":
+        need(3, "offer CORPORATION COMPANY PRICE")
+        return Offer(seat, D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])], _int(args[2]))
+    if w0 in ("accept", "reject"):
+        return _answer(s, seat, w0 == "accept", args)
+    if w0 == "close":
+        need(1, "close COMPANY")
+        return Close(seat, D.CODES[_company(args[0])])
+    if w0 in ("div", "dividend"):
+        need(1, "div AMOUNT")
+        c = s.next_in_share_price_order()
+        if s.phase != 6 or c is None:
+            raise InputError("dividends are paid in phase 6")
+        return Dividend(seat, D.CORP_SYMBOLS[c], _int(args[0]))
+    if w0 == "issue":
+        c = s.next_in_share_price_order()
+        if s.phase != 8 or c is None:
+            raise InputError("shares are issued in phase 8")
+        return Issue(seat, D.CORP_SYMBOLS[c], True)
+    if w0 == "ipo":
+        need(3, "ipo COMPANY CORPORATION PRICE")
+        return FormCorporation(seat, D.CODES[_company(args[0])], D.CORP_SYMBOLS[_corp(args[1])], _int(args[2]))
+    raise InputError(f"unknown command {words[0]!r} (help lists the commands)")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text.lstrip("$"))
+    except ValueError:
+        raise InputError(f"{text!r} is not a whole number of $") from None
+
+
+def _answer(s: StarsState, seat: int, accept: bool, args: list[str]):
+    qs = [m for m in s.legal_moves(seat) if m.kind is Respond and m.args["accept"] == accept]
+    if args:
+        if len(args) != 2:
+            raise InputError("usage: accept|reject [CORPORATION COMPANY]")
+        c, i = D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])]
+        qs = [m for m in qs if m.args["corporation"] == c and m.args["company"] == i]
+    if not qs:
+        raise InputError("there is no question for you to answer")
+    if len(qs) > 1:
+        raise InputError("several proposals are open: say which, e.g. 'accept OS PR'")
+    return qs[0].action()
+
+
+HELP = """Commands (or type a menu number; 'N AMOUNT' for a ranged choice):
+  bid MHE 9       start an auction of MHE at $9        bid 11        raise the running auction
+  leave           leave the auction                     pass          pass / done / decline, by phase
+  buy PR          buy one share of Prussian Railway     sell OS       sell one share of Overseas Trading
+  offer OS PR 19  Overseas Trading offers $19 for PR    accept/reject answer a proposal or pre-emption
+  close BSE       close a company (phase 4)             done          done with this phase (3, 4)
+  div 3           pay $3 per share (phase 6)            issue         issue one share (phase 8)
+  ipo MHE PR 11   form Prussian Railway from MHE at $11 decline       keep the company private (phase 9)
+  undo            back to your previous decision        save          save the game now
+  help            this text                             quit          save and leave"""

@@ -1,0 +1,94 @@
+"""`rolling play stars` driven through a real pseudo-terminal (pexpect): several human decisions
+including an auction, an invalid command, undo, save and quit; then --resume continues."""
+
+import json
+import re
+import sys
+
+import pexpect
+import pytest
+
+PROMPT = "Player 1> "
+
+
+def spawn(args, tmp_path):
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "rolling.cli.main", "play", "stars", *args],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 200),
+        env={"COLUMNS": "200", "LINES": "60", "TERM": "xterm", "PATH": "/usr/bin:/bin"},
+    )
+    return child
+
+
+def test_interactive_game_with_auction_undo_save_quit_and_resume(tmp_path):
+    save = tmp_path / "game.json"
+    child = spawn(["--seats", "human,bot:random,bot:random", "--seed", "5", "--save", str(save)], tmp_path)
+    child.expect(PROMPT)
+    # an invalid command gets a message and the prompt again
+    child.sendline("fly to the moon")
+    child.expect("unknown command")
+    child.expect(PROMPT)
+    # decisions until Player 1 may start an auction: leave running auctions, pass otherwise
+    for _ in range(30):
+        m = re.search(r"(\d+)\. auction (\w+) \(face \$(\d+)", child.before)
+        if m:
+            break
+        child.sendline("leave" if "leave the auction" in child.before else "pass")
+        child.expect(PROMPT)
+    assert m, "Player 1 never got to start an auction"
+    number, company, face = m.group(1), m.group(2), int(m.group(3))
+    child.sendline(f"{number} {face}")
+    child.expect(PROMPT)
+    record = json.loads(save.read_text())
+    starts = [a for a in record["actions"] if a["type"] == "start_auction" and a["seat"] == 0]
+    assert starts and starts[-1]["company"] == company and starts[-1]["bid"] == face
+    n_after_first = len(record["actions"])
+    # a typed command for a second decision
+    child.sendline("pass")
+    child.expect(PROMPT)
+    assert len(json.loads(save.read_text())["actions"]) > n_after_first
+    # undo goes back to the previous decision
+    child.sendline("undo")
+    child.expect("Back to Player 1's previous decision")
+    child.expect(PROMPT)
+    assert len(json.loads(save.read_text())["actions"]) == n_after_first
+    child.sendline("save")
+    child.expect("Saved to")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect("Game saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(save.read_text())
+    # resume continues from the same point
+    child = spawn(["--resume", str(save)], tmp_path)
+    child.expect(PROMPT)
+    assert json.loads(save.read_text())["actions"] == saved["actions"]
+    child.sendline("help")
+    child.expect("Commands")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("args,message", [(["--seats", "human,robot"], "unknown seat"), (["--players", "9", "--seats", "bot,bot"], "--players")])
+def test_bad_command_lines_give_one_line(tmp_path, args, message):
+    child = spawn(args, tmp_path)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and message in child.before and "Traceback" not in child.before
+
+
+def test_bots_only_game_prints_final_standings(tmp_path):
+    child = spawn(["--seats", "bot:heuristic,bot:heuristic,bot:random,bot:random", "--seed", "1", "--quiet"], tmp_path)
+    child.expect("Final standings")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
