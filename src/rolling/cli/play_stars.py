@@ -23,6 +23,10 @@ from rolling.ui.stars_input import HELP, InputError, menu, parse
 from rolling.ui.stars_screen import render, standings_table
 
 
+EDITION_HELP = "one of " + ", ".join(EDITIONS)
+VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
+
+
 def parse_seats(spec: str | None, players: int | None) -> list[str]:
     """Seat kinds from ``--seats``: ``human``, ``bot`` (the heuristic bot), ``bot:NAME`` or a bot name.
 
@@ -202,8 +206,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         players: int = typer.Option(None, "--players", help="number of players, 3-6 (default: seats given, or 4)"),
         seats: str = typer.Option(None, "--seats", help="comma list: human, bot, bot:heuristic, bot:random"),
         seed: int = typer.Option(None, "--seed", help="seed of the deck and player order (default: random)"),
-        edition: str = typer.Option("stars", "--edition", help=f"one of {', '.join(EDITIONS)}"),
-        variant: list[str] = typer.Option([], "--variant", help=f"any of {', '.join(VARIANTS)} (repeatable)"),
+        edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),
+        variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
         names: str = typer.Option(None, "--names", help="comma list of player names"),
         save: str = typer.Option(None, "--save", help="save the game record here after every action"),
         resume: str = typer.Option(None, "--resume", help="continue a saved game"),
