@@ -22,7 +22,6 @@ from rolling.games.stars.config import EDITIONS, VARIANTS
 from rolling.ui.stars_input import HELP, InputError, menu, parse
 from rolling.ui.stars_screen import render, standings_table
 
-
 EDITION_HELP = "one of " + ", ".join(EDITIONS)
 VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
 
