@@ -45,17 +45,25 @@ def enter(s: StarsState) -> None:
                 P.close_company(s, i)
 
 
+def _corp_company_counts(s: StarsState) -> list[int]:
+    counts = [0] * D.N_CORPS
+    for o in s.company_owner:
+        if CORP_BASE <= o < FOREIGN_INVESTOR:
+            counts[o - CORP_BASE] += 1
+    return counts
+
+
 def closable(s: StarsState, seat: int) -> list[int]:
     """Companies ``seat`` may close now: private ones, and those of corporations they preside
     that own two or more companies."""
+    counts = _corp_company_counts(s)
     out = []
-    for i in range(D.N_COMPANIES):
-        o = s.company_owner[i]
+    for i, o in enumerate(s.company_owner):
         if o == seat:
             out.append(i)
         elif CORP_BASE <= o < FOREIGN_INVESTOR:
             c = o - CORP_BASE
-            if s.president[c] == seat and sum(1 for x in s.company_owner if x == o) >= 2:
+            if s.president[c] == seat and counts[c] >= 2:
                 out.append(i)
     return out
 
@@ -63,9 +71,15 @@ def closable(s: StarsState, seat: int) -> list[int]:
 def active_seats(s: StarsState) -> int:
     """Bitmask of players with something to close."""
     m = 0
-    for seat in range(s.n):
-        if closable(s, seat):
-            m |= 1 << seat
+    counts = [0] * D.N_CORPS
+    for o in s.company_owner:
+        if 0 <= o < CORP_BASE:
+            m |= 1 << o
+        elif CORP_BASE <= o < FOREIGN_INVESTOR:
+            counts[o - CORP_BASE] += 1
+    for c in range(D.N_CORPS):
+        if counts[c] >= 2 and s.president[c] >= 0:
+            m |= 1 << s.president[c]
     return m
 
 
