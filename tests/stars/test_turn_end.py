@@ -120,3 +120,16 @@ def test_no_ipo_without_money_or_free_price_card():
     for sym, p in zip(["DA", "SI", "VM", "SM"], [10, 11, 12, 13], strict=True):
         corp(s, sym, ["BME"] if sym == "DA" else [], p, holders={1: 1})
     assert goto(s, 9), "only $14 is free and MHE's owner cannot pay $6"
+
+
+def test_final_ranking_values_and_tie_break_by_player_order():
+    """Game End and Scoring: cash + face value of private companies + share price of each share;
+    ties broken by player order (lower number wins)."""
+    s = blank(3, cash=[10, 20, 5])
+    s.order = [2, 0, 1]
+    give(s, "MHE", 0)  # $8
+    corp(s, "PR", ["BME"], 12, issued=2, holders={2: 1})  # $12
+    scores = {r["seat"]: r["score"] for r in s.standings()}
+    assert scores == {0: 18, 1: 20, 2: 17}
+    s.cash = [12, 20, 8]  # seat 0: 20, seat 1: 20, seat 2: 20 -> player order 2, 0, 1
+    assert [r["seat"] for r in s.standings()] == [2, 0, 1]
