@@ -10,20 +10,28 @@ from __future__ import annotations
 import importlib
 import sys
 
-import click
 import typer
 
 from rolling.core.errors import RecordError
 
-# Recent typer releases carry their own copy of click and their own Exit/Abort; catch both kinds.
-_CLICK_ERRORS: tuple[type, ...] = (click.ClickException,)
-_EXITS: tuple[type, ...] = (click.exceptions.Exit, typer.Exit)
-_ABORTS: tuple[type, ...] = (click.exceptions.Abort, typer.Abort)
+# Recent typer releases carry their own copy of click (and do not depend on click); older ones use
+# click itself. Catch the errors of whichever is there.
+_CLICK_ERRORS: tuple[type, ...] = ()
+_EXITS: tuple[type, ...] = (typer.Exit,)
+_ABORTS: tuple[type, ...] = (typer.Abort,)
 try:
     from typer._click.exceptions import ClickException as _TyperClickException  # type: ignore[import-not-found]
 
     _CLICK_ERRORS += (_TyperClickException,)
-except ImportError:  # pragma: no cover - older typer uses click itself
+except ImportError:  # pragma: no cover - older typer
+    pass
+try:
+    import click
+
+    _CLICK_ERRORS += (click.ClickException,)
+    _EXITS += (click.exceptions.Exit,)
+    _ABORTS += (click.exceptions.Abort,)
+except ImportError:  # pragma: no cover - newer typer without click
     pass
 
 app = typer.Typer(
