@@ -81,21 +81,25 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
         raise
 
 
+def read_json(path: str | os.PathLike, error: type[Exception] = RecordError) -> Any:
+    """Read a JSON file; an unreadable file or broken JSON raises ``error`` with a one-line message."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise error(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(f"{path} is not valid JSON (line {e.lineno}, column {e.colno})") from None
+
+
 def load_record(path: str | os.PathLike) -> GameRecord:
     """Read a record from a JSON file.
 
     Raises:
         RecordError: the file is missing, not JSON, or not a game record.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno})") from None
-    return GameRecord.from_json(data)
+    return GameRecord.from_json(read_json(path))
 
 
 def new_state(record: GameRecord):

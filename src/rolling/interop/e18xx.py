@@ -23,13 +23,12 @@ its sequencing and never bends a rule (docs/18xx-compatibility.md):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rolling.core.errors import IllegalAction, RecordError
-from rolling.core.record import GameRecord
+from rolling.core.record import GameRecord, read_json
 from rolling.games.stars import (
     Bid,
     BuyShare,
@@ -104,14 +103,7 @@ def load_export(path: str | Path) -> dict[str, Any]:
         ExportError: unreadable file, broken JSON, another title, a missing field or an unknown
             action type.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ExportError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ExportError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno})") from None
+    data = read_json(path, ExportError)
     check_export(data)
     return data
 

@@ -12,26 +12,14 @@ from rolling.core.errors import IllegalAction
 from . import data as D
 from . import procedures as P
 from .actions import Issue
+
+# Phases 6 and 8 both go through the corporations in share price order, turning each card once:
+# the same entry, order and seat to act.
+from .dividends import current, enter, to_act  # noqa: F401
 from .moves import Move
 from .state import StarsState
 
 RULE = "Phase 8: Issue share"
-
-
-def enter(s: StarsState) -> None:
-    """Every share price card is vertical after phase 6: none is processed yet here."""
-    s.processed = 0
-
-
-def current(s: StarsState) -> int | None:
-    """The corporation due: the highest share price not yet processed in this phase."""
-    return s.next_in_share_price_order()
-
-
-def to_act(s: StarsState) -> tuple[int, ...]:
-    """The president of the corporation due."""
-    c = current(s)
-    return () if c is None else (s.president[c],)
 
 
 def moves(s: StarsState, seat: int) -> list[Move]:
