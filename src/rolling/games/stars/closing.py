@@ -115,6 +115,7 @@ def apply(s: StarsState, a) -> None:
                 "and must close companies with negative income first",
             )
         s.done |= 1 << a.seat
+        s.say(f"{s.names[a.seat]} is done closing companies.")
         return
     if not isinstance(a, Close):
         raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 4")

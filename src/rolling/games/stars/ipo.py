@@ -69,6 +69,7 @@ def apply(s: StarsState, a) -> None:
     if s.company_owner[i] != a.seat:
         raise IllegalAction(RULE, f"{D.CODES[i]} belongs to {s.entity_name(s.company_owner[i])}")
     if isinstance(a, DeclineIpo):
+        s.say(f"{s.names[a.seat]} keeps {D.CODES[i]} private.")
         s.ipo_cursor -= 1
         return
     c = D.corp_index(a.corporation)

@@ -45,6 +45,7 @@ def apply(s: StarsState, a) -> None:
         s.processed |= 1 << c
         P.issue_one_share(s, c)
     else:
+        s.say(f"{s.corp_name(c)} issues no share.")
         s.processed |= 1 << c
 
 

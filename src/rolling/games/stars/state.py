@@ -293,7 +293,7 @@ class StarsState:
     def enable_log(self) -> None:
         """Start keeping a readable log of events in ``self.log`` (off by default, for speed)."""
         if self.log is None:
-            self.log = []
+            self.log = [f"-- Turn {self.turn}, phase {self.phase}: {PHASE_NAMES[self.phase]} --"]
 
     def say(self, message: str) -> None:
         """Append an event to the log, if the log is on."""
