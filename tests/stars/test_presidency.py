@@ -36,3 +36,15 @@ def test_president_share_only_sold_as_last_share():
     c = corp(s, "SI", ["MHE"], 14, issued=4, holders={0: 2, 1: 1})
     s.apply(SellShare(0, "SI"))
     assert s.president[c] == 0, "a plain share was sold; tie 1-1 keeps the president"
+
+
+def test_a_non_president_selling_does_not_hand_over_on_a_tie():
+    """Sell One Share / Change of Presidency: only a player owning *more* shares than the president
+    takes over; when someone else sells, the president is checked as is."""
+    s = blank(3, cash=[30, 30, 30])
+    offer_up(s, "BME")
+    s.order = [2, 1, 0]
+    s.current = 0
+    c = corp(s, "DA", ["MHE"], 14, issued=5, holders={0: 2, 1: 2, 2: 1}, president=0)
+    s.apply(SellShare(2, "DA"))
+    assert s.president[c] == 0

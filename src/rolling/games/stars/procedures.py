@@ -154,7 +154,9 @@ def sell_one_share(s: StarsState, seat: int, c: int) -> None:
         return
     if sold_presidents:
         s.president[c] = -1  # the President's Share lies in the bank until someone takes it
-    change_of_presidency(s, c, seat)
+        change_of_presidency(s, c, seat)
+    else:
+        change_of_presidency(s, c, s.president[c])
 
 
 def change_of_presidency(s: StarsState, c: int, current: int) -> None:
