@@ -237,6 +237,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
                 seed = secrets.randbelow(2**31)
             name_list = tuple(x.strip() for x in names.split(",")) if names else ()
+            if not name_list and "two-handed" in variant:
+                # the variant's seating: A's right hand 1, B's left 2, B's right 3, A's left 4
+                name_list = ("A right hand", "B left hand", "B right hand", "A left hand")
             if not name_list:
                 name_list = tuple(
                     (f"Player {k + 1}" if kind == "human" else f"{kind.capitalize()} {k + 1}") for k, kind in enumerate(seat_kinds)
