@@ -17,8 +17,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rolling.cli.session import TurnUndo
 from rolling.core.errors import IllegalAction, RecordError
-from rolling.core.record import GameRecord, load_record, new_state, save_record
+from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.freight.actions import (
     Build,
     BuildStation,
@@ -150,7 +151,7 @@ def describe(state, a) -> str:
 
 
 @dataclass
-class Session:
+class Session(TurnUndo):
     """A game at the terminal: the state, its record (saved after every action), who sits where,
     and where the current turn began (for undo)."""
 
@@ -190,31 +191,14 @@ class Session:
         s.shown = max(0, len(state.log) - 12)
         return s
 
-    def apply(self, action) -> None:
-        """Apply, record and save (IllegalAction leaves everything unchanged)."""
-        before = self.state.to_act
-        self.state.apply(action)
-        self.record.actions.append(action.to_json())
-        if self.state.to_act != before or isinstance(action, TURN_ENDS):
-            self.turn_state, self.turn_start = self.state.clone(), len(self.record.actions)
-        self.save()
+    read_action = staticmethod(freight_action_from_json)
 
-    def undo(self) -> bool:
-        """Take back the last action of this turn; False if there is none."""
-        if len(self.record.actions) <= self.turn_start:
-            return False
-        self.record.actions.pop()
-        state = self.turn_state.clone()
-        for data in self.record.actions[self.turn_start:]:
-            state.apply(freight_action_from_json(data))
-        self.state = state
-        self.shown = len(state.log)
-        self.save()
-        return True
+    def ends_turn(self, action, before) -> bool:
+        """A turn ends when the seats to act change, or with a turn-ending action."""
+        return self.state.to_act != before or isinstance(action, TURN_ENDS)
 
-    def save(self) -> None:
-        """Write the record atomically."""
-        save_record(self.record, self.path)
+    def after_undo(self) -> None:
+        self.shown = len(self.state.log)
 
 
 def render(console: Console, s: Session, full: bool = True) -> None:

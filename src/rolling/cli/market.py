@@ -16,8 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from rolling.cli.session import TurnUndo
 from rolling.core.errors import IllegalAction, RecordError
-from rolling.core.record import GameRecord, load_record, new_state, save_record
+from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.market import rules as R
 from rolling.games.market.actions import DONE, Buy, action_from_json, buy, sell
 from rolling.games.market.state import MarketState
@@ -50,7 +51,7 @@ class _Quit(Exception):
 
 
 @dataclass
-class Session:
+class Session(TurnUndo):
     """A game being played at the terminal: the state, its record and where the turn began.
 
     Attributes:
@@ -94,29 +95,11 @@ class Session:
                 turn_state, turn_start = state.clone(), i + 1
         return cls(state, record, path, turn_state, turn_start, closed_seen=closed_seen)
 
-    def apply(self, action) -> None:
-        """Apply an action, record it and save the record (IllegalAction leaves all unchanged)."""
-        self.state.apply(action)
-        self.record.actions.append(action.to_json())
-        if action == DONE:
-            self.turn_state, self.turn_start = self.state.clone(), len(self.record.actions)
-        self.save()
+    read_action = staticmethod(action_from_json)
 
-    def undo(self) -> bool:
-        """Take back the last action of this turn; False if this turn has none."""
-        if len(self.record.actions) <= self.turn_start:
-            return False
-        self.record.actions.pop()
-        state = self.turn_state.clone()
-        for data in self.record.actions[self.turn_start:]:
-            state.apply(action_from_json(data))
-        self.state = state
-        self.save()
-        return True
-
-    def save(self) -> None:
-        """Write the record to its file (atomically)."""
-        save_record(self.record, self.path)
+    def ends_turn(self, action, before) -> bool:
+        """A buy/sell turn ends with ``done``."""
+        return action == DONE
 
 
 def _money(x: int) -> str:

@@ -1,0 +1,54 @@
+"""What every terminal game session shares: apply-record-save after each action, and undo within
+the current turn by replaying the turn's actions onto a copy of the state at its start."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rolling.core.record import save_record
+
+
+class TurnUndo:
+    """Mixin for a session with the attributes ``state`` (with its log on), ``record`` (a
+    GameRecord), ``path`` (where the record is saved), ``turn_state`` (a clone of the state when
+    the current turn began) and ``turn_start`` (how many recorded actions came before the turn).
+
+    Subclasses say which actions end a turn (:meth:`ends_turn`) and how to read an action back
+    from JSON (``read_action``).
+    """
+
+    read_action: Callable[[Any], Any]
+
+    def ends_turn(self, action: Any, before: tuple[int, ...]) -> bool:
+        """True when ``action`` (taken while ``before`` were to act) closes the current turn."""
+        raise NotImplementedError
+
+    def after_undo(self) -> None:
+        """Hook run after an undo (e.g. to reset what the screen has shown)."""
+
+    def apply(self, action: Any) -> None:
+        """Apply an action, record it and save the record (IllegalAction leaves all unchanged)."""
+        before = self.state.to_act
+        self.state.apply(action)
+        self.record.actions.append(action.to_json())
+        if self.ends_turn(action, before):
+            self.turn_state, self.turn_start = self.state.clone(), len(self.record.actions)
+        self.save()
+
+    def undo(self) -> bool:
+        """Take back the last action of this turn; False if this turn has none."""
+        if len(self.record.actions) <= self.turn_start:
+            return False
+        self.record.actions.pop()
+        state = self.turn_state.clone()
+        for data in self.record.actions[self.turn_start :]:
+            state.apply(type(self).read_action(data))
+        self.state = state
+        self.after_undo()
+        self.save()
+        return True
+
+    def save(self) -> None:
+        """Write the record to its file (atomically)."""
+        save_record(self.record, self.path)
