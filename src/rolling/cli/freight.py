@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -17,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rolling.cli.session import TurnUndo
+from rolling.cli.session import Quit, TurnUndo, fail, read_line
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.freight.actions import (
@@ -52,15 +51,6 @@ improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
 #: moves after which undo cannot reach back (each draft pick is a turn of its own)
 TURN_ENDS = (EndTurn, DraftContract, DraftImprovement, DraftPass)
 RICH_SEAT = ["red", "blue", "green", "magenta", "dark_orange"]
-
-
-def _fail(message: str) -> None:
-    print(f"rolling: {message}", file=sys.stderr)
-    raise SystemExit(2)
-
-
-class _Quit(Exception):
-    """Leave the play loop (quit command or end of input)."""
 
 
 def parse_seats(text: str | None, players: int | None, default_players: int) -> list[str]:
@@ -319,15 +309,6 @@ def parse(line: str, st, moves):
     raise ValueError(f"unknown command {words[0]!r} ('help' lists them)")
 
 
-def _read(console: Console, prompt: str) -> str:
-    console.print(prompt, end="", markup=False, highlight=False)
-    console.file.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise _Quit
-    return line
-
-
 def run_bots(s: Session, console: Console) -> None:
     """Let bot seats move until a human must act or the game ends."""
     while not s.state.is_over:
@@ -353,7 +334,7 @@ def play_loop(s: Session, console: Console) -> None:
                 show_menu(console, st, moves)
                 shown_for = key
             try:
-                line = _read(console, f"{s.record.meta['names'][seat]}> ")
+                line = read_line(console, f"{s.record.meta['names'][seat]}> ")
                 kind, action = parse(line, st, moves)
             except ValueError as e:
                 console.print(f"[yellow]{e}[/yellow]", highlight=False)
@@ -361,7 +342,7 @@ def play_loop(s: Session, console: Console) -> None:
             if kind == "help":
                 console.print(HELP, markup=False, highlight=False)
             elif kind == "quit":
-                raise _Quit
+                raise Quit
             elif kind == "dice":
                 console.print(dice_line(st, seat), markup=False, highlight=False)
             elif kind == "map":
@@ -383,7 +364,7 @@ def play_loop(s: Session, console: Console) -> None:
                 render(console, s, full=False)
                 run_bots(s, console)
                 render(console, s)
-    except (_Quit, KeyboardInterrupt):
+    except (Quit, KeyboardInterrupt):
         s.save()
         console.print(f"\nSaved to {s.path}; resume with: rolling play freight --resume {s.path}")
         return
@@ -441,7 +422,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         console = Console(highlight=False)
         if resume is not None:
             if seed is not None or seats is not None or players is not None:
-                _fail("--seed, --seats and --players cannot be used with --resume (the record has them)")
+                fail("--seed, --seats and --players cannot be used with --resume (the record has them)")
             record = load_record(resume)
             seat_list = record.meta.get("seats")
             if not isinstance(seat_list, list) or len(seat_list) != record.config.get("players"):
@@ -449,14 +430,14 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             path = save or resume
         else:
             if map_name not in MAP_NAMES:
-                _fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
+                fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
             m = load_map(map_name)
             try:
                 seat_list = parse_seats(seats, players, 3 if m.max_players >= 3 else m.max_players)
             except ValueError as e:
-                _fail(str(e))
+                fail(str(e))
             if not m.min_players <= len(seat_list) <= m.max_players:
-                _fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {len(seat_list)}")
+                fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {len(seat_list)}")
             if seed is None:
                 seed = int.from_bytes(os.urandom(4), "little")
             names = [f"{k}{i}" if k != "human" else f"you{i}" if seat_list.count("human") > 1 else "you"
@@ -482,16 +463,16 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         if map_name not in MAP_NAMES:
-            _fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
+            fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
         seat_list = [w.strip() for w in seats.split(",") if w.strip()]
         for b in seat_list:
             if b not in BOTS:
-                _fail(f"unknown bot {b!r} in --seats (known: {', '.join(BOTS)})")
+                fail(f"unknown bot {b!r} in --seats (known: {', '.join(BOTS)})")
         m = load_map(map_name)
         if not m.min_players <= len(seat_list) <= m.max_players:
-            _fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {len(seat_list)}")
+            fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {len(seat_list)}")
         if games < 1:
-            _fail(f"--games must be 1 or more, not {games}")
+            fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
         err = Console(stderr=True)
         with Progress(TextColumn(f"freight/{map_name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -517,10 +498,10 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rolling.games.freight.bots import RandomBot
 
         if map_name not in MAP_NAMES:
-            _fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
+            fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
         m = load_map(map_name)
         if not m.min_players <= players <= m.max_players:
-            _fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
+            fail(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
         t0 = time.perf_counter()
         actions = 0
         for g in range(games):
@@ -549,15 +530,15 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rolling.core.record import replay
 
         if not out.lower().endswith((".svg", ".png")):
-            _fail("--out must end in .svg or .png")
+            fail("--out must end in .svg or .png")
         record = load_record(record_file)
         if record.game != "freight":
             raise RecordError(f"that record is a game of {record.game!r}, not freight")
         if at is not None and not 0 <= at <= len(record.actions):
-            _fail(f"--at must be between 0 and {len(record.actions)}")
+            fail(f"--at must be between 0 and {len(record.actions)}")
         state = replay(record, at)
         try:
             draw_board(state, out, names=record.meta.get("names"))
         except OSError as e:
-            _fail(f"cannot write {out}: {e.strerror or e}")
+            fail(f"cannot write {out}: {e.strerror or e}")
         print(f"wrote {out}")

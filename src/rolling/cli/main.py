@@ -66,12 +66,6 @@ for _name in COMMAND_MODULES:
     importlib.import_module(_name).register(app, GROUPS)
 
 
-def fail(message: str, code: int = 2) -> None:
-    """Print ``rolling: <message>`` on stderr and exit with ``code``."""
-    print(f"rolling: {message}", file=sys.stderr)
-    raise SystemExit(code)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2."""
     try:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rolling.cli.session import TurnUndo
+from rolling.cli.session import Quit, TurnUndo, fail, read_line
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.market import rules as R
@@ -37,17 +36,6 @@ companies instead. Shares trade at the current value; after every <volatility>
 shares bought the value rises by 1 (max 6), after every <volatility> sold it
 falls by 1 (min 1). At most 12 shares of a company. Your score is your cash
 after the 12th buy/sell turn: shares still held are worth nothing."""
-
-
-def _fail(message: str) -> None:
-    # the same one-line message and status as rolling.cli.main.fail, raised here so that option
-    # errors never depend on which click the installed typer uses
-    print(f"rolling: {message}", file=sys.stderr)
-    raise SystemExit(2)
-
-
-class _Quit(Exception):
-    """Leave the play loop (quit command or end of input)."""
 
 
 @dataclass
@@ -220,21 +208,12 @@ def preview(state: MarketState, action) -> str:
             f"cash {_money(state.cash)} -> {_money(state.cash + got)}, {name} shares {state.shares[c]} -> {state.shares[c] - n}")
 
 
-def _read(console: Console, prompt: str) -> str:
-    console.print(prompt, end="", markup=False, highlight=False)
-    console.file.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise _Quit
-    return line
-
-
 def play_loop(s: Session, console: Console) -> None:
     """Run the prompt until the game ends or the player quits (input ends: same as quit)."""
     render(console, s)
     while not s.state.over:
         try:
-            line = _read(console, "market> ")
+            line = read_line(console, "market> ")
             try:
                 kind, action = parse(line, s.state)
             except ValueError as e:
@@ -244,7 +223,7 @@ def play_loop(s: Session, console: Console) -> None:
                 console.print(HELP, markup=False, highlight=False)
                 continue
             if kind == "quit":
-                raise _Quit
+                raise Quit
             if kind == "undo":
                 if s.undo():
                     s.shown = len(s.state.log)
@@ -264,13 +243,13 @@ def play_loop(s: Session, console: Console) -> None:
                 console.print(f"[yellow]Not allowed ({e.rule}): {e.reason}[/yellow]", highlight=False)
                 continue
             console.print(preview(s.state, action), highlight=False)
-            answer = _read(console, "Confirm? [Y/n] ").strip().lower()
+            answer = read_line(console, "Confirm? [Y/n] ").strip().lower()
             if answer not in ("", "y", "yes"):
                 console.print("Cancelled.")
                 continue
             s.apply(action)
             render(console, s)
-        except (_Quit, KeyboardInterrupt):
+        except (Quit, KeyboardInterrupt):
             s.save()
             console.print(f"\nSaved to {s.path}; resume with: rolling play market --resume {s.path}")
             return
@@ -291,7 +270,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         console = Console(highlight=False)
         if resume is not None:
             if seed is not None:
-                _fail("--seed cannot be used with --resume (the record has its seed)")
+                fail("--seed cannot be used with --resume (the record has its seed)")
             record = load_record(resume)
             path = save or resume
         else:
@@ -318,9 +297,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rolling.games.market.sim import simulate
 
         if bot not in BOTS:
-            _fail(f"unknown bot {bot!r} for --bot (known: {', '.join(BOTS)})")
+            fail(f"unknown bot {bot!r} for --bot (known: {', '.join(BOTS)})")
         if games < 1:
-            _fail(f"--games must be 1 or more, not {games}")
+            fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
         err = Console(stderr=True)
         with Progress(TextColumn(f"market/{bot}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -345,9 +324,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rolling.games.market.sim import game_seeds, play_game
 
         if bot not in BOTS:
-            _fail(f"unknown bot {bot!r} for --bot (known: {', '.join(BOTS)})")
+            fail(f"unknown bot {bot!r} for --bot (known: {', '.join(BOTS)})")
         if games < 1:
-            _fail(f"--games must be 1 or more, not {games}")
+            fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
         actions = 0
         for sd in game_seeds(0, games):

@@ -1,12 +1,40 @@
-"""What every terminal game session shares: apply-record-save after each action, and undo within
-the current turn by replaying the turn's actions onto a copy of the state at its start."""
+"""What every terminal game session shares: apply-record-save after each action, undo within the
+current turn by replaying the turn's actions onto a copy of the state at its start, reading a line
+of input, and the one-line error exit."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
+from rich.console import Console
+
 from rolling.core.record import save_record
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print ``rolling: <message>`` on stderr and exit with ``code`` (a bad command line).
+
+    Raised directly rather than through typer, so that option errors never depend on which click
+    the installed typer uses.
+    """
+    print(f"rolling: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+class Quit(Exception):
+    """Leave a play loop (the quit command, or the end of input)."""
+
+
+def read_line(console: Console, prompt: str) -> str:
+    """Show ``prompt`` and read one line from standard input (raises Quit at end of input)."""
+    console.print(prompt, end="", markup=False, highlight=False)
+    console.file.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise Quit
+    return line
 
 
 class TurnUndo:
