@@ -70,3 +70,14 @@ def test_clone_is_independent():
     t.apply(t.legal_actions(seat)[0])
     assert u.digest() != t.digest()
     assert u.digest() == new_game(Config(players=4), 3).digest()
+
+
+def test_replay_command_refuses_an_illegal_record_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    bad = GameRecord("stars", Config(players=3).to_json(), 1, [{"type": "bid", "seat": 0, "amount": 3}])
+    path = tmp_path / "bad.json"
+    save_record(bad, path)
+    proc = subprocess.run([sys.executable, "-m", "rolling.cli.main", "replay", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "action 0" in proc.stderr and "Traceback" not in proc.stderr

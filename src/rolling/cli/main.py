@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from rolling.core.errors import RecordError
+from rolling.core.errors import IllegalAction, RecordError
 
 # Recent typer releases carry their own copy of click (and do not depend on click); older ones use
 # click itself. Catch the errors of whichever is there.
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
         msg = e.format_message().replace("\n", " ")
         print(f"rolling: {msg}", file=sys.stderr)
         raise SystemExit(e.exit_code if e.exit_code else 2) from None
-    except RecordError as e:
+    except (RecordError, IllegalAction) as e:
         print(f"rolling: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ events after each. States without a log get one line per action.
 
 from __future__ import annotations
 
+from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, new_state
 from rolling.games import get_game
 
@@ -23,9 +24,12 @@ def print_replay(record: GameRecord, out=print) -> None:
         for line in state.log:
             out(line)
         seen = len(state.log)
-    for data in record.actions:
+    for i, data in enumerate(record.actions):
         action = game.action_from_json(data)
-        state.apply(action)
+        try:
+            state.apply(action)
+        except IllegalAction as e:
+            raise RecordError(f"action {i} ({data}) is illegal: {e}") from None
         if has_log:
             for line in state.log[seen:]:
                 out(line)
