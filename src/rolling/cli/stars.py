@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from rolling.core.errors import RecordError
 from rolling.core.record import save_record
 
 
@@ -54,6 +55,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         """Measure replay speed, random-playout speed and clone() time (one core)."""
         from rolling.games.stars.bench import run_bench
 
+        if not seconds > 0:
+            raise RecordError(f"--seconds must be more than 0, not {seconds}")
         res = run_bench(seconds)
         if as_json:
             print(json.dumps(res))

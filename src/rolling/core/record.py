@@ -50,11 +50,12 @@ class GameRecord:
         """
         if not isinstance(data, dict):
             raise RecordError("a game record must be a JSON object")
-        for key, kind in (("game", str), ("config", dict), ("seed", int), ("actions", list)):
+        kinds = {"game": (str, "a string"), "config": (dict, "an object"), "seed": (int, "an integer"), "actions": (list, "a list")}
+        for key, (kind, what) in kinds.items():
             if key not in data:
                 raise RecordError(f"the game record lacks {key!r}")
             if not isinstance(data[key], kind) or isinstance(data[key], bool):
-                raise RecordError(f"the game record's {key!r} must be a {kind.__name__}")
+                raise RecordError(f"the game record's {key!r} must be {what}")
         return cls(data["game"], data["config"], data["seed"], list(data["actions"]), dict(data.get("meta", {})))
 
 

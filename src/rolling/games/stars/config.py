@@ -84,6 +84,9 @@ class Config:
         players = data.get("players", 4)
         if not isinstance(players, int) or isinstance(players, bool):
             raise RecordError("config 'players' must be an integer")
+        for key in ("variants", "compat", "names"):
+            if key in data and not isinstance(data[key], list):
+                raise RecordError(f"config {key!r} must be a list")
         try:
             cfg = cls(
                 players=players,
