@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rolling.cli.session import Quit, TurnUndo, fail, read_line
+from rolling.cli.session import Quit, TurnUndo, fail, games_progress, read_line
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.freight.actions import (
@@ -460,8 +460,6 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         as_json: bool = typer.Option(False, "--json", help='print one JSON object {"games", "seats": [...]}'),
     ) -> None:
         """Play many bot games (seats rotate through positions) and report win rates and mean scores."""
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         if map_name not in MAP_NAMES:
             fail(f"unknown map {map_name!r} for --map (known: {', '.join(MAP_NAMES)})")
         seat_list = [w.strip() for w in seats.split(",") if w.strip()]
@@ -474,11 +472,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         if games < 1:
             fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
-        err = Console(stderr=True)
-        with Progress(TextColumn(f"freight/{map_name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, transient=as_json) as bar:
-            task = bar.add_task("games", total=games)
-            out = simulate(map_name, games, seat_list, seed, progress=lambda k: bar.advance(task, k))
+        with games_progress(f"freight/{map_name}", games, transient=as_json) as advance:
+            out = simulate(map_name, games, seat_list, seed, progress=advance)
         if as_json:
             print(json.dumps(out))
             return

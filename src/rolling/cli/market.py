@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rolling.cli.session import Quit, TurnUndo, fail, read_line
+from rolling.cli.session import Quit, TurnUndo, fail, games_progress, read_line
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, new_state
 from rolling.games.market import rules as R
@@ -291,8 +291,6 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         as_json: bool = typer.Option(False, "--json", help="print one JSON object: games, mean, median, p5, p95"),
     ) -> None:
         """Play many games with a bot and print the mean, median, 5th and 95th percentile score."""
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         from rolling.games.market.bots import BOTS
         from rolling.games.market.sim import simulate
 
@@ -301,11 +299,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         if games < 1:
             fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
-        err = Console(stderr=True)
-        with Progress(TextColumn(f"market/{bot}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, transient=as_json) as bar:
-            task = bar.add_task("games", total=games)
-            stats = simulate(games, bot, seed, progress=lambda k: bar.advance(task, k))
+        with games_progress(f"market/{bot}", games, transient=as_json) as advance:
+            stats = simulate(games, bot, seed, progress=advance)
         wall = time.perf_counter() - t0
         if as_json:
             print(json.dumps({k: stats[k] for k in ("games", "mean", "median", "p5", "p95")}))

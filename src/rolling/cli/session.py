@@ -5,7 +5,8 @@ of input, and the one-line error exit."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console
@@ -21,6 +22,18 @@ def fail(message: str, code: int = 2) -> None:
     """
     print(f"rolling: {message}", file=sys.stderr)
     raise SystemExit(code)
+
+
+@contextmanager
+def games_progress(label: str, games: int, transient: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar of ``games`` on stderr (so stdout stays clean for ``--json``); yields a
+    function that advances it by n games. ``transient`` removes the bar when done."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=transient) as bar:
+        task = bar.add_task("games", total=games)
+        yield lambda n: bar.advance(task, n)
 
 
 class Quit(Exception):

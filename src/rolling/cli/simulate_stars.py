@@ -6,15 +6,11 @@ See :mod:`rolling.sim.stars` for how seats rotate and how wins are counted.
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 import typer
 
-
-def _fail(message: str) -> None:
-    print(f"rolling: {message}", file=sys.stderr)
-    raise SystemExit(2)
+from rolling.cli.session import fail, games_progress
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
@@ -36,9 +32,6 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         Seats rotate through the player-order positions from game to game; a win is rank 1 after
         the rules' tie-break (player order), so the win rates add up to 1.
         """
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         from rolling.bots import bot_names
         from rolling.sim.stars import simulate
 
@@ -46,23 +39,14 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         known = bot_names("stars")
         for name in labels:
             if name not in known:
-                _fail(f"unknown bot {name!r} in --seats (known: {', '.join(known)})")
+                fail(f"unknown bot {name!r} in --seats (known: {', '.join(known)})")
         if not 3 <= len(labels) <= 6:
-            _fail(f"--seats must name 3 to 6 bots, not {len(labels)}")
+            fail(f"--seats must name 3 to 6 bots, not {len(labels)}")
         if games < 1:
-            _fail(f"--games must be 1 or more, not {games}")
+            fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()
-        err = Console(stderr=True)
-        with Progress(
-            TextColumn("stars " + ",".join(labels)),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=as_json,
-        ) as bar:
-            task = bar.add_task("games", total=games)
-            stats = simulate(labels, games, seed, progress=lambda k: bar.advance(task, k))
+        with games_progress("stars " + ",".join(labels), games, transient=as_json) as advance:
+            stats = simulate(labels, games, seed, progress=advance)
         wall = time.perf_counter() - t0
         if as_json:
             out = {
