@@ -44,15 +44,25 @@ def moves(s: StarsState, seat: int) -> list[Move]:
     return [Move(Dividend, {"seat": seat, "corporation": D.CORP_SYMBOLS[c]}, "amount", 0, P.max_dividend(s, c))]
 
 
+def due_corporation(s: StarsState, a, kind: type, rule: str) -> int:
+    """Check that ``a`` is a ``kind`` action for the corporation due, by its president; return it.
+
+    Raises:
+        IllegalAction: another kind of action, another corporation, or not its president.
+    """
+    c = current(s)
+    if not isinstance(a, kind):
+        raise IllegalAction(rule, f"{type(a).__name__} is not an action of this phase")
+    if D.corp_index(a.corporation) != c:
+        raise IllegalAction(rule, f"in share price order it is {s.corp_name(c)}'s turn")
+    if s.president[c] != a.seat:
+        raise IllegalAction(rule, f"only the president of {s.corp_name(c)} decides for it")
+    return c
+
+
 def apply(s: StarsState, a) -> None:
     """Check and apply a dividend (raises IllegalAction, state unchanged)."""
-    c = current(s)
-    if not isinstance(a, Dividend):
-        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 6")
-    if D.corp_index(a.corporation) != c:
-        raise IllegalAction(RULE, f"in share price order it is {s.corp_name(c)}'s turn")
-    if s.president[c] != a.seat:
-        raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} decides its dividend")
+    c = due_corporation(s, a, Dividend, RULE)
     hi = P.max_dividend(s, c)
     if not 0 <= a.amount <= hi:
         raise IllegalAction("Pay Dividends", f"the dividend must be between $0 and ${hi} per share")

@@ -7,15 +7,13 @@ they have any left."
 
 from __future__ import annotations
 
-from rolling.core.errors import IllegalAction
-
 from . import data as D
 from . import procedures as P
 from .actions import Issue
 
 # Phases 6 and 8 both go through the corporations in share price order, turning each card once:
 # the same entry, order and seat to act.
-from .dividends import current, enter, to_act  # noqa: F401
+from .dividends import current, due_corporation, enter, to_act  # noqa: F401
 from .moves import Move
 from .state import StarsState
 
@@ -33,13 +31,7 @@ def moves(s: StarsState, seat: int) -> list[Move]:
 
 def apply(s: StarsState, a) -> None:
     """Check and apply an issue decision (raises IllegalAction, state unchanged)."""
-    c = current(s)
-    if not isinstance(a, Issue):
-        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 8")
-    if D.corp_index(a.corporation) != c:
-        raise IllegalAction(RULE, f"in share price order it is {s.corp_name(c)}'s turn")
-    if s.president[c] != a.seat:
-        raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} decides")
+    c = due_corporation(s, a, Issue, RULE)
     if a.issue:
         P.check_issue_one_share(s, c)
         s.processed |= 1 << c
