@@ -15,9 +15,8 @@ from rich.console import Console
 
 from rolling.bots import bot_names, make_bot
 from rolling.core.errors import IllegalAction, RecordError
-from rolling.core.record import GameRecord, load_record, save_record
-from rolling.games.stars import Config, new_game
-from rolling.games.stars.actions import from_json
+from rolling.core.record import GameRecord, load_record, replay, save_record
+from rolling.games.stars import Config
 from rolling.games.stars.config import EDITIONS, VARIANTS
 from rolling.ui.stars_input import HELP, InputError, menu, parse
 from rolling.ui.stars_screen import render, standings_table
@@ -67,11 +66,7 @@ class Table:
     def rebuild(self, upto: int) -> None:
         """Replay the record's first ``upto`` actions (the rest are dropped)."""
         self.record.actions = self.record.actions[:upto]
-        s = new_game(self.config, self.record.seed)
-        s.enable_log()
-        for data in self.record.actions:
-            s.apply(from_json(data))
-        self.state = s
+        self.state = replay(self.record, log=True)
 
     def save(self) -> None:
         if self.save_path is None:
@@ -250,7 +245,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             path = Path(save) if save else (Path(f"rolling-stars-{seed}.json") if "human" in seat_kinds else None)
         try:
             table = Table(record, seat_kinds, path, console)
-        except IllegalAction as e:
+        except RecordError as e:
             raise RecordError(f"the saved game cannot be replayed: {e}") from None
         table.save()
         if path and "human" in seat_kinds:

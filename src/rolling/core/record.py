@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,11 +118,12 @@ def new_state(record: GameRecord):
     return game.new_game(config, record.seed)
 
 
-def replay(record: GameRecord, upto: int | None = None):
-    """Rebuild the state of a record by applying its actions (the first ``upto`` of them, if given).
+def replay_steps(record: GameRecord, upto: int | None = None, log: bool = False) -> Iterator:
+    """Rebuild a record's game step by step: yield the state once new, then after each of its
+    actions (the first ``upto`` of them, if given). The same state object is yielded each time.
 
-    Returns:
-        the game state after the actions.
+    Args:
+        log: switch the state's event log on before the first action (for games that keep one).
 
     Raises:
         RecordError: an action is malformed or illegal where the record applies it (the message
@@ -130,6 +133,9 @@ def replay(record: GameRecord, upto: int | None = None):
 
     game = get_game(record.game)
     state = new_state(record)
+    if log and hasattr(state, "enable_log"):
+        state.enable_log()
+    yield state
     actions = record.actions if upto is None else record.actions[:upto]
     for i, data in enumerate(actions):
         action = game.action_from_json(data)
@@ -137,4 +143,17 @@ def replay(record: GameRecord, upto: int | None = None):
             state.apply(action)
         except IllegalAction as e:
             raise RecordError(f"action {i} ({data}) is illegal: {e}") from None
+        yield state
+
+
+def replay(record: GameRecord, upto: int | None = None, log: bool = False):
+    """Rebuild the state of a record by applying its actions (the first ``upto`` of them, if given).
+
+    Returns:
+        the game state after the actions.
+
+    Raises:
+        RecordError: see :func:`replay_steps`.
+    """
+    (state,) = deque(replay_steps(record, upto, log), maxlen=1)
     return state
