@@ -152,3 +152,19 @@ def test_transaction_makes_everyone_act_again():
     s.apply(Done(1))
     s.apply(Offer(0, "PR", "BME", 2))
     assert 1 in s.to_act
+
+
+def test_overseas_trading_in_receivership_buys_first_from_the_foreign_investor():
+    """Phase 3 (canonical rules): "During the whole phase, the Overseas Trading Corporation is
+    considered to have the highest Share Price", so among corporations in receivership it buys from
+    the foreign investor first (receivership: "follow the usual rules of intervention and priorities
+    (including the special ability of the Overseas Trading corporation)"). Issue 10, A.1."""
+    s = blank(3, cash=[10, 10, 10])
+    os_ = corp(s, "OS", ["BY"], 11, cash=20, holders={})
+    si = corp(s, "S", ["BD", "WT"], 24, cash=58, holders={})
+    give(s, "PR", FOREIGN_INVESTOR)  # face $19, maximum $25
+    assert s.in_receivership(os_) and s.in_receivership(si)
+    goto(s, 3)
+    assert s.company_owner[idx("PR")] == CORP_BASE + os_
+    assert s.corp_cash[os_] == 1
+    assert s.corp_cash[si] == 58

@@ -524,7 +524,7 @@ class StarsHeuristicBot:
     def _respond_gain(self, s: StarsState, seat: int, args: dict, sched) -> float:
         c = D.CORP_INDEX[args["corporation"]]
         i = D.INDEX[args["company"]]
-        if s.announcement is not None:
+        if s.announcement is not None or "announcer" in args:
             return self.deal_gain(s, seat, c, i, acquisition.fi_price(c, i), sched)
         for pc, pi, price, _ in s.pending:
             if pc == c and pi == i:

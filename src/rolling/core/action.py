@@ -18,12 +18,18 @@ class Action:
 
     __slots__ = ()
     type_name: str = "action"
+    #: fields added to an action after records were written: left out of the JSON form while they
+    #: hold their default, so older records and their digests stay as they were
+    optional_fields: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Return ``{"type": name, field: value, ...}`` with JSON-able values."""
         d: dict[str, Any] = {"type": self.type_name}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            d[f.name] = getattr(self, f.name)
+            v = getattr(self, f.name)
+            if f.name in self.optional_fields and v == f.default:
+                continue
+            d[f.name] = v
         return d
 
 

@@ -6,9 +6,11 @@ JSON object), the seed and the list of actions in the order they were applied.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import tempfile
+import zlib
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -85,11 +87,17 @@ def save_record(record: GameRecord, path: str | os.PathLike) -> None:
 
 
 def read_json(path: str | os.PathLike, error: type[Exception] = RecordError) -> Any:
-    """Read a JSON file; an unreadable file or broken JSON raises ``error`` with a one-line message."""
+    """Read a JSON file, gzip-compressed if its name ends in ``.gz``; an unreadable file or broken
+    JSON raises ``error`` with a one-line message."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        if str(path).endswith(".gz"):
+            text = gzip.decompress(Path(path).read_bytes()).decode("utf-8")
+        else:
+            text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise error(f"cannot read {path}: {e.strerror or e}") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as e:
+        raise error(f"cannot read {path}: {e}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

@@ -4,8 +4,10 @@ An export is a JSON object with ``title`` ("Rolling Stock Stars"), ``players`` (
 each ``{"id", "name"}``), ``settings.seed``, ``actions`` and the site's ``result`` (player id ->
 score). :func:`import_export` rebuilds the same game in our engine (compat option ``18xx``: the
 site's deck for that seed, the export's player order; compat option ``18xx-receivership-buy``: the
-site's price for the President's Share bought out of receivership), translates each site action
-into ours and applies it, and compares the final standings with the recorded result.
+site's price for the President's Share bought out of receivership; compat option
+``18xx-fi-standing-offer``: announcements to the foreign investor that do not pause phase 3),
+translates each site action into ours and applies it, and compares the final standings with the
+recorded result.
 
 The site runs some steps differently from our engine without a different rule; the importer adapts
 its sequencing and never bends a rule (docs/18xx-compatibility.md):
@@ -18,11 +20,15 @@ its sequencing and never bends a rule (docs/18xx-compatibility.md):
   declares the remaining players done, rejects open proposals (they lapse) and declines pre-emption
   questions the site did not ask;
 - in phases 8 and 9 the site records a pass for each decision it asks; questions our engine asks
-  that the site skipped are answered "no" (the site only skips when the answer is forced).
+  that the site skipped are answered "no" (the site only skips when the answer is forced);
+- the site asks IPO questions whose only answer is pass, and phase-4 questions our engine has no
+  decision for; those passes are dropped, told apart from later passes by the site's rule that
+  each participant passes once per any-order phase (:func:`site_participants`).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,15 +51,18 @@ from rolling.games.stars import (
     Respond,
     SellShare,
     StartAuction,
+    closing,
+    engine,
+    ipo,
     new_game,
 )
 from rolling.games.stars import data as D
-from rolling.games.stars.config import RECEIVERSHIP_BUY
-from rolling.games.stars.state import StarsState
+from rolling.games.stars.config import FI_STANDING_OFFER, RECEIVERSHIP_BUY
+from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
 TITLE = "Rolling Stock Stars"
 #: the compatibility options an import switches on (docs/18xx-compatibility.md)
-COMPAT = ("18xx", RECEIVERSHIP_BUY)
+COMPAT = ("18xx", RECEIVERSHIP_BUY, FI_STANDING_OFFER)
 KNOWN_TYPES = {
     "bid",
     "pass",
@@ -191,6 +200,11 @@ class _Importer:
         self.seed = data["settings"]["seed"]
         self.state = new_game(self.config, self.seed)
         self.applied: list[dict[str, Any]] = []
+        # the any-order phases (3 and 4) our engine has begun and the site may not have finished,
+        # oldest first, each [turn, phase, participants who have not passed yet]: on the site
+        # each participant passes once per phase, which tells a late pass of such a phase (our
+        # engine may have run on without asking) from a pass of a later phase
+        self.site_phases: deque[tuple[int, int, set[int]]] = deque()
 
     # -------------------------------------------------------------------------------- helpers
     def seat(self, a: dict[str, Any]) -> int:
@@ -212,8 +226,44 @@ class _Importer:
         raise _Diverge(a, f"unknown entity type {a.get('entity_type')!r}")
 
     def apply(self, action) -> None:
-        self.state.apply(action)
+        engine.apply(self.state, action, self.phase_begins)
         self.applied.append(action.to_json())
+
+    def phase_begins(self, s: StarsState) -> None:
+        """Our engine begins a phase: for the any-order phases, note who the site will ask."""
+        if s.phase in (3, 4):
+            seats = site_participants(s)
+            if seats:
+                self.site_phases.append((s.turn, s.phase, seats))
+
+    def passed_on_site(self, seat: int) -> None:
+        """``seat`` has passed in the oldest any-order phase the site has not finished."""
+        if self.site_phases:
+            left = self.site_phases[0][2]
+            left.discard(seat)
+            if not left:
+                self.site_phases.popleft()
+
+    def taking(self, a: dict[str, Any]) -> None:
+        """Bookkeeping of the site's any-order phases as site action ``a`` is taken (before ours
+        applies it, which may begin another phase)."""
+        t = a["type"]
+        q = self.site_phases
+        if t == "pass" and a.get("entity_type") == "player":
+            self.passed_on_site(self.seat_of.get(a.get("entity"), -1))
+        elif t == "sell_company":
+            while q and q[0][1] == 3:
+                q.popleft()
+        elif t not in ("offer", "respond") and q:
+            q.popleft()  # the site has left the phase
+
+    def taken(self, a: dict[str, Any]) -> None:
+        """Bookkeeping after a site close: the site passes a player at once who has nothing left
+        to close."""
+        if a["type"] == "sell_company" and self.site_phases and self.site_phases[0][1] == 4:
+            seat = self.seat_of.get(a.get("entity"), -1)
+            if not closing.closable(self.state, seat):
+                self.passed_on_site(seat)
 
     def translate(self, a: dict[str, Any]):
         """Our action for a site action in the current state (None: nothing to do here)."""
@@ -250,6 +300,11 @@ class _Importer:
             return Offer(self.seat(a), str(a["corporation"]), str(a["company"]), int(a["price"]))
         if t == "respond":
             seat = self.seat(a)
+            for announcer, i, asked in s.standing:
+                # the site names the announcing corporation; ours the corporation asked
+                if D.CORP_SYMBOLS[announcer] == str(a["corporation"]) and D.CODES[i] == str(a["company"]):
+                    sym = D.CORP_SYMBOLS[announcer]
+                    return Respond(seat, D.CORP_SYMBOLS[asked[0]], D.CODES[i], _truth(a["accept"]), sym)
             if s.phase == 3 and s.announcement is not None:
                 # the site names the announcing corporation; the corporation asked is the
                 # president's corporation next in pre-emption priority
@@ -268,6 +323,11 @@ class _Importer:
             return Dividend(self.seat(a), str(a["entity"]), int(a["amount"]))
         if t == "pass":
             if et == "company":
+                i = D.company_index(str(a["entity"]))
+                if i is not None and not ipo.options(s, i):
+                    # the site asks even when no free price card is affordable, so its only
+                    # answer is this pass; our engine never asks: nothing to do
+                    return None
                 return DeclineIpo(self.seat(a), str(a["entity"]))
             if et == "corporation":
                 c = D.corp_index(str(a["entity"]))
@@ -277,14 +337,26 @@ class _Importer:
                     return Dividend(self.seat(a), str(a["entity"]), 0)
                 return None
             seat = self.seat(a)
+            while self.site_phases:
+                turn, phase, left = self.site_phases[0]
+                here = (s.turn, s.phase) == (turn, phase) and not s.over
+                if seat in left:
+                    # this phase's pass; where our engine has no decision for the player, or has
+                    # already run past the phase, there is nothing to do
+                    if here and seat in s.to_act and any(m.kind is Done for m in s.legal_moves(seat)):
+                        return Done(seat)
+                    return None
+                self.site_phases.popleft()  # the site has finished that phase
+                if here:
+                    return _FILL  # ours must finish it too
+            if s.over:
+                raise _Diverge(a, "our game is already over")
             if s.phase == 1:
                 if s.auction is not None:
                     return LeaveAuction(seat)
                 return Pass(seat)
-            if s.phase in (3, 4):
-                if seat in s.to_act and any(isinstance(m.kind, type) and m.kind is Done for m in s.legal_moves(seat)):
-                    return Done(seat)
-                return None
+            if s.phase in (3, 4) and seat in s.to_act and any(m.kind is Done for m in s.legal_moves(seat)):
+                return Done(seat)
             return None
         raise _Diverge(a, f"action type {t!r} cannot be imported")
 
@@ -299,10 +371,12 @@ class _Importer:
                 return next(m.action() for m in s.legal_moves(seat) if m.kind is Respond and not m.args["accept"])
             for seat in s.to_act:
                 for m in s.legal_moves(seat):
-                    if m.kind is Respond and not m.args["accept"]:
+                    # a standing announcement is never answered for the site: it lapses at the end
+                    if m.kind is Respond and not m.args["accept"] and "announcer" not in m.args:
                         return m.action()
             for seat in s.to_act:
-                return Done(seat)
+                if any(m.kind is Done for m in s.legal_moves(seat)):
+                    return Done(seat)
         if s.phase == 4:
             for seat in s.to_act:
                 if any(m.kind is Done for m in s.legal_moves(seat)):
@@ -319,8 +393,6 @@ class _Importer:
     def feed(self, a: dict[str, Any]) -> None:
         """Apply one site action, with fillers before it where the site moved on silently."""
         for _ in range(200):
-            if self.state.over:
-                raise _Diverge(a, "our game is already over")
             try:
                 action = self.translate(a)
             except _Diverge:
@@ -328,7 +400,16 @@ class _Importer:
             except (KeyError, ValueError, TypeError) as e:
                 raise _Diverge(a, f"malformed action ({e})") from None
             if action is None:
+                self.taking(a)
                 return
+            if self.state.over:
+                raise _Diverge(a, "our game is already over")
+            if action is _FILL:
+                fill = self.filler()
+                if fill is None:
+                    raise _Diverge(a, "the site has finished a phase that our engine cannot finish")
+                self.apply(fill)
+                continue
             trial = self.state.clone()
             try:
                 trial.apply(action)
@@ -338,7 +419,9 @@ class _Importer:
                     raise _Diverge(a, f"our engine refuses {action.to_json()}: {e}") from None
                 self.apply(fill)
                 continue
+            self.taking(a)
             self.apply(action)
+            self.taken(a)
             self.check_price(a)
             return
         raise _Diverge(a, "could not reach a state where the action applies")
@@ -360,6 +443,42 @@ class _Importer:
             if fill is None:
                 return
             self.apply(fill)
+
+
+def site_participants(s: StarsState) -> set[int]:
+    """Seats the site asks in phase ``s.phase`` (3 or 4), as it begins: presidents of corporations
+    not in receivership, and in phase 4 also the owners of private companies (18xx.games
+    ``acquisition_players``; in phase 3 it passes players without a corporation itself). The site
+    skips phase 3 when no corporation has the money for the lowest price of any company owned by
+    somebody else, and phase 4 when no player owns a company and no corporation owns two."""
+    owners = s.company_owner
+    corps = [c for c in range(D.N_CORPS) if s.corp_active[c]]
+    if s.phase == 3 and not any(_site_can_acquire(s, c) for c in corps):
+        return set()
+    privates = {o for o in owners if 0 <= o < s.n}
+    if s.phase == 4 and not privates and not any(owners.count(CORP_BASE + c) > 1 for c in corps):
+        return set()
+    seats = {s.president[c] for c in corps if s.president[c] >= 0}
+    if s.phase == 4:
+        seats |= privates
+    return seats
+
+
+def _site_can_acquire(s: StarsState, c: int) -> bool:
+    """18xx.games ``can_acquire_any_company?``: whether corporation ``c`` could pay the lowest
+    price of a company owned by somebody else (the face value from the foreign investor for
+    Overseas Trading)."""
+    cash = s.corp_cash[c]
+    for i, owner in enumerate(s.company_owner):
+        if owner < 0 or owner == CORP_BASE + c:
+            continue
+        if cash >= D.SPAN_LO[i] or (c == D.OVERSEAS and owner == FOREIGN_INVESTOR and cash >= D.FACE[i]):
+            return True
+    return False
+
+
+#: translate's answer when the site has moved on to a later phase than our engine
+_FILL = object()
 
 
 class _Diverge(Exception):

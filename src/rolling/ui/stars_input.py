@@ -116,7 +116,7 @@ def describe(s: StarsState, m: Move) -> str:
         return f"{a['corporation']} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
     if k is Respond:
         word = "accept" if a["accept"] else "reject"
-        if s.announcement is not None:
+        if s.announcement is not None or "announcer" in a:
             word = "pre-empt: buy it" if a["accept"] else "do not pre-empt"
         return f"{word}: {a['corporation']} / {a['company']}"
     if k is Done:

@@ -136,6 +136,8 @@ def render(v: dict[str, Any], me: int | None = None) -> Group:
     if "announcement" in v:
         a = v["announcement"]
         parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']}", style="yellow"))
+    for a in v.get("standing_announcements", []):
+        parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']} (open)", style="yellow"))
     return Group(Panel(Group(*parts), title="Rolling Stock Stars", expand=False))
 
 

@@ -24,6 +24,13 @@ How the any-order marketplace is run here:
 - A purchase announced from the foreign investor pauses the marketplace: the president of every
   corporation allowed to pre-empt it is asked in priority order; the first to take it buys, else
   the announcer buys.
+- With compat option ``18xx-fi-standing-offer`` (18xx.games) a president's announcement does not
+  pause the marketplace: it stands, asking one corporation at a time, while everyone (the one
+  asked included) goes on. After every transaction a corporation asked or still to be asked that
+  can no longer pay is dropped, and when none is left the announcer buys at once; the
+  announcement lapses if the company has gone elsewhere, if the announcer can no longer pay, or
+  when the phase ends before it is answered. The announcer's president's other corporations are
+  never asked. Receivership announcements still pause the phase.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from rolling.core.errors import IllegalAction
 
 from . import data as D
 from .actions import Done, Offer, Respond
+from .config import FI_STANDING_OFFER
 from .moves import Move
 from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
@@ -101,23 +109,30 @@ def interveners(s: StarsState, announcer: int, i: int) -> tuple[int, ...]:
 
 
 def enter(s: StarsState) -> None:
-    """Open the marketplace; queue corporations in receivership (highest share price first)."""
+    """Open the marketplace; queue corporations in receivership by :func:`priority` (Overseas
+    Trading first: it "is considered to have the highest Share Price during the whole phase",
+    canonical rules, phase 3; then highest share price first)."""
     s.done = 0
     s.pending = ()
     s.announcement = None
+    s.standing = ()
     s.in_flight = 0
     s.received = [0] * D.N_CORPS
-    s.receivership_queue = tuple(c for c in s.active_corps() if s.president[c] < 0)
+    receivers = [c for c in range(D.N_CORPS) if s.corp_active[c] and s.president[c] < 0]
+    receivers.sort(key=lambda c: priority(s, c), reverse=True)
+    s.receivership_queue = tuple(receivers)
 
 
 def to_act(s: StarsState) -> tuple[int, ...]:
     """The president asked about a pre-emption; else every active player not yet done and every
-    player with an open proposal to answer, in player order."""
+    player with an open proposal or standing announcement to answer, in player order."""
     if s.announcement is not None:
         return (_asked(s),)
     waiting = active_seats(s) & ~s.done
     for p in s.pending:
         waiting |= 1 << p[3]
+    for _, _, asked in s.standing:
+        waiting |= 1 << s.president[asked[0]]
     return tuple(p for p in s.order if waiting >> p & 1)
 
 
@@ -139,6 +154,11 @@ def moves(s: StarsState, seat: int) -> list[Move]:
         if seller == seat:
             args = {"seat": seat, "corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i]}
             out += [Move(Respond, args | {"accept": True}), Move(Respond, args | {"accept": False})]
+    for announcer, i, asked in s.standing:
+        if s.president[asked[0]] == seat:
+            args = {"seat": seat, "corporation": D.CORP_SYMBOLS[asked[0]], "company": D.CODES[i]}
+            args["announcer"] = D.CORP_SYMBOLS[announcer]
+            out += [Move(Respond, args | {"accept": True}), Move(Respond, args | {"accept": False})]
     if not (active_seats(s) & ~s.done) >> seat & 1:
         return out
     out.append(Move(Done, {"seat": seat}))
@@ -151,7 +171,7 @@ def moves(s: StarsState, seat: int) -> list[Move]:
             owner = s.company_owner[i]
             if owner < 0 or owner == CORP_BASE + c or s.in_flight >> i & 1:
                 continue
-            if any(p[0] == c and p[1] == i for p in s.pending):
+            if _proposing(s, c, i):
                 continue
             if owner == FOREIGN_INVESTOR:
                 if fi_price(c, i) <= money:
@@ -189,7 +209,10 @@ def apply(s: StarsState, a) -> None:
     name = s.corp_name(c)
     if owner == FOREIGN_INVESTOR:
         s.say(f"{name} announces it will buy {D.CODES[i]} from the foreign investor for ${a.price}.")
-        s.announcement = (c, i, interveners(s, c, i), 0)
+        if FI_STANDING_OFFER in s.config.compat:
+            _stand(s, c, i)
+        else:
+            s.announcement = (c, i, interveners(s, c, i), 0)
         return
     seller_seat = controller(s, owner)
     if seller_seat == a.seat:
@@ -208,12 +231,31 @@ def _check_offer(s: StarsState, a: Offer) -> tuple[int, int]:
         raise IllegalAction(RULE, f"unknown company {a.company!r}")
     if s.president[c] != a.seat:
         raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} acts for it")
-    if any(p[0] == c and p[1] == i for p in s.pending):
+    if _proposing(s, c, i):
         raise IllegalAction(RULE, f"{s.corp_name(c)} already has an open proposal for {D.CODES[i]}")
     why = _cannot_buy(s, c, i, a.price)
     if why:
         raise IllegalAction(RULE, why)
     return c, i
+
+
+def _proposing(s: StarsState, c: int, i: int) -> bool:
+    """Whether corporation ``c`` already has an open proposal or a standing announcement for ``i``."""
+    return any(p[0] == c and p[1] == i for p in s.pending) or any(
+        p[0] == c and p[1] == i for p in s.standing
+    )
+
+
+def _stand(s: StarsState, c: int, i: int) -> None:
+    """Compat ``18xx-fi-standing-offer``: corporation ``c``'s announced purchase of ``i`` from the
+    foreign investor waits for the corporations that may pre-empt (those of ``c``'s own president
+    are never asked); with none to ask, ``c`` buys at once."""
+    own = s.president[c]
+    asked = tuple(o for o in interveners(s, c, i) if s.president[o] != own)
+    if not asked:
+        _transfer(s, c, i, fi_price(c, i))
+        return
+    s.standing = s.standing + ((c, i, asked),)
 
 
 def _cannot_buy(s: StarsState, c: int, i: int, price: int) -> str:
@@ -262,6 +304,9 @@ def _respond(s: StarsState, a: Respond) -> None:
             s.say(f"{s.corp_name(c)} does not pre-empt.")
             s.announcement = (announcer, ann_i, queue, k + 1)
         return
+    if a.announcer or any(si == i for _, si, _ in s.standing):
+        _respond_standing(s, a, c, i)
+        return
     for n, (pc, pi, price, seller) in enumerate(s.pending):
         if pc == c and pi == i:
             if seller != a.seat:
@@ -273,6 +318,57 @@ def _respond(s: StarsState, a: Respond) -> None:
                 s.say(f"{s.names[seller]} rejects {s.corp_name(c)}'s offer for {D.CODES[i]}.")
             return
     raise IllegalAction(RULE, f"there is no open proposal of {a.corporation} for {a.company} to answer")
+
+
+def _respond_standing(s: StarsState, a: Respond, c: int | None, i: int | None) -> None:
+    """Answer a standing announcement (compat ``18xx-fi-standing-offer``) as corporation ``c``,
+    the one asked now: take company ``i`` at the foreign investor's price, or pass the question
+    on (the announcer buys when nobody is left to ask)."""
+    announcer = D.corp_index(a.announcer) if a.announcer else None
+    n = next(
+        (n for n, (ac, si, asked) in enumerate(s.standing) if si == i and asked[0] == c and announcer in (None, ac)),
+        -1,
+    )
+    if n < 0:
+        raise IllegalAction(RULE, f"{a.corporation} is not asked about a purchase of {a.company} from the foreign investor")
+    ac, _, asked = s.standing[n]
+    if s.president[c] != a.seat:
+        raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} acts for it")
+    rest = s.standing[:n] + s.standing[n + 1 :]
+    if a.accept:
+        s.standing = rest
+        s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(ac)}.")
+        _transfer(s, c, i, fi_price(c, i))
+        return
+    s.say(f"{s.corp_name(c)} does not pre-empt.")
+    if len(asked) > 1:
+        s.standing = s.standing[:n] + ((ac, i, asked[1:]),) + s.standing[n + 1 :]
+        return
+    s.standing = rest
+    _transfer(s, ac, i, fi_price(ac, i))
+
+
+def _filter_standing(s: StarsState) -> None:
+    """After a transaction: standing announcements whose company has moved or whose announcer can
+    no longer pay lapse; corporations that can no longer pay are not asked; an announcement with
+    nobody left to ask is bought by its announcer at once."""
+    for offer in s.standing:
+        if offer not in s.standing:
+            continue  # settled by a purchase this loop set off
+        c, i, asked = offer
+        n = s.standing.index(offer)
+        if s.in_flight >> i & 1 or spendable(s, c) < fi_price(c, i):
+            s.standing = s.standing[:n] + s.standing[n + 1 :]
+            s.say(f"{s.corp_name(c)}'s announced purchase of {D.CODES[i]} lapses.")
+            continue
+        left = tuple(o for o in asked if spendable(s, o) >= fi_price(o, i))
+        if left == asked:
+            continue
+        if left:
+            s.standing = s.standing[:n] + ((c, i, left),) + s.standing[n + 1 :]
+        else:
+            s.standing = s.standing[:n] + s.standing[n + 1 :]
+            _transfer(s, c, i, fi_price(c, i))
 
 
 def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
@@ -300,6 +396,8 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
             else:
                 keep.append(p)
         s.pending = tuple(keep)
+    if s.standing:
+        _filter_standing(s)
 
 
 def step(s: StarsState) -> bool:
@@ -329,7 +427,12 @@ def step(s: StarsState) -> bool:
             )
             s.announcement = (r, target, interveners(s, r, target), 0)
             continue
-        return not s.pending and active_seats(s) & ~s.done == 0
+        if s.pending or active_seats(s) & ~s.done:
+            return False
+        for c, i, _ in s.standing:
+            s.say(f"{s.corp_name(c)}'s announced purchase of {D.CODES[i]} lapses at the end of the phase.")
+        s.standing = ()
+        return True
 
 
 def _receivership_target(s: StarsState, r: int) -> int | None:

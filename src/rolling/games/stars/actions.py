@@ -65,12 +65,7 @@ class BuyShare(Action):
     seat: int
     corporation: str
     presidents_share: bool = False
-
-    def to_json(self) -> dict:
-        d = {"type": self.type_name, "seat": self.seat, "corporation": self.corporation}
-        if self.presidents_share:
-            d["presidents_share"] = True
-        return d
+    optional_fields = ("presidents_share",)
 
 
 @action_type(ACTIONS, "sell_share")
@@ -102,12 +97,19 @@ class Offer(Action):
 class Respond(Action):
     """Phase 3: answer a question put to you: accept or reject the open proposal of
     ``corporation`` to buy ``company`` from you, or (``corporation`` being yours) take or decline
-    the right to pre-empt a purchase of ``company`` from the foreign investor."""
+    the right to pre-empt a purchase of ``company`` from the foreign investor.
+
+    ``announcer``: with compat option ``18xx-fi-standing-offer`` several announcements of the same
+    company may stand at once; the symbol of the announcing corporation tells them apart (empty:
+    the first one that asks ``corporation``). Written to JSON only when set.
+    """
 
     seat: int
     corporation: str
     company: str
     accept: bool
+    announcer: str = ""
+    optional_fields = ("announcer",)
 
 
 @action_type(ACTIONS, "done")

@@ -11,10 +11,14 @@ EDITIONS = ("stars", "v2.2")
 VARIANTS = ("open-companies", "two-handed", "secret-money")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)
-COMPAT = ("18xx", "18xx-receivership-buy")
+COMPAT = ("18xx", "18xx-receivership-buy", "18xx-fi-standing-offer")
 #: compat option: buying the President's Share of a corporation in receivership costs the share
 #: price *before* the corporation moves up (18xx.games), not the new share price (Buy One Share)
 RECEIVERSHIP_BUY = "18xx-receivership-buy"
+#: compat option: a president's announced purchase from the foreign investor does not pause phase 3;
+#: the corporations that may pre-empt answer whenever they like while the marketplace goes on
+#: (18xx.games), instead of "immediately" (canonical rules, phase 3)
+FI_STANDING_OFFER = "18xx-fi-standing-offer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,8 @@ class Config:
             ``"18xx-receivership-buy"``: a player who buys the President's Share of a corporation
             in receivership (``BuyShare(presidents_share=True)``) pays the share price before the
             corporation takes its next higher card, as 18xx.games does (canonical rules: the new
-            share price).
+            share price); ``"18xx-fi-standing-offer"``: an announced purchase from the foreign
+            investor stays open while phase 3 goes on (see :mod:`.acquisition`), as on 18xx.games.
         names: optional display names, one per seat.
 
     Raises:

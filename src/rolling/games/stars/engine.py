@@ -47,8 +47,12 @@ def new_game(config: Config | None = None, seed: int = 0) -> StarsState:
     return s
 
 
-def run(s: StarsState) -> None:
-    """Run automatic steps and phases until a decision is needed or the game is over."""
+def run(s: StarsState, on_phase=None) -> None:
+    """Run automatic steps and phases until a decision is needed or the game is over.
+
+    ``on_phase(s)``, if given, is called as each phase begins, after its automatic start (an
+    importer uses it to see phases the engine runs through without a decision).
+    """
     while not s.over:
         if not PHASES[s.phase].step(s):
             return
@@ -60,6 +64,8 @@ def run(s: StarsState) -> None:
         if s.log is not None:
             s.say(f"-- Turn {s.turn}, phase {s.phase}: {PHASE_NAMES[s.phase]} --")
         PHASES[s.phase].enter(s)
+        if on_phase is not None:
+            on_phase(s)
 
 
 def to_act(s: StarsState) -> tuple[int, ...]:
@@ -84,8 +90,8 @@ def legal_actions(s: StarsState, seat: int) -> list:
     return out
 
 
-def apply(s: StarsState, action) -> None:
-    """Apply one action and run the automatic steps that follow.
+def apply(s: StarsState, action, on_phase=None) -> None:
+    """Apply one action and run the automatic steps that follow (``on_phase``: see :func:`run`).
 
     Raises:
         IllegalAction: the action breaks a rule (named in the error); nothing changed.
@@ -97,7 +103,7 @@ def apply(s: StarsState, action) -> None:
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
     PHASES[s.phase].apply(s, action)
-    run(s)
+    run(s, on_phase)
 
 
 _NAMES = {cls.__name__ for cls in ACTIONS.values()}

@@ -423,6 +423,7 @@ def end_game(s: StarsState, reason: str) -> None:
     s.auction = None
     s.pending = ()
     s.announcement = None
+    s.standing = ()
     s.say(f"The game ends: {reason}.")
     if s.log is not None:
         for r in s.standings():

@@ -76,6 +76,7 @@ class StarsState:
         "done",
         "pending",
         "announcement",
+        "standing",
         "in_flight",
         "received",
         "receivership_queue",
@@ -117,6 +118,9 @@ class StarsState:
         self.done = 0  # bitmask of seats that declared done
         self.pending: tuple = ()  # open purchase proposals: (buyer corp, company, price, seller's seat)
         self.announcement: tuple | None = None  # (announcer, company, pre-emption queue, index asked)
+        # compat 18xx-fi-standing-offer: announcements that do not pause the phase,
+        # each (announcer, company, corporations still to ask, the first asked now)
+        self.standing: tuple = ()
         self.in_flight = 0  # bitmask of companies transferred this phase
         self.received = [0] * D.N_CORPS  # $ received this phase, in flight
         self.receivership_queue: tuple[int, ...] = ()
@@ -238,6 +242,7 @@ class StarsState:
         s.done = self.done
         s.pending = self.pending
         s.announcement = self.announcement
+        s.standing = self.standing
         s.in_flight = self.in_flight
         s.received = self.received[:]
         s.receivership_queue = self.receivership_queue
@@ -280,6 +285,7 @@ class StarsState:
             self.done,
             self.pending,
             self.announcement,
+            self.standing,
             self.in_flight,
             self.received,
             self.receivership_queue,

@@ -120,6 +120,11 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
             "company": D.CODES[i],
             "asked": D.CORP_SYMBOLS[queue[k]] if k < len(queue) else None,
         }
+    if s.standing:
+        out["standing_announcements"] = [
+            {"corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i], "asked": D.CORP_SYMBOLS[asked[0]]}
+            for c, i, asked in s.standing
+        ]
     if s.over:
         out["standings"] = s.standings()
         out["end_reason"] = s.end_reason
