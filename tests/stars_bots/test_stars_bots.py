@@ -69,7 +69,7 @@ def test_register_another_games_bot():
     assert make_bot("lazy", 1, game="test-game").name == "random"
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_finish_with_legal_actions(players):
     for seed in range(3):
         s, _ = play_checked(["random"] * players, seed)
@@ -82,6 +82,8 @@ def test_random_games_finish_with_legal_actions(players):
     ["heuristic", "heuristic", "heuristic"],
     ["random", "heuristic", "random", "heuristic", "random"],
     ["heuristic"] * 6,
+    ["heuristic", "heuristic"],
+    ["random", "heuristic"],
 ])
 def test_heuristic_plays_only_legal_actions(labels):
     for seed in (11, 12):

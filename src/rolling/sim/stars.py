@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rolling.bots import make_bot
+from rolling.core.errors import RecordError
 from rolling.core.rng import Rng
 from rolling.games.stars import Config, StarsState, new_game
+from rolling.games.stars.config import check_players
 
 #: a game taking more actions than this is a bug in a bot or the engine
 MAX_ACTIONS = 200_000
@@ -91,7 +93,8 @@ def simulate(
     seed: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Play ``games`` games between the bots named by ``labels`` (one per player, 3 to 6).
+    """Play ``games`` games between the bots named by ``labels`` (one per player, 2 to 6: the
+    Rolling Stock Stars edition, :data:`~rolling.games.stars.config.PLAYERS`).
 
     Args:
         labels: bot names, one per seat label, in the order reported.
@@ -104,12 +107,14 @@ def simulate(
         seats in the order of ``labels``.
 
     Raises:
-        ValueError: a player count outside 3-6 or fewer than one game.
+        ValueError: a player count outside the edition's range, or fewer than one game.
         KeyError: an unknown bot name.
     """
     n = len(labels)
-    if not 3 <= n <= 6:
-        raise ValueError(f"Rolling Stock Stars is for 3 to 6 players, not {n}")
+    try:
+        check_players("stars", n)
+    except RecordError as e:
+        raise ValueError(str(e)) from None
     if games < 1:
         raise ValueError("at least one game is needed")
     for name in labels:
