@@ -50,9 +50,9 @@ def check_invariants(s):
     assert all(x >= 0 for x in s.cash) and s.fi_cash >= 0
 
 
-def play(seed, players, check=True):
+def play(seed, players, check=True, variants=()):
     rng = Rng(seed)
-    s = new_game(Config(players=players), seed)
+    s = new_game(Config(players=players, variants=variants), seed)
     start_money = total_money(s)
     n = 0
     while not s.is_over:
@@ -83,6 +83,15 @@ def test_random_legal_games_keep_invariants_and_end(seed, players):
     s, n = play(seed, players)
     assert s.is_over and s.to_act == ()
     assert len(s.standings()) == players
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_random_games_with_deals_keep_invariants_and_end(seed, players):
+    """Variant deals (002, 3.1): with swaps proposed and answered at random, money is still conserved,
+    nothing is owned twice, every corporation keeps a company, and the game ends."""
+    s, n = play(seed, players, variants=("deals",))
+    assert s.is_over and s.deals == ()
 
 
 @settings(max_examples=25, deadline=None)

@@ -13,7 +13,7 @@ EDITIONS = ("stars", "v2.2")
 PLAYERS = {"stars": (2, 6), "v2.2": (3, 6)}
 #: edition -> the game's title in that edition, for messages
 TITLES = {"stars": "Rolling Stock Stars", "v2.2": "Rolling Stock v2.2"}
-VARIANTS = ("open-companies", "two-handed", "secret-money")
+VARIANTS = ("open-companies", "two-handed", "secret-money", "deals")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)
 COMPAT = ("18xx", "18xx-receivership-buy")
@@ -40,7 +40,9 @@ class Config:
         edition: ``"stars"`` (Rolling Stock Stars names) or ``"v2.2"`` (Jupiter, Saturn, ...).
         variants: any of ``"open-companies"`` (deck order visible to all), ``"two-handed"`` (two people,
             four seats: person A holds positions 1 and 4, person B 2 and 3), ``"secret-money"``
-            (other players' cash hidden in views).
+            (other players' cash hidden in views), ``"deals"`` (002, 3.1: in phase 3 several
+            transactions may be proposed together and execute as one step; see
+            :mod:`rolling.games.stars.deals`).
         compat: named compatibility options; ``"18xx"`` builds the deck with the 18xx.games random
             numbers and keeps the seats' order as the initial player order;
             ``"18xx-receivership-buy"``: a player who buys the President's Share of a corporation

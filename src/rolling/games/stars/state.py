@@ -76,6 +76,7 @@ class StarsState:
         "done",
         "pending",
         "announcement",
+        "deals",
         "in_flight",
         "received",
         "receivership_queue",
@@ -117,6 +118,7 @@ class StarsState:
         self.done = 0  # bitmask of seats that declared done
         self.pending: tuple = ()  # open purchase proposals: (buyer corp, company, price, seller's seat)
         self.announcement: tuple | None = None  # (announcer, company, pre-emption queue, index asked)
+        self.deals: tuple = ()  # variant deals: open deals (proposer, ((corp, company, price), ...), seats to accept)
         self.in_flight = 0  # bitmask of companies transferred this phase
         self.received = [0] * D.N_CORPS  # $ received this phase, in flight
         self.receivership_queue: tuple[int, ...] = ()
@@ -238,6 +240,7 @@ class StarsState:
         s.done = self.done
         s.pending = self.pending
         s.announcement = self.announcement
+        s.deals = self.deals
         s.in_flight = self.in_flight
         s.received = self.received[:]
         s.receivership_queue = self.receivership_queue
@@ -280,6 +283,7 @@ class StarsState:
             self.done,
             self.pending,
             self.announcement,
+            self.deals,
             self.in_flight,
             self.received,
             self.receivership_queue,
