@@ -11,7 +11,7 @@ player first; a label wins a game when its seat has rank 1 (no split wins). ``wi
 games and ``mean_score`` the mean final score ($: cash + face values + share prices).
 
 In the any-order phases (3 and 4) several seats may act; the runner gives the turn to seats that
-have a proposal to answer first, else to the next seat (by seat number, cyclically) after the one
+have a proposal (or, with the variant deals, a deal) to answer first, else to the next seat (by seat number, cyclically) after the one
 that acted last, so no seat is always first.
 """
 
@@ -41,6 +41,10 @@ def pick_seat(state: StarsState, last: int) -> int:
     for p in state.pending:
         if p[3] in seats:
             return p[3]
+    for _, _, waiting in state.deals:
+        for seat in seats:
+            if waiting >> seat & 1:
+                return seat
     n = state.n
     return min(seats, key=lambda seat: (seat - last - 1) % n)
 
