@@ -311,3 +311,30 @@ def test_any_bundle_is_applied_whole_or_refused_with_nothing_changed(seed, playe
     check_invariants(s)
     assert total_money(s) - s.bank_paid == start_money
 
+
+def test_terminal_commands_and_screen_for_deals():
+    """The terminal (rolling play stars): `deal VM OL 8 DA BY 7` proposes the purchases in the order
+    typed, `accept` answers the one open deal, the menu and the screen show it."""
+    from rich.console import Console
+
+    from rolling.ui.stars_input import InputError, describe, menu, parse
+    from rolling.ui.stars_screen import render
+
+    s, an, bear = example()
+    a = parse(s, 0, "deal VM OL 8 DA BY 7", menu(s, 0))
+    assert a == Deal(0, SWAP)
+    with pytest.raises(InputError, match="usage: deal"):
+        parse(s, 0, "deal VM OL 8", menu(s, 0))
+    s.apply(a)
+    items = menu(s, 1)
+    assert [line for _, line, m in items if m.kind is RespondDeal] == [
+        "accept the deal: VM buys OL for $8, then DA buys BY for $7",
+        "reject the deal: VM buys OL for $8, then DA buys BY for $7",
+    ]
+    console = Console(width=200, record=True)
+    console.print(render(s.view(1), me=1))
+    assert "Open deal of Alice: VM buys OL for $8, then DA buys BY for $7 (to accept: Bob)" in console.export_text()
+    assert parse(s, 1, "accept", items) == RespondDeal(1, SWAP, True)
+    t, *_ = example(android_cash=12, bear_cash=30)
+    swap = next(m for m in t.legal_moves(0) if m.kind is Deal and m.args["transactions"][1].company == "OL")
+    assert describe(t, swap) == "deal: DA buys BY, then VM buys OL, each at one price ($8-$12)"
