@@ -1,10 +1,13 @@
 """Phase 1: Investment, and the Auction, Buy One Share and Sell One Share procedures."""
 
+import dataclasses
+
 import pytest
 
 from rolling.core.errors import IllegalAction
 from rolling.games.stars import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
 from rolling.games.stars import data as D
+from rolling.games.stars.state import GONE
 
 from .conftest import blank, corp, idx, offer_up, stack_deck
 
@@ -199,3 +202,43 @@ def test_cannot_buy_without_the_money_or_a_bank_share():
     s.cash[0] = 30
     with pytest.raises(IllegalAction, match="bank owns no share"):
         s.apply(BuyShare(0, "SI"))
+
+
+def no_company_left_in_the_deck(edition: str):
+    """Three players, the deck empty of companies (only the game end card), KME available in the
+    offering, player 0 to act with $30."""
+    s = blank(3, cash=[30, 30, 30])
+    s.config = dataclasses.replace(s.config, edition=edition)
+    s.company_owner[idx("SBB")] = s.company_owner[idx("NS")] = GONE
+    s.deck, s.offering = [], []
+    offer_up(s, "KME")
+    return s
+
+
+def test_v22_no_auction_without_a_company_card_to_draw():
+    """v2.2 (000), Auction: after the auction "Draw a new COMPANY from the DECK" (no condition), and
+    "Procedures are atomic. If any part of a procedure cannot be executed, the whole procedure cannot
+    be executed." With no company card left in the deck, no auction can start: it is not offered,
+    it is refused naming the Auction rule with the state unchanged, and a player with nothing else
+    to do passes."""
+    s = no_company_left_in_the_deck("v2.2")
+    assert not [m for m in s.legal_moves(0) if m.kind is StartAuction]
+    before = s.digest()
+    with pytest.raises(IllegalAction, match="no company card to draw") as e:
+        s.apply(StartAuction(0, "KME", 5))
+    assert e.value.rule == "Auction" and s.digest() == before
+    s.apply(Pass(0))
+    assert s.phase != 1, "nobody owns shares and no auction is possible: everyone passes, phase 1 ends"
+    assert s.company_owner[idx("KME")] != 0
+
+
+def test_stars_auction_with_an_empty_deck_draws_nothing():
+    """Rolling Stock Stars (001), Auction: "If the Deck contains at least one company card, draw and
+    reveal the top card": with no company card left the auction still runs and nothing is drawn."""
+    s = no_company_left_in_the_deck("stars")
+    assert [m.args["company"] for m in s.legal_moves(0) if m.kind is StartAuction] == ["KME"]
+    s.apply(StartAuction(0, "KME", 5))
+    s.apply(LeaveAuction(1))
+    s.apply(LeaveAuction(2))
+    assert s.company_owner[idx("KME")] == 0 and s.cash[0] == 25
+    assert s.deck == [] and s.offering == []

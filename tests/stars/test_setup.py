@@ -8,7 +8,7 @@ from rolling.games.stars import data as D
 from rolling.games.stars.setup import SiteRandom, build_deck
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_cash_and_foreign_investor(players):
     """Setup: each player receives $30 ($25 with six players); the foreign investor $4."""
     s = new_game(Config(players=players), 7)
@@ -16,7 +16,7 @@ def test_setup_cash_and_foreign_investor(players):
     assert s.fi_cash == 4
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_deck_counts_per_color(players):
     """Setup: per colour the highest company plus n companies (4p: 5 orange, 5p: 7 orange, 6p: all)."""
     s = new_game(Config(players=players), 11)
@@ -62,11 +62,32 @@ def test_setup_share_price_row_and_charters():
     assert sorted(D.CORP_SHARES) == [4, 4, 5, 5, 6, 6, 7, 7] and sum(D.CORP_SHARES) == 44
 
 
-@pytest.mark.parametrize("players", [1, 2, 7])
+@pytest.mark.parametrize("players", [1, 7])
 def test_setup_player_count_limits(players):
-    """Rolling Stock Stars is for 3 to 6 players here (2 only as the 18xx.games compat option)."""
-    with pytest.raises(RecordError):
+    """001: Rolling Stock Stars is "a card game for two to six players"; the error names that range."""
+    with pytest.raises(RecordError, match="Rolling Stock Stars is for 2 to 6 players"):
         new_game(Config(players=players), 0)
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_setup_v22_is_for_three_to_six_players(players):
+    """000: Rolling Stock v2.2 is "a card game for three to six players"; the error names its range."""
+    with pytest.raises(RecordError, match="v2.2 is for 3 to 6 players, not " + str(players)):
+        new_game(Config(players=players, edition="v2.2"), 0)
+    assert new_game(Config(players=3, edition="v2.2"), 0).n == 3
+
+
+def test_setup_plain_two_player_game_needs_no_option():
+    """001, Introduction: "a card game for two to six players" ... "Playing with two players is a
+    good way to learn the game" (the two-handed variant is only for "more variety"). Setup for two:
+    $30 each; per colour the highest company and two more ("a number of companies ... equal to the
+    number of players"); an offering of two companies."""
+    s = new_game(Config(players=2), 4)
+    assert s.cash == [30, 30] and s.fi_cash == 4
+    assert sorted(s.order) == [0, 1]
+    assert len(s.offering) == 2 and s.unavailable == 0
+    assert len(s.deck) + len(s.offering) == 5 * 3
+    assert s.config.compat == () and s.config.variants == ()
 
 
 def test_site_random_numbers():

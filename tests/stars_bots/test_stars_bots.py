@@ -69,7 +69,7 @@ def test_register_another_games_bot():
     assert make_bot("lazy", 1, game="test-game").name == "random"
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_finish_with_legal_actions(players):
     for seed in range(3):
         s, _ = play_checked(["random"] * players, seed)
@@ -82,11 +82,41 @@ def test_random_games_finish_with_legal_actions(players):
     ["heuristic", "heuristic", "heuristic"],
     ["random", "heuristic", "random", "heuristic", "random"],
     ["heuristic"] * 6,
+    ["heuristic", "heuristic"],
+    ["random", "heuristic"],
 ])
 def test_heuristic_plays_only_legal_actions(labels):
     for seed in (11, 12):
         s, _ = play_checked(labels, seed)
         assert s.is_over
+
+
+@pytest.mark.parametrize(
+    "labels,seeds",
+    [(["random", "heuristic", "random"], (4, 7)), (["heuristic", "random"], (5, 6)), (["random"] * 4, (0, 1, 2))],
+)
+def test_bots_play_the_deals_variant_with_legal_actions(labels, seeds):
+    """Variant deals (002, 3.1): the random bot proposes swaps, both bots answer deals, every
+    action chosen is one of the listed legal actions, and the games end (seeds where swaps arise)."""
+    from rolling.games.stars import Deal, RespondDeal
+
+    kinds = set()
+    for seed in seeds:
+        s = new_game(Config(players=len(labels), variants=("deals",)), seed)
+        bots = {seat: make_bot(labels[seat], seed * 10 + seat) for seat in range(len(labels))}
+        last, n = -1, 0
+        while not s.is_over:
+            seat = pick_seat(s, last)
+            a = bots[seat].choose(s, seat)
+            if isinstance(a, (Deal, RespondDeal)):
+                kinds.add(type(a))
+                assert a in s.legal_actions(seat), f"{labels[seat]} chose an unlisted {a!r}"
+            else:
+                assert is_legal(s, seat, a), f"{labels[seat]} bot chose an illegal action {a!r}"
+            s.apply(a)
+            last, n = seat, n + 1
+            assert n < 50_000
+    assert Deal in kinds and RespondDeal in kinds
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])

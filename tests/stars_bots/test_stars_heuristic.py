@@ -9,14 +9,17 @@ from rolling.games.stars import procedures as P
 from rolling.games.stars.actions import (
     Bid,
     Close,
+    Deal,
     Dividend,
     Done,
     LeaveAuction,
     Offer,
     Respond,
+    RespondDeal,
     StartAuction,
+    Transaction,
 )
-from rolling.games.stars.state import GONE, IN_OFFERING
+from rolling.games.stars.state import CORP_BASE, GONE, IN_OFFERING
 
 
 def table(players: int = 3, empty_deck: bool = False):
@@ -111,3 +114,31 @@ def test_pays_the_most_it_can_in_the_last_dividend_phase():
     dividends.enter(s)
     a = make_bot("heuristic").choose(s, 0)
     assert a == Dividend(0, "DA", P.max_dividend(s, c))
+
+
+def swap_table():
+    """Variant deals (002, 3.1): Alice (seat 0) presides Doppler AG with the WT and the OL, the
+    heuristic bot (seat 1) Vintage Machinery with the MS and the BY; both have $30."""
+    s = table()
+    s.config = Config(players=3, variants=("deals",))
+    da = form(s, 0, "WT", "DA", 11)
+    give(s, "OL", CORP_BASE + da)
+    vm = form(s, 1, "MS", "VM", 14)
+    give(s, "BY", CORP_BASE + vm)
+    s.corp_cash[da] = s.corp_cash[vm] = 30
+    s.phase = 3
+    acquisition.enter(s)
+    return s
+
+
+def test_accepts_a_deal_good_for_it_and_rejects_a_bad_one():
+    """Variant deals: the bot sums what each purchase of the deal brings it, in order. Its
+    corporation buying the OL (a synergy partner of its MS) cheaply and selling the BY dearly is
+    good; selling the BY cheaply and buying the WT (no synergy with the MS) dearly is not."""
+    good = (Transaction("VM", "OL", 8), Transaction("DA", "BY", 16))
+    bad = (Transaction("DA", "BY", 6), Transaction("VM", "WT", 14))
+    for bundle, accept in ((good, True), (bad, False)):
+        s = swap_table()
+        s.apply(Deal(0, bundle))
+        assert 1 in s.to_act
+        assert make_bot("heuristic").choose(s, 1) == RespondDeal(1, bundle, accept)

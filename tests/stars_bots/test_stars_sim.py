@@ -48,8 +48,10 @@ def test_play_one_rows_follow_the_labels():
 
 
 def test_simulate_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="2 to 6"):
+        simulate(["random"], 2)
     with pytest.raises(ValueError):
-        simulate(["random", "random"], 2)
+        simulate(["random"] * 7, 2)
     with pytest.raises(ValueError):
         simulate(["random"] * 4, 0)
     with pytest.raises(KeyError):
@@ -74,7 +76,17 @@ def test_cli_text_and_errors():
     assert "win rate" in r.stdout and "heuristic" in r.stdout and "mean score" in r.stdout
     r = run(["simulate", "stars", "--games", "2", "--seats", "random,genius,random"])
     assert r.returncode == 2 and "unknown bot" in r.stderr and "Traceback" not in r.stderr
-    r = run(["simulate", "stars", "--games", "2", "--seats", "random,random"])
-    assert r.returncode == 2 and "3 to 6" in r.stderr
+    r = run(["simulate", "stars", "--games", "2", "--seats", "random"])
+    assert r.returncode == 2 and "2 to 6" in r.stderr
     r = run(["simulate", "stars", "--games", "0", "--seats", "random,random,random"])
     assert r.returncode == 2 and "--games" in r.stderr
+
+
+def test_two_player_simulation():
+    """001: Rolling Stock Stars is for two to six players, so two seats simulate without any option."""
+    stats = simulate(["heuristic", "random"], 4, seed=7)
+    assert stats["games"] == 4 and len(stats["seats"]) == 2
+    assert stats["seats"][0]["wins"] + stats["seats"][1]["wins"] == 4
+    r = run(["simulate", "stars", "--games", "2", "--seats", "heuristic,heuristic", "--json"])
+    assert r.returncode == 0, r.stderr
+    assert [row["bot"] for row in json.loads(r.stdout)["seats"]] == ["heuristic", "heuristic"]

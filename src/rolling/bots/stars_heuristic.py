@@ -21,7 +21,9 @@ it brings the bot itself: selling its own private company to a corporation it pr
 whole price while it bears only its fraction of the cost; buying from others is worth its fraction
 of the bargain. From these values the bot bids in auctions up to what a company is worth to it,
 buys and sells shares when their price is far from their value (or to take or keep a presidency),
-buys companies for its corporations when the deal is good for it, answers proposals, closes
+buys companies for its corporations when the deal is good for it, answers proposals (and, with
+the variant deals, accepts a deal when the sum of what its purchases bring it is positive; it
+proposes none), closes
 companies that lose money, picks dividends and share issues by the share price they lead to, and
 forms corporations when the new corporation's treasury can buy its other companies.
 
@@ -32,7 +34,7 @@ always end). It takes a seed like every bot, but needs no random numbers.
 
 from __future__ import annotations
 
-from rolling.games.stars import acquisition
+from rolling.games.stars import acquisition, deals
 from rolling.games.stars import data as D
 from rolling.games.stars import procedures as P
 from rolling.games.stars.actions import (
@@ -46,6 +48,7 @@ from rolling.games.stars.actions import (
     Offer,
     Pass,
     Respond,
+    RespondDeal,
     SellShare,
     StartAuction,
 )
@@ -379,6 +382,14 @@ class StarsHeuristicBot:
                 gain += f * (price - corp_value(o, i, others, sched))
         return gain
 
+    def bundle_gain(self, s: StarsState, seat: int, transactions, sched) -> float:
+        """What ``seat`` gains from a deal (variant deals): :meth:`deal_gain` of each purchase, on
+        the state left by the purchases before it, so that a swap counts what each side gives up."""
+        return sum(
+            self.deal_gain(t, seat, c, i, price, sched)
+            for t, c, i, price in deals.series(s, deals.purchases_of(s, transactions))
+        )
+
     # ---------------------------------------------------------------------------- phase 1
     def _investment(self, s: StarsState, seat: int, moves, sched):
         if s.auction is not None:
@@ -474,6 +485,11 @@ class StarsHeuristicBot:
                 if m.args["accept"]:
                     gain = self._respond_gain(s, seat, m.args, sched)
                     return m.action() if gain > 0 else Respond(**(m.args | {"accept": False}))
+                continue
+            if m.kind is RespondDeal:
+                if m.args["accept"]:
+                    gain = self.bundle_gain(s, seat, m.args["transactions"], sched)
+                    return m.action() if gain > 0 else RespondDeal(**(m.args | {"accept": False}))
                 continue
             if m.kind is not Offer:
                 continue

@@ -197,7 +197,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
     @groups["play"].command("stars")
     def play_stars(
-        players: int = typer.Option(None, "--players", help="number of players, 3-6 (default: seats given, or 4)"),
+        players: int = typer.Option(None, "--players", help="number of players: 2-6 (v2.2: 3-6; default: seats given, or 4)"),
         seats: str = typer.Option(None, "--seats", help="comma list: human, bot, bot:heuristic, bot:random"),
         seed: int = typer.Option(None, "--seed", help="seed of the deck and player order (default: random)"),
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),

@@ -20,7 +20,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def simulate_stars(
         games: int = typer.Option(200, "--games", help="number of games"),
         seats: str = typer.Option(
-            "heuristic,random,random,random", "--seats", help="comma-separated bot names, one per player (3-6)"
+            "heuristic,random,random,random", "--seats", help="comma-separated bot names, one per player (2-6)"
         ),
         seed: int = typer.Option(1, "--seed", help="game g is dealt with seed SEED + g"),
         as_json: bool = typer.Option(
@@ -33,6 +33,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         the rules' tie-break (player order), so the win rates add up to 1.
         """
         from rolling.bots import bot_names
+        from rolling.games.stars.config import PLAYERS
         from rolling.sim.stars import simulate
 
         labels = [x.strip() for x in seats.split(",") if x.strip()]
@@ -40,8 +41,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         for name in labels:
             if name not in known:
                 fail(f"unknown bot {name!r} in --seats (known: {', '.join(known)})")
-        if not 3 <= len(labels) <= 6:
-            fail(f"--seats must name 3 to 6 bots, not {len(labels)}")
+        lo, hi = PLAYERS["stars"]
+        if not lo <= len(labels) <= hi:
+            fail(f"--seats must name {lo} to {hi} bots, not {len(labels)}")
         if games < 1:
             fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()

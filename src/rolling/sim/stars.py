@@ -11,7 +11,7 @@ player first; a label wins a game when its seat has rank 1 (no split wins). ``wi
 games and ``mean_score`` the mean final score ($: cash + face values + share prices).
 
 In the any-order phases (3 and 4) several seats may act; the runner gives the turn to seats that
-have a proposal to answer first, else to the next seat (by seat number, cyclically) after the one
+have a proposal (or, with the variant deals, a deal) to answer first, else to the next seat (by seat number, cyclically) after the one
 that acted last, so no seat is always first.
 """
 
@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rolling.bots import make_bot
+from rolling.core.errors import RecordError
 from rolling.core.rng import Rng
 from rolling.games.stars import Config, StarsState, new_game
+from rolling.games.stars.config import check_players
 
 #: a game taking more actions than this is a bug in a bot or the engine
 MAX_ACTIONS = 200_000
@@ -39,6 +41,10 @@ def pick_seat(state: StarsState, last: int) -> int:
     for p in state.pending:
         if p[3] in seats:
             return p[3]
+    for _, _, waiting in state.deals:
+        for seat in seats:
+            if waiting >> seat & 1:
+                return seat
     n = state.n
     return min(seats, key=lambda seat: (seat - last - 1) % n)
 
@@ -91,7 +97,8 @@ def simulate(
     seed: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Play ``games`` games between the bots named by ``labels`` (one per player, 3 to 6).
+    """Play ``games`` games between the bots named by ``labels`` (one per player, 2 to 6: the
+    Rolling Stock Stars edition, :data:`~rolling.games.stars.config.PLAYERS`).
 
     Args:
         labels: bot names, one per seat label, in the order reported.
@@ -104,12 +111,14 @@ def simulate(
         seats in the order of ``labels``.
 
     Raises:
-        ValueError: a player count outside 3-6 or fewer than one game.
+        ValueError: a player count outside the edition's range, or fewer than one game.
         KeyError: an unknown bot name.
     """
     n = len(labels)
-    if not 3 <= n <= 6:
-        raise ValueError(f"Rolling Stock Stars is for 3 to 6 players, not {n}")
+    try:
+        check_players("stars", n)
+    except RecordError as e:
+        raise ValueError(str(e)) from None
     if games < 1:
         raise ValueError("at least one game is needed")
     for name in labels:

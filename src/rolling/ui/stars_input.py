@@ -3,7 +3,9 @@
 Typed commands (case-insensitive): ``bid MHE 9`` (start an auction, or ``bid 11`` to raise),
 ``leave``, ``buy PR``, ``sell OS``, ``pass``, ``offer OS PR 19`` (corporation OS proposes $19 for
 company PR), ``accept`` / ``reject`` (optionally ``accept OS PR``), ``close BSE``, ``div 3``,
-``issue`` / ``noissue``, ``ipo MHE PR 11``, ``decline``, ``done``. A menu number picks a listed
+``issue`` / ``noissue``, ``ipo MHE PR 11``, ``decline``, ``done``; with the variant deals,
+``deal VM OL 8 DA BY 7`` (purchases in the order they happen, accepted or rejected with
+``accept`` / ``reject``). A menu number picks a listed
 action; a number and a value (``4 12``) picks a ranged one with that value.
 """
 
@@ -13,6 +15,7 @@ from rolling.games.stars import (
     Bid,
     BuyShare,
     Close,
+    Deal,
     DeclineIpo,
     Dividend,
     Done,
@@ -23,8 +26,10 @@ from rolling.games.stars import (
     Offer,
     Pass,
     Respond,
+    RespondDeal,
     SellShare,
     StartAuction,
+    Transaction,
 )
 from rolling.games.stars import data as D
 from rolling.games.stars import procedures as P
@@ -39,6 +44,8 @@ GROUPS = {
     SellShare: "shares",
     Offer: "acquisition",
     Respond: "answers",
+    Deal: "acquisition",
+    RespondDeal: "answers",
     Done: "pass",
     Close: "closing",
     Dividend: "dividend",
@@ -119,6 +126,12 @@ def describe(s: StarsState, m: Move) -> str:
         if s.announcement is not None or "announcer" in a:
             word = "pre-empt: buy it" if a["accept"] else "do not pre-empt"
         return f"{word}: {a['corporation']} / {a['company']}"
+    if k is Deal:
+        steps = ", then ".join(f"{x.corporation} buys {x.company}" for x in a["transactions"])
+        return f"deal: {steps}, each at one price{rng}"
+    if k is RespondDeal:
+        steps = ", then ".join(f"{x.corporation} buys {x.company} for ${x.price}" for x in a["transactions"])
+        return f"{'accept' if a['accept'] else 'reject'} the deal: {steps}"
     if k is Done:
         return "done for this phase"
     if k is Close:
@@ -234,6 +247,16 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
         return Offer(seat, D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])], _int(args[2]))
     if w0 in ("accept", "reject"):
         return _answer(s, seat, w0 == "accept", args)
+    if w0 == "deal":
+        if len(args) < 6 or len(args) % 3:
+            raise InputError("usage: deal CORPORATION COMPANY PRICE CORPORATION COMPANY PRICE ... (in the order they happen)")
+        return Deal(
+            seat,
+            tuple(
+                Transaction(D.CORP_SYMBOLS[_corp(args[k])], D.CODES[_company(args[k + 1])], _int(args[k + 2]))
+                for k in range(0, len(args), 3)
+            ),
+        )
     if w0 == "close":
         need(1, "close COMPANY")
         return Close(seat, D.CODES[_company(args[0])])
@@ -262,8 +285,9 @@ def _int(text: str) -> int:
 
 
 def _answer(s: StarsState, seat: int, accept: bool, args: list[str]):
-    qs = [m for m in s.legal_moves(seat) if m.kind is Respond and m.args["accept"] == accept]
+    qs = [m for m in s.legal_moves(seat) if m.kind in (Respond, RespondDeal) and m.args["accept"] == accept]
     if args:
+        qs = [m for m in qs if m.kind is Respond]
         if len(args) != 2:
             raise InputError("usage: accept|reject [CORPORATION COMPANY]")
         c, i = D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])]
@@ -271,7 +295,7 @@ def _answer(s: StarsState, seat: int, accept: bool, args: list[str]):
     if not qs:
         raise InputError("there is no question for you to answer")
     if len(qs) > 1:
-        raise InputError("several proposals are open: say which, e.g. 'accept OS PR'")
+        raise InputError("several proposals are open: say which, e.g. 'accept OS PR', or pick its menu number")
     return qs[0].action()
 
 
@@ -283,5 +307,6 @@ HELP = """Commands (or type a menu number; 'N AMOUNT' for a ranged choice):
   close BSE       close a company (phase 4)             done          done with this phase (3, 4)
   div 3           pay $3 per share (phase 6)            issue         issue one share (phase 8)
   ipo MHE PR 11   form Prussian Railway from MHE at $11 decline       keep the company private (phase 9)
+  deal VM OL 8 DA BY 7   (variant deals) VM buys OL for $8, then DA buys BY for $7, in one step
   undo            back to your previous decision        save          save the game now
   help            this text                             quit          save and leave"""

@@ -133,6 +133,10 @@ def render(v: dict[str, Any], me: int | None = None) -> Group:
         parts.append(
             Text(f"Open proposal: {pr['corporation']} offers ${pr['price']} for {pr['company']} (answer: {names[pr['seller_seat']]})", style="yellow")
         )
+    for d in v.get("deals", []):
+        steps = ", then ".join(f"{x['corporation']} buys {x['company']} for ${x['price']}" for x in d["transactions"])
+        waiting = ", ".join(names[p] for p in d["waiting"])
+        parts.append(Text(f"Open deal of {names[d['proposer']]}: {steps} (to accept: {waiting})", style="yellow"))
     if "announcement" in v:
         a = v["announcement"]
         parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']}", style="yellow"))

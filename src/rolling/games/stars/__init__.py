@@ -15,6 +15,7 @@ from .actions import (
     Bid,
     BuyShare,
     Close,
+    Deal,
     DeclineIpo,
     Dividend,
     Done,
@@ -24,8 +25,10 @@ from .actions import (
     Offer,
     Pass,
     Respond,
+    RespondDeal,
     SellShare,
     StartAuction,
+    Transaction,
 )
 from .config import Config
 from .engine import new_game
@@ -40,6 +43,7 @@ __all__ = [
     "BuyShare",
     "Close",
     "Config",
+    "Deal",
     "DeclineIpo",
     "Dividend",
     "Done",
@@ -50,8 +54,10 @@ __all__ = [
     "Offer",
     "Pass",
     "Respond",
+    "RespondDeal",
     "SellShare",
     "StarsState",
     "StartAuction",
+    "Transaction",
     "new_game",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rolling.core.action import Action, action_from_json, action_type
+from rolling.core.errors import RecordError
 
 #: JSON type name -> action class
 ACTIONS: dict[str, type] = {}
@@ -167,6 +168,93 @@ class DeclineIpo(Action):
 
     seat: int
     company: str
+
+
+@dataclass(frozen=True, slots=True)
+class Transaction:
+    """One purchase within a :class:`Deal`: ``corporation`` buys ``company`` from whoever owns it
+    when the transaction's turn in the deal comes, for ``price`` $ (within the price span)."""
+
+    corporation: str
+    company: str
+    price: int
+
+    def to_json(self) -> dict:
+        """``{"corporation", "company", "price"}``."""
+        return {"corporation": self.corporation, "company": self.company, "price": self.price}
+
+    @classmethod
+    def of(cls, value) -> Transaction:
+        """A Transaction from itself, a ``(corporation, company, price)`` sequence or its JSON object.
+
+        Raises:
+            RecordError: anything else, or fields of the wrong kind.
+        """
+        if isinstance(value, Transaction):
+            return value
+        if isinstance(value, dict):
+            if set(value) != {"corporation", "company", "price"}:
+                raise RecordError(f"a deal's transaction needs exactly corporation, company and price, got {value!r}")
+            value = (value["corporation"], value["company"], value["price"])
+        if not isinstance(value, (list, tuple)) or len(value) != 3:
+            raise RecordError(f"a deal's transaction must be (corporation, company, price), got {value!r}")
+        corporation, company, price = value
+        if not isinstance(corporation, str) or not isinstance(company, str):
+            raise RecordError(f"a deal's corporation and company are strings, got {value!r}")
+        if not isinstance(price, int) or isinstance(price, bool):
+            raise RecordError(f"a deal's price must be an integer, got {price!r}")
+        return cls(corporation, company, price)
+
+
+def _transactions(value) -> tuple[Transaction, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise RecordError(f"a deal's transactions must be a list, got {value!r}")
+    return tuple(Transaction.of(x) for x in value)
+
+
+@action_type(ACTIONS, "deal")
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Phase 3, variant ``deals`` (002, 3.1, complex transactions): propose ``transactions``, two or
+    more purchases executed together, in the order given, as one step, or not at all.
+
+    The proposer presides at least one of the buying corporations. Every player who gives something
+    (the president of each buying corporation, each seller or its president) must accept; the
+    proposal counts as the proposer's acceptance. ``transactions`` may be given as
+    :class:`Transaction` records or ``(corporation, company, price)`` triples; JSON:
+    ``{"type": "deal", "seat", "transactions": [{"corporation", "company", "price"}, ...]}``.
+    """
+
+    seat: int
+    transactions: tuple[Transaction, ...]
+
+    def __post_init__(self):
+        object.__setattr__(self, "transactions", _transactions(self.transactions))
+
+    def to_json(self) -> dict:
+        return {"type": self.type_name, "seat": self.seat, "transactions": [x.to_json() for x in self.transactions]}
+
+
+@action_type(ACTIONS, "respond_deal")
+@dataclass(frozen=True, slots=True)
+class RespondDeal(Action):
+    """Phase 3, variant ``deals``: accept or reject the open deal with exactly these
+    ``transactions`` (see :class:`Deal`); a rejection withdraws the whole deal."""
+
+    seat: int
+    transactions: tuple[Transaction, ...]
+    accept: bool
+
+    def __post_init__(self):
+        object.__setattr__(self, "transactions", _transactions(self.transactions))
+
+    def to_json(self) -> dict:
+        return {
+            "type": self.type_name,
+            "seat": self.seat,
+            "transactions": [x.to_json() for x in self.transactions],
+            "accept": self.accept,
+        }
 
 
 def from_json(data) -> Action:

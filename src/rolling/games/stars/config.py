@@ -8,7 +8,12 @@ from typing import Any
 from rolling.core.errors import RecordError
 
 EDITIONS = ("stars", "v2.2")
-VARIANTS = ("open-companies", "two-handed", "secret-money")
+#: edition -> (fewest, most) players its rule text allows: Rolling Stock Stars (001) is "a card game
+#: for two to six players"; Rolling Stock v2.2 (000) is "for three to six players"
+PLAYERS = {"stars": (2, 6), "v2.2": (3, 6)}
+#: edition -> the game's title in that edition, for messages
+TITLES = {"stars": "Rolling Stock Stars", "v2.2": "Rolling Stock v2.2"}
+VARIANTS = ("open-companies", "two-handed", "secret-money", "deals")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)
 COMPAT = ("18xx", "18xx-receivership-buy", "18xx-fi-standing-offer")
@@ -21,18 +26,29 @@ RECEIVERSHIP_BUY = "18xx-receivership-buy"
 FI_STANDING_OFFER = "18xx-fi-standing-offer"
 
 
+def check_players(edition: str, players: int) -> None:
+    """Raise RecordError unless ``players`` is within the known ``edition``'s range (:data:`PLAYERS`;
+    Setup of 001 and 000). The message names the edition's own range."""
+    lo, hi = PLAYERS[edition]
+    if not lo <= players <= hi:
+        raise RecordError(f"{TITLES[edition]} is for {lo} to {hi} players, not {players}")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Setup of a game.
 
     Attributes:
-        players: number of seats, 3-6 (4 with the two-handed variant; 2 only with compat ``18xx``).
+        players: number of seats, within the edition's range (:data:`PLAYERS`: 2-6 for ``stars``,
+            3-6 for ``v2.2``); 4 with the two-handed variant.
         edition: ``"stars"`` (Rolling Stock Stars names) or ``"v2.2"`` (Jupiter, Saturn, ...).
         variants: any of ``"open-companies"`` (deck order visible to all), ``"two-handed"`` (two people,
             four seats: person A holds positions 1 and 4, person B 2 and 3), ``"secret-money"``
-            (other players' cash hidden in views).
+            (other players' cash hidden in views), ``"deals"`` (002, 3.1: in phase 3 several
+            transactions may be proposed together and execute as one step; see
+            :mod:`rolling.games.stars.deals`).
         compat: named compatibility options; ``"18xx"`` builds the deck with the 18xx.games random
-            numbers, keeps the seats' order as the initial player order and allows 2 players;
+            numbers and keeps the seats' order as the initial player order;
             ``"18xx-receivership-buy"``: a player who buys the President's Share of a corporation
             in receivership (``BuyShare(presidents_share=True)``) pays the share price before the
             corporation takes its next higher card, as 18xx.games does (canonical rules: the new
@@ -61,9 +77,7 @@ class Config:
         for c in self.compat:
             if c not in COMPAT:
                 raise RecordError(f"unknown compatibility option {c!r} (known: {', '.join(COMPAT)})")
-        lo = 2 if "18xx" in self.compat else 3
-        if not lo <= self.players <= 6:
-            raise RecordError(f"Rolling Stock Stars is for {lo} to 6 players, not {self.players}")
+        check_players(self.edition, self.players)
         if "two-handed" in self.variants and self.players != 4:
             raise RecordError("the two-handed variant is played with four seats (two people)")
         if self.names and len(self.names) != self.players:

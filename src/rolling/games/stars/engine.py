@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
-from . import acquisition, closing, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
+from . import closing, deals, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
 from .actions import ACTIONS
 from .config import Config
 from .moves import Move
@@ -20,7 +20,7 @@ from .state import PHASE_NAMES, StarsState
 PHASES = {
     1: investment,
     2: wrap_up,
-    3: acquisition,
+    3: deals,  # phase 3: Acquisition (module acquisition), with the variant deals when it is on
     4: closing,
     5: income,
     6: dividends,

@@ -40,8 +40,23 @@ def to_act(s: StarsState) -> tuple[int, ...]:
 
 
 def available_companies(s: StarsState) -> list[int]:
-    """Companies in the offering that may be auctioned (not drawn during this phase)."""
+    """Companies that an auction may start with now: in the offering, not drawn during this phase,
+    and (v2.2 only, see :func:`auction_can_draw`) none while the deck holds no company card."""
+    if not auction_can_draw(s):
+        return []
     return [i for i in s.offering if not s.unavailable >> i & 1]
+
+
+def auction_can_draw(s: StarsState) -> bool:
+    """Whether the Auction procedure can be executed whole in this edition.
+
+    v2.2 (000, Auction): "Draw a new COMPANY from the DECK" follows every auction, without a
+    condition, and "Procedures are atomic. If any part of a procedure cannot be executed, the whole
+    procedure cannot be executed": so once the deck holds no company card, no auction can start.
+    Rolling Stock Stars (001, Auction) says "If the Deck contains at least one company card, draw
+    ...", so its auctions go on and simply draw nothing.
+    """
+    return bool(s.deck) or s.config.edition != "v2.2"
 
 
 def moves(s: StarsState, seat: int) -> list[Move]:
@@ -112,6 +127,11 @@ def apply(s: StarsState, a) -> None:
         i = D.company_index(a.company)
         if i is None or i not in s.offering:
             raise IllegalAction(AUCTION, f"{a.company} is not in the offering")
+        if not auction_can_draw(s):
+            raise IllegalAction(
+                AUCTION,
+                "the deck holds no company card to draw after the auction, and procedures are atomic (v2.2)",
+            )
         if s.unavailable >> i & 1:
             raise IllegalAction(AUCTION, f"{D.CODES[i]} was drawn this phase and is not available yet")
         if a.bid < D.FACE[i]:
@@ -199,9 +219,10 @@ def step(s: StarsState) -> bool:
 
 def _only_pass(s: StarsState, seat: int) -> bool:
     cash = s.cash[seat]
-    for i in s.offering:
-        if not s.unavailable >> i & 1 and D.FACE[i] <= cash:
-            return False
+    if auction_can_draw(s):
+        for i in s.offering:
+            if not s.unavailable >> i & 1 and D.FACE[i] <= cash:
+                return False
     for c in range(D.N_CORPS):
         if s.corp_active[c]:
             if s.held[c * MAXP + seat]:

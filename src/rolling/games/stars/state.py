@@ -77,6 +77,7 @@ class StarsState:
         "pending",
         "announcement",
         "standing",
+        "deals",
         "in_flight",
         "received",
         "receivership_queue",
@@ -121,6 +122,7 @@ class StarsState:
         # compat 18xx-fi-standing-offer: announcements that do not pause the phase,
         # each (announcer, company, corporations still to ask, the first asked now)
         self.standing: tuple = ()
+        self.deals: tuple = ()  # variant deals: open deals (proposer, ((corp, company, price), ...), seats to accept)
         self.in_flight = 0  # bitmask of companies transferred this phase
         self.received = [0] * D.N_CORPS  # $ received this phase, in flight
         self.receivership_queue: tuple[int, ...] = ()
@@ -243,6 +245,7 @@ class StarsState:
         s.pending = self.pending
         s.announcement = self.announcement
         s.standing = self.standing
+        s.deals = self.deals
         s.in_flight = self.in_flight
         s.received = self.received[:]
         s.receivership_queue = self.receivership_queue
@@ -286,6 +289,7 @@ class StarsState:
             self.pending,
             self.announcement,
             self.standing,
+            self.deals,
             self.in_flight,
             self.received,
             self.receivership_queue,

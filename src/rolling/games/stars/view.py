@@ -113,6 +113,17 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
             {"corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i], "price": price, "seller_seat": seller}
             for c, i, price, seller in s.pending
         ]
+    if s.deals:
+        out["deals"] = [
+            {
+                "proposer": proposer,
+                "transactions": [
+                    {"corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i], "price": price} for c, i, price in purchases
+                ],
+                "waiting": [p for p in s.order if waiting >> p & 1],
+            }
+            for proposer, purchases, waiting in s.deals
+        ]
     if s.announcement is not None:
         c, i, queue, k = s.announcement
         out["announcement"] = {
