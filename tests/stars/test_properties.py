@@ -50,9 +50,9 @@ def check_invariants(s):
     assert all(x >= 0 for x in s.cash) and s.fi_cash >= 0
 
 
-def play(seed, players, check=True, variants=()):
+def play(seed, players, check=True, variants=(), compat=()):
     rng = Rng(seed)
-    s = new_game(Config(players=players, variants=variants), seed)
+    s = new_game(Config(players=players, variants=variants, compat=compat), seed)
     start_money = total_money(s)
     n = 0
     while not s.is_over:

@@ -4,6 +4,8 @@ investor does not pause phase 3 (issue 10, A.3; docs/18xx-compatibility.md). The
 intervene") stay the default: see test_acquisition.py."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rolling.core.errors import IllegalAction
 from rolling.games.stars import Config, Done, Offer, Respond
@@ -11,6 +13,7 @@ from rolling.games.stars.config import FI_STANDING_OFFER
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR
 
 from .conftest import blank, corp, give, goto, idx
+from .test_properties import play
 
 
 def table(pr_cash=30, da_cash=30, da_president=2):
@@ -126,3 +129,11 @@ def test_only_the_corporation_asked_answers():
     with pytest.raises(IllegalAction, match="already has an open proposal"):
         s.apply(Offer(0, "PR", "WT", 14))
     assert s.digest() == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_random_games_with_standing_offers_keep_invariants_and_end(seed, players):
+    """The invariants of test_properties hold with the option on, and every game ends."""
+    s, _ = play(seed, players, compat=(FI_STANDING_OFFER,))
+    assert s.is_over and s.standing == ()
