@@ -109,7 +109,7 @@ def human_turn(t: Table, seat: int) -> str | None:
     """Prompt a human until they act; returns 'quit' to stop the game."""
     c = t.console
     s = t.state
-    news = s.log[t.seen.get(seat, 0) :]
+    news = s.log_lines(seat, t.seen.get(seat, 0))
     if news:
         c.rule(f"Since {s.names[seat]}'s last decision")
         for line in news[-60:]:
@@ -174,14 +174,17 @@ def play(t: Table, narrate_bots: bool) -> int:
             continue
         t.apply(t.bots[seat].choose(t.state, seat))
         if narrate_bots and not humans:
-            for line in t.state.log[printed:]:
+            for line in t.state.log_lines(None, printed):
                 c.print(line, highlight=False, markup=False)
             printed = len(t.state.log)
     s = t.state
+    # the closing screen is one player's when one person plays, an onlooker's when several share
+    # the keyboard (with secret money nobody's cash shows) or nobody does
+    viewer = humans[0] if len(humans) == 1 else None
     if humans:
-        for line in s.log[min(t.seen.values()) :]:
+        for line in s.log_lines(viewer, min(t.seen.values())):
             c.print(line, highlight=False, markup=False)
-    c.print(render(s.view(humans[0] if humans else None), me=humans[0] if humans else None))
+    c.print(render(s.view(viewer), me=viewer))
     c.print(standings_table(s.standings()))
     if "two-handed" in s.config.variants:
         from rolling.games.stars.state import two_handed_winner

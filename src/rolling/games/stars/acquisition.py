@@ -31,6 +31,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from .actions import Done, Offer, Respond
 from .moves import Move
 from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
@@ -180,22 +181,24 @@ def apply(s: StarsState, a) -> None:
         raise IllegalAction(RULE, f"{s.names[a.seat]} is not president of a corporation that may buy")
     if isinstance(a, Done):
         s.done |= 1 << a.seat
-        s.say(f"{s.names[a.seat]} is done with acquisitions.")
+        if s.log is not None:
+            s.log.append((E.DONE_BUYING, E.PUBLIC, a.seat))
         return
     if not isinstance(a, Offer):
         raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 3")
     c, i = _check_offer(s, a)
     owner = s.company_owner[i]
-    name = s.corp_name(c)
     if owner == FOREIGN_INVESTOR:
-        s.say(f"{name} announces it will buy {D.CODES[i]} from the foreign investor for ${a.price}.")
+        if s.log is not None:
+            s.log.append((E.ANNOUNCE, E.PUBLIC, c, i, a.price))
         s.announcement = (c, i, interveners(s, c, i), 0)
         return
     seller_seat = controller(s, owner)
     if seller_seat == a.seat:
         _transfer(s, c, i, a.price)
         return
-    s.say(f"{name} offers ${a.price} to {s.entity_name(owner)} for {D.CODES[i]}.")
+    if s.log is not None:
+        s.log.append((E.OFFER, E.PUBLIC, c, owner, i, a.price))
     s.pending = s.pending + ((c, i, a.price, seller_seat),)
 
 
@@ -256,10 +259,12 @@ def _respond(s: StarsState, a: Respond) -> None:
             )
         if a.accept:
             s.announcement = None
-            s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(announcer)}.")
+            if s.log is not None:
+                s.log.append((E.PREEMPT, E.PUBLIC, c, announcer))
             _transfer(s, c, i, fi_price(c, i))
         else:
-            s.say(f"{s.corp_name(c)} does not pre-empt.")
+            if s.log is not None:
+                s.log.append((E.NO_PREEMPT, E.PUBLIC, c))
             s.announcement = (announcer, ann_i, queue, k + 1)
         return
     for n, (pc, pi, price, seller) in enumerate(s.pending):
@@ -270,7 +275,8 @@ def _respond(s: StarsState, a: Respond) -> None:
             if a.accept:
                 _transfer(s, c, i, price)
             else:
-                s.say(f"{s.names[seller]} rejects {s.corp_name(c)}'s offer for {D.CODES[i]}.")
+                if s.log is not None:
+                    s.log.append((E.REJECT, E.PUBLIC, seller, c, i))
             return
     raise IllegalAction(RULE, f"there is no open proposal of {a.corporation} for {a.company} to answer")
 
@@ -287,7 +293,8 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
         s.received[owner - CORP_BASE] += price
     else:
         s.cash[owner] += price
-    s.say(f"{s.corp_name(c)} buys {D.CODES[i]} from {s.entity_name(owner)} for ${price}.")
+    if s.log is not None:
+        s.log.append((E.BUY_COMPANY, E.PUBLIC, c, i, owner, price))
     s.company_owner[i] = CORP_BASE + c
     s.in_flight |= 1 << i
     s.done = 0
@@ -296,7 +303,8 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
         for p in s.pending:
             pc, pi, pprice, seller = p
             if _cannot_buy(s, pc, pi, pprice) or controller(s, s.company_owner[pi]) != seller:
-                s.say(f"{s.corp_name(pc)}'s offer for {D.CODES[pi]} lapses.")
+                if s.log is not None:
+                    s.log.append((E.LAPSE, E.PUBLIC, pc, pi))
             else:
                 keep.append(p)
         s.pending = tuple(keep)
@@ -323,10 +331,8 @@ def step(s: StarsState) -> bool:
             if target is None:
                 s.receivership_queue = s.receivership_queue[1:]
                 continue
-            s.say(
-                f"{s.corp_name(r)} (in receivership) announces it will buy {D.CODES[target]} "
-                f"from the foreign investor for ${fi_price(r, target)}."
-            )
+            if s.log is not None:
+                s.log.append((E.RECEIVER_ANNOUNCES, E.PUBLIC, r, target, fi_price(r, target)))
             s.announcement = (r, target, interveners(s, r, target), 0)
             continue
         return not s.pending and active_seats(s) & ~s.done == 0

@@ -2,7 +2,8 @@
 
 Glossary, Entity: "All assets are open for inspection by any Player at any time." Hidden are only
 the order of the face-down deck (visible with the open-companies variant) and, with the
-secret-money variant, other players' cash.
+secret-money variant, other players' cash. :func:`cash_audience` is that rule; the log applies it
+too (:mod:`.events`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ from typing import Any
 
 from . import data as D
 from . import procedures as P
+from .events import PUBLIC, sees
 from .state import CORP_BASE, FOREIGN_INVESTOR, PHASE_NAMES, StarsState
+
+
+def cash_audience(s: StarsState, p: int) -> int:
+    """The viewers who may see player ``p``'s cash, as an event visibility (:mod:`.events`):
+    everyone, or with the secret-money variant ``p`` alone (002, 3.2: "secret private money")."""
+    return 1 << p if "secret-money" in s.config.variants else PUBLIC
 
 
 def company_json(s: StarsState, i: int) -> dict[str, Any]:
@@ -31,7 +39,6 @@ def company_json(s: StarsState, i: int) -> dict[str, Any]:
 
 def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
     """The table as ``seat`` sees it (``None``: an onlooker)."""
-    secret = "secret-money" in s.config.variants
     players = []
     for pos, p in enumerate(s.order):
         shares = {D.CORP_SYMBOLS[c]: s.shares_of(c, p) for c in range(D.N_CORPS) if s.corp_active[c] and s.shares_of(c, p)}
@@ -40,7 +47,7 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
                 "seat": p,
                 "name": s.names[p],
                 "order": pos + 1,
-                "cash": s.cash[p] if (not secret or p == seat) else None,
+                "cash": s.cash[p] if sees(cash_audience(s, p), seat) else None,
                 "companies": [company_json(s, i) for i in s.companies_of(p)],
                 "income": P.income_of(s, p),
                 "shares": shares,
