@@ -17,11 +17,12 @@ from rolling.bots import bot_names, make_bot
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, replay, save_record
 from rolling.games.stars import Config
-from rolling.games.stars.config import EDITIONS, VARIANTS
-from rolling.ui.stars_input import HELP, InputError, menu, parse
+from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
+from rolling.ui.stars_input import InputError, help_text, menu, parse
 from rolling.ui.stars_screen import render, standings_table
 
 EDITION_HELP = "one of " + ", ".join(EDITIONS)
+PLAYERS_HELP = ", ".join(f"{e}: {lo}-{hi}" for e, (lo, hi) in PLAYERS.items())
 VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
 
 
@@ -132,7 +133,7 @@ def human_turn(t: Table, seat: int) -> str | None:
             return "quit"
         word = text.lower()
         if word in ("help", "?"):
-            c.print(HELP, highlight=False, markup=False)
+            c.print(help_text(s.config.edition), highlight=False, markup=False)
             continue
         if word == "quit":
             t.save()
@@ -200,7 +201,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
     @groups["play"].command("stars")
     def play_stars(
-        players: int = typer.Option(None, "--players", help="number of players, 3-6 (default: seats given, or 4)"),
+        players: int = typer.Option(None, "--players", help=f"number of players ({PLAYERS_HELP}; default: seats given, or 4)"),
         seats: str = typer.Option(None, "--seats", help="comma list: human, bot, bot:heuristic, bot:random"),
         seed: int = typer.Option(None, "--seed", help="seed of the deck and player order (default: random)"),
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),

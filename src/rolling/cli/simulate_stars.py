@@ -11,6 +11,7 @@ import time
 import typer
 
 from rolling.cli.session import fail, games_progress
+from rolling.games.stars.config import Config
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
@@ -20,7 +21,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def simulate_stars(
         games: int = typer.Option(200, "--games", help="number of games"),
         seats: str = typer.Option(
-            "heuristic,random,random,random", "--seats", help="comma-separated bot names, one per player (3-6)"
+            "heuristic,random,random,random", "--seats", help="comma-separated bot names, one per player ({}-{})".format(*Config().player_range())
         ),
         seed: int = typer.Option(1, "--seed", help="game g is dealt with seed SEED + g"),
         as_json: bool = typer.Option(
@@ -40,8 +41,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         for name in labels:
             if name not in known:
                 fail(f"unknown bot {name!r} in --seats (known: {', '.join(known)})")
-        if not 3 <= len(labels) <= 6:
-            fail(f"--seats must name 3 to 6 bots, not {len(labels)}")
+        lo, hi = Config().player_range()
+        if not lo <= len(labels) <= hi:
+            fail(f"--seats must name {lo} to {hi} bots, not {len(labels)}")
         if games < 1:
             fail(f"--games must be 1 or more, not {games}")
         t0 = time.perf_counter()

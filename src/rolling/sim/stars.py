@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rolling.bots import make_bot
+from rolling.core.errors import RecordError
 from rolling.core.rng import Rng
 from rolling.games.stars import Config, StarsState, new_game
 
@@ -91,7 +92,7 @@ def simulate(
     seed: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Play ``games`` games between the bots named by ``labels`` (one per player, 3 to 6).
+    """Play ``games`` games between the bots named by ``labels`` (one per player, as many as the edition allows).
 
     Args:
         labels: bot names, one per seat label, in the order reported.
@@ -104,17 +105,19 @@ def simulate(
         seats in the order of ``labels``.
 
     Raises:
-        ValueError: a player count outside 3-6 or fewer than one game.
+        ValueError: a player count outside the edition's range (:meth:`Config.player_range`) or
+            fewer than one game.
         KeyError: an unknown bot name.
     """
     n = len(labels)
-    if not 3 <= n <= 6:
-        raise ValueError(f"Rolling Stock Stars is for 3 to 6 players, not {n}")
+    try:
+        config = Config(players=n).validate()  # the edition's player range and its message
+    except RecordError as e:
+        raise ValueError(str(e)) from None
     if games < 1:
         raise ValueError("at least one game is needed")
     for name in labels:
         make_bot(name, 0)  # fail early on an unknown name
-    config = Config(players=n)
     wins = [0] * n
     score = [0] * n
     rank = [0] * n

@@ -8,6 +8,11 @@ from typing import Any
 from rolling.core.errors import RecordError
 
 EDITIONS = ("stars", "v2.2")
+#: TITLES[edition]: the game's name in that edition's rule book (shown on screens and in errors)
+TITLES = {"stars": "Rolling Stock Stars", "v2.2": "Rolling Stock (rules v2.2)"}
+#: PLAYERS[edition] = (fewest, most) players. 000 (v2.2): "A card game for three to six players".
+PLAYERS = {"stars": (3, 6), "v2.2": (3, 6)}
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
 VARIANTS = ("open-companies", "two-handed", "secret-money")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)
@@ -22,7 +27,8 @@ class Config:
     """Setup of a game.
 
     Attributes:
-        players: number of seats, 3-6 (4 with the two-handed variant; 2 only with compat ``18xx``).
+        players: number of seats, within the edition's range (:data:`PLAYERS`; 4 with the two-handed
+            variant; 2 also with compat ``18xx``).
         edition: ``"stars"`` (Rolling Stock Stars names) or ``"v2.2"`` (Jupiter, Saturn, ...).
         variants: any of ``"open-companies"`` (deck order visible to all), ``"two-handed"`` (two people,
             four seats: person A holds positions 1 and 4, person B 2 and 3), ``"secret-money"``
@@ -56,14 +62,23 @@ class Config:
         for c in self.compat:
             if c not in COMPAT:
                 raise RecordError(f"unknown compatibility option {c!r} (known: {', '.join(COMPAT)})")
-        lo = 2 if "18xx" in self.compat else 3
-        if not lo <= self.players <= 6:
-            raise RecordError(f"Rolling Stock Stars is for {lo} to 6 players, not {self.players}")
+        lo, hi = self.player_range()
+        if not lo <= self.players <= hi:
+            extra = " with compat option 18xx" if "18xx" in self.compat else ""
+            raise RecordError(
+                f"{TITLES[self.edition]} is for {_WORDS[lo]} to {_WORDS[hi]} players{extra}, not {self.players}"
+            )
         if "two-handed" in self.variants and self.players != 4:
             raise RecordError("the two-handed variant is played with four seats (two people)")
         if self.names and len(self.names) != self.players:
             raise RecordError(f"{len(self.names)} names given for {self.players} players")
         return self
+
+    def player_range(self) -> tuple[int, int]:
+        """(fewest, most) players this setup allows: the edition's range (:data:`PLAYERS`), from 2
+        with compat option ``18xx`` (the site's two-player games)."""
+        lo, hi = PLAYERS[self.edition]
+        return (min(lo, 2) if "18xx" in self.compat else lo), hi
 
     def to_json(self) -> dict[str, Any]:
         """Return the config as a JSON object."""

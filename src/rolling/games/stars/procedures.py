@@ -85,7 +85,7 @@ def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool
     out of receivership costs the share price before the move (18xx.games).
     """
     if not s.corp_active[c]:
-        raise IllegalAction("Buy One Share", f"{D.CORP_SYMBOLS[c]} is not an existing corporation")
+        raise IllegalAction("Buy One Share", f"{s.corp_name(c)} is not an existing corporation")
     if s.bank_shares(c) < 1:
         raise IllegalAction("Buy One Share", f"the bank owns no share of {s.corp_name(c)}")
     if presidents_share and s.president[c] >= 0:
@@ -129,7 +129,7 @@ def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = Fal
 def check_sell_one_share(s: StarsState, seat: int, c: int) -> None:
     """Check Sell One Share (raises IllegalAction)."""
     if not s.corp_active[c]:
-        raise IllegalAction("Sell One Share", f"{D.CORP_SYMBOLS[c]} is not an existing corporation")
+        raise IllegalAction("Sell One Share", f"{s.corp_name(c)} is not an existing corporation")
     if s.held[c * MAXP + seat] < 1:
         raise IllegalAction("Sell One Share", f"{s.names[seat]} owns no share of {s.corp_name(c)}")
 

@@ -312,6 +312,10 @@ class StarsState:
         """Display name of corporation ``c`` in this game's edition."""
         return D.CORP_NAMES[self.config.edition][c]
 
+    def corp_code(self, c: int) -> str:
+        """Short code of corporation ``c`` in this game's edition (what a person reads and types)."""
+        return D.CORP_CODES[self.config.edition][c]
+
     def entity_name(self, owner: int) -> str:
         """Display name of an owner code (player, corporation, foreign investor)."""
         if 0 <= owner < MAXP:
