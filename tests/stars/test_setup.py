@@ -72,7 +72,7 @@ def test_setup_player_count_limits(players):
 @pytest.mark.parametrize("players", [2, 7])
 def test_setup_v22_is_for_three_to_six_players(players):
     """000: Rolling Stock v2.2 is "a card game for three to six players"; the error names its range."""
-    with pytest.raises(RecordError, match="v2.2 is for 3 to 6 players, not " + str(players)):
+    with pytest.raises(RecordError, match=r"v2\.2\) is for 3 to 6 players, not " + str(players)):
         new_game(Config(players=players, edition="v2.2"), 0)
     assert new_game(Config(players=3, edition="v2.2"), 0).n == 3
 

@@ -17,11 +17,12 @@ from rolling.bots import bot_names, make_bot
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, replay, save_record
 from rolling.games.stars import Config
-from rolling.games.stars.config import EDITIONS, VARIANTS
-from rolling.ui.stars_input import HELP, InputError, menu, parse
+from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
+from rolling.ui.stars_input import InputError, help_text, menu, parse
 from rolling.ui.stars_screen import render, standings_table
 
 EDITION_HELP = "one of " + ", ".join(EDITIONS)
+PLAYERS_HELP = ", ".join(f"{e}: {lo}-{hi}" for e, (lo, hi) in PLAYERS.items())
 VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
 
 
@@ -109,7 +110,7 @@ def human_turn(t: Table, seat: int) -> str | None:
     """Prompt a human until they act; returns 'quit' to stop the game."""
     c = t.console
     s = t.state
-    news = s.log[t.seen.get(seat, 0) :]
+    news = s.log_lines(seat, t.seen.get(seat, 0))
     if news:
         c.rule(f"Since {s.names[seat]}'s last decision")
         for line in news[-60:]:
@@ -132,7 +133,7 @@ def human_turn(t: Table, seat: int) -> str | None:
             return "quit"
         word = text.lower()
         if word in ("help", "?"):
-            c.print(HELP, highlight=False, markup=False)
+            c.print(help_text(s.config.edition), highlight=False, markup=False)
             continue
         if word == "quit":
             t.save()
@@ -174,14 +175,17 @@ def play(t: Table, narrate_bots: bool) -> int:
             continue
         t.apply(t.bots[seat].choose(t.state, seat))
         if narrate_bots and not humans:
-            for line in t.state.log[printed:]:
+            for line in t.state.log_lines(None, printed):
                 c.print(line, highlight=False, markup=False)
             printed = len(t.state.log)
     s = t.state
+    # the closing screen is one player's when one person plays, an onlooker's when several share
+    # the keyboard (with secret money nobody's cash shows) or nobody does
+    viewer = humans[0] if len(humans) == 1 else None
     if humans:
-        for line in s.log[min(t.seen.values()) :]:
+        for line in s.log_lines(viewer, min(t.seen.values())):
             c.print(line, highlight=False, markup=False)
-    c.print(render(s.view(humans[0] if humans else None), me=humans[0] if humans else None))
+    c.print(render(s.view(viewer), me=viewer))
     c.print(standings_table(s.standings()))
     if "two-handed" in s.config.variants:
         from rolling.games.stars.state import two_handed_winner
@@ -197,7 +201,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
     @groups["play"].command("stars")
     def play_stars(
-        players: int = typer.Option(None, "--players", help="number of players: 2-6 (v2.2: 3-6; default: seats given, or 4)"),
+        players: int = typer.Option(None, "--players", help=f"number of players ({PLAYERS_HELP}; default: seats given, or 4)"),
         seats: str = typer.Option(None, "--seats", help="comma list: human, bot, bot:heuristic, bot:random"),
         seed: int = typer.Option(None, "--seed", help="seed of the deck and player order (default: random)"),
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),

@@ -123,12 +123,11 @@ def simulate(
         raise ValueError("at least one game is needed")
     for name in labels:
         make_bot(name, 0)  # fail early on an unknown name
-    config = Config(players=n)
     wins = [0] * n
     score = [0] * n
     rank = [0] * n
     for g in range(games):
-        for j, row in enumerate(play_one(labels, seed + g, g, config)):
+        for j, row in enumerate(play_one(labels, seed + g, g)):
             score[j] += row["score"]
             rank[j] += row["rank"]
             if row["rank"] == 1:

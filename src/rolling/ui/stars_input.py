@@ -7,6 +7,10 @@ company PR), ``accept`` / ``reject`` (optionally ``accept OS PR``), ``close BSE`
 ``deal VM OL 8 DA BY 7`` (purchases in the order they happen, accepted or rejected with
 ``accept`` / ``reject``). A menu number picks a listed
 action; a number and a value (``4 12``) picks a ranged one with that value.
+
+A corporation is typed and shown by its code in the game's edition (``PR`` in a Rolling Stock Stars
+game, ``JUP`` in a v2.2 game, whose codes clash with no company code), or typed by a one-word name
+there (``Jupiter``). Actions hold the canonical symbol in every edition.
 """
 
 from __future__ import annotations
@@ -59,10 +63,10 @@ class InputError(ValueError):
     """What the person typed is not a legal action now; the message says why."""
 
 
-def _corp(sym: str) -> int:
-    c = D.corp_index(sym)
+def _corp(s: StarsState, text: str) -> int:
+    c = D.corp_by_code(s.config.edition, text)
     if c is None:
-        raise InputError(f"unknown corporation {sym!r} (corporations: {', '.join(D.CORP_SYMBOLS)})")
+        raise InputError(f"unknown corporation {text!r} (corporations: {', '.join(D.CORP_CODES[s.config.edition])})")
     return c
 
 
@@ -108,11 +112,11 @@ def describe(s: StarsState, m: Move) -> str:
         c = D.CORP_INDEX[a["corporation"]]
         price = P.card_price(P.next_higher_card(s, c))
         extra = " (President's Share)" if a.get("presidents_share") else ""
-        return f"buy a share of {a['corporation']} {s.corp_name(c)} for ${price} (now ${s.share_price(c)}){extra}"
+        return f"buy a share of {s.corp_code(c)} {s.corp_name(c)} for ${price} (now ${s.share_price(c)}){extra}"
     if k is SellShare:
         c = D.CORP_INDEX[a["corporation"]]
         price = P.card_price(P.next_lower_card(s, c))
-        return f"sell a share of {a['corporation']} {s.corp_name(c)} for ${price} (now ${s.share_price(c)})"
+        return f"sell a share of {s.corp_code(c)} {s.corp_name(c)} for ${price} (now ${s.share_price(c)})"
     if k is Offer:
         c = D.CORP_INDEX[a["corporation"]]
         i = D.INDEX[a["company"]]
@@ -120,17 +124,19 @@ def describe(s: StarsState, m: Move) -> str:
         who = "foreign investor" if owner == FOREIGN_INVESTOR else s.entity_name(owner)
         gain = offer_income_gain(s, c, i)
         price = f" for ${a['price']}" if "price" in a else rng
-        return f"{a['corporation']} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
+        return f"{s.corp_code(c)} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
     if k is Respond:
         word = "accept" if a["accept"] else "reject"
         if s.announcement is not None or "announcer" in a:
             word = "pre-empt: buy it" if a["accept"] else "do not pre-empt"
-        return f"{word}: {a['corporation']} / {a['company']}"
+        return f"{word}: {s.corp_code(D.CORP_INDEX[a['corporation']])} / {a['company']}"
     if k is Deal:
-        steps = ", then ".join(f"{x.corporation} buys {x.company}" for x in a["transactions"])
+        steps = ", then ".join(f"{s.corp_code(D.CORP_INDEX[x.corporation])} buys {x.company}" for x in a["transactions"])
         return f"deal: {steps}, each at one price{rng}"
     if k is RespondDeal:
-        steps = ", then ".join(f"{x.corporation} buys {x.company} for ${x.price}" for x in a["transactions"])
+        steps = ", then ".join(
+            f"{s.corp_code(D.CORP_INDEX[x.corporation])} buys {x.company} for ${x.price}" for x in a["transactions"]
+        )
         return f"{'accept' if a['accept'] else 'reject'} the deal: {steps}"
     if k is Done:
         return "done for this phase"
@@ -142,18 +148,19 @@ def describe(s: StarsState, m: Move) -> str:
     if k is Dividend:
         c = D.CORP_INDEX[a["corporation"]]
         prev = ", ".join(f"${d}→${dividend_preview(s, c, d)}" for d in range(m.lo, m.hi + 1))
-        return f"dividend per share for {a['corporation']} ({s.corp_issued[c]} shares; payout→share price: {prev})"
+        return f"dividend per share for {s.corp_code(c)} ({s.corp_issued[c]} shares; payout→share price: {prev})"
     if k is Issue:
         c = D.CORP_INDEX[a["corporation"]]
         if a["issue"]:
             price = s.share_price(c) if c == D.STOCK_MASTERS else P.card_price(P.next_lower_card(s, c))
-            return f"{a['corporation']} issues a share: receives ${price}"
-        return f"{a['corporation']} issues no share"
+            return f"{s.corp_code(c)} issues a share: receives ${price}"
+        return f"{s.corp_code(c)} issues no share"
     if k is FormCorporation:
         i = D.INDEX[a["company"]]
+        c = D.CORP_INDEX[a["corporation"]]
         n = P.ipo_shares(D.FACE[i], a["price"])
         return (
-            f"form {a['corporation']} {s.corp_name(D.CORP_INDEX[a['corporation']])} with {a['company']} at ${a['price']}: "
+            f"form {s.corp_code(c)} {s.corp_name(c)} with {a['company']} at ${a['price']}: "
             f"you pay ${P.ipo_payment(D.FACE[i], a['price'])}, {n} share(s) each, treasury ${P.ipo_payment(D.FACE[i], a['price']) + n * a['price']}"
         )
     if k is DeclineIpo:
@@ -235,16 +242,20 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
         return StartAuction(seat, D.CODES[_company(args[0])], _int(args[1]))
     if w0 == "buy":
         need(1, "buy CORPORATION")
-        c = _corp(args[0])
+        c = _corp(s, args[0])
         if "18xx-receivership-buy" in s.config.compat and s.president[c] < 0:
             return BuyShare(seat, D.CORP_SYMBOLS[c], presidents_share=True)
         return BuyShare(seat, D.CORP_SYMBOLS[c])
     if w0 == "sell":
         need(1, "sell CORPORATION")
-        return SellShare(seat, D.CORP_SYMBOLS[_corp(args[0])])
+        return SellShare(seat, D.CORP_SYMBOLS[_corp(s, args[0])])
     if w0 == "offer":
         need(3, "offer CORPORATION COMPANY PRICE")
-        return Offer(seat, D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])], _int(args[2]))
+        c = _corp(s, args[0])
+        if not s.corp_active[c]:
+            # said here, by name: the engine's message would quote the action's canonical symbol
+            raise InputError(f"{s.corp_name(c)} is not an existing corporation")
+        return Offer(seat, D.CORP_SYMBOLS[c], D.CODES[_company(args[1])], _int(args[2]))
     if w0 in ("accept", "reject"):
         return _answer(s, seat, w0 == "accept", args)
     if w0 == "deal":
@@ -253,7 +264,7 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
         return Deal(
             seat,
             tuple(
-                Transaction(D.CORP_SYMBOLS[_corp(args[k])], D.CODES[_company(args[k + 1])], _int(args[k + 2]))
+                Transaction(D.CORP_SYMBOLS[_corp(s, args[k])], D.CODES[_company(args[k + 1])], _int(args[k + 2]))
                 for k in range(0, len(args), 3)
             ),
         )
@@ -273,7 +284,7 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
         return Issue(seat, D.CORP_SYMBOLS[c], True)
     if w0 == "ipo":
         need(3, "ipo COMPANY CORPORATION PRICE")
-        return FormCorporation(seat, D.CODES[_company(args[0])], D.CORP_SYMBOLS[_corp(args[1])], _int(args[2]))
+        return FormCorporation(seat, D.CODES[_company(args[0])], D.CORP_SYMBOLS[_corp(s, args[1])], _int(args[2]))
     raise InputError(f"unknown command {words[0]!r} (help lists the commands)")
 
 
@@ -290,23 +301,38 @@ def _answer(s: StarsState, seat: int, accept: bool, args: list[str]):
         qs = [m for m in qs if m.kind is Respond]
         if len(args) != 2:
             raise InputError("usage: accept|reject [CORPORATION COMPANY]")
-        c, i = D.CORP_SYMBOLS[_corp(args[0])], D.CODES[_company(args[1])]
+        c, i = D.CORP_SYMBOLS[_corp(s, args[0])], D.CODES[_company(args[1])]
         qs = [m for m in qs if m.args["corporation"] == c and m.args["company"] == i]
     if not qs:
         raise InputError("there is no question for you to answer")
     if len(qs) > 1:
-        raise InputError("several proposals are open: say which, e.g. 'accept OS PR', or pick its menu number")
+        a = qs[0].args
+        example = f"{'accept' if accept else 'reject'} {s.corp_code(D.CORP_INDEX[a['corporation']])} {a['company']}"
+        raise InputError(f"several proposals are open: say which, e.g. '{example}'")
     return qs[0].action()
 
 
-HELP = """Commands (or type a menu number; 'N AMOUNT' for a ranged choice):
-  bid MHE 9       start an auction of MHE at $9        bid 11        raise the running auction
-  leave           leave the auction                     pass          pass / done / decline, by phase
-  buy PR          buy one share of Prussian Railway     sell OS       sell one share of Overseas Trading
-  offer OS PR 19  Overseas Trading offers $19 for PR    accept/reject answer a proposal or pre-emption
-  close BSE       close a company (phase 4)             done          done with this phase (3, 4)
-  div 3           pay $3 per share (phase 6)            issue         issue one share (phase 8)
-  ipo MHE PR 11   form Prussian Railway from MHE at $11 decline       keep the company private (phase 9)
-  deal VM OL 8 DA BY 7   (variant deals) VM buys OL for $8, then DA buys BY for $7, in one step
-  undo            back to your previous decision        save          save the game now
-  help            this text                             quit          save and leave"""
+def help_text(edition: str) -> str:
+    """The list of commands, its examples in ``edition``'s corporation codes and names."""
+    code, name = D.CORP_CODES[edition], D.CORP_NAMES[edition]
+    first, last = D.PRUSSIAN, D.OVERSEAS
+
+    def col(left: str, width: int = 54) -> str:
+        return left.ljust(width)
+
+    return "\n".join(
+        [
+            "Commands (or type a menu number; 'N AMOUNT' for a ranged choice):",
+            "  " + col("bid MHE 9       start an auction of MHE at $9") + "bid 11        raise the running auction",
+            "  " + col("leave           leave the auction") + "pass          pass / done / decline, by phase",
+            "  " + col(f"buy {code[first]:<11} buy one share of {name[first]}") + f"sell {code[last]:<8} sell one share of {name[last]}",
+            "  " + col(f"{'offer ' + code[last] + ' PR 19':<15} {name[last]} offers $19 for PR") + "accept/reject answer a proposal or pre-emption",
+            "  " + col("close BSE       close a company (phase 4)") + "done          done with this phase (3, 4)",
+            "  " + col("div 3           pay $3 per share (phase 6)") + "issue         issue one share (phase 8)",
+            "  " + col(f"{'ipo MHE ' + code[first] + ' 11':<15} form {name[first]} from MHE at $11") + "decline       keep the company private (phase 9)",
+            f"  {'deal ' + code[last] + ' OL 8 ' + code[first] + ' BY 7':<23}(variant deals) {code[last]} buys OL for $8, then {code[first]} buys BY for $7, in one step",
+            "  " + col("undo            back to your previous decision") + "save          save the game now",
+            "  " + col("help            this text") + "quit          save and leave",
+            f"Corporations (type the code, or a one-word name): {', '.join(f'{k} {n}' for k, n in zip(code, name, strict=True))}.",
+        ]
+    )

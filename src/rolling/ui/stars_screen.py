@@ -2,7 +2,7 @@
 deck and cost of ownership, the row of share price cards, the phase and who must act.
 
 Everything shown comes from :meth:`StarsState.view`, so a seat sees exactly what it may see
-(secret money, open companies).
+(secret money, open companies), with the edition's title and corporation codes and names.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def render(v: dict[str, Any], me: int | None = None) -> Group:
         syn = " ".join(f"{a}-{b}+{x}" for a, b, x in c["synergies"])
         inc = c["income"]
         ct.add_row(
-            Text(f"{c['symbol']} {c['name']}", style="bold"),
+            Text(f"{c['code']} {c['name']}", style="bold"),
             f"${c['share_price']}",
             f"${c['cash']}",
             Text(pres, style="magenta" if c["receivership"] else ""),
@@ -142,7 +142,7 @@ def render(v: dict[str, Any], me: int | None = None) -> Group:
         parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']}", style="yellow"))
     for a in v.get("standing_announcements", []):
         parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']} (open)", style="yellow"))
-    return Group(Panel(Group(*parts), title="Rolling Stock Stars", expand=False))
+    return Group(Panel(Group(*parts), title=v["title"], expand=False))
 
 
 def standings_table(rows: list[dict[str, Any]]) -> Table:

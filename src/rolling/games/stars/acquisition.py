@@ -38,6 +38,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from .actions import Done, Offer, Respond
 from .config import FI_STANDING_OFFER
 from .moves import Move
@@ -200,15 +201,16 @@ def apply(s: StarsState, a) -> None:
         raise IllegalAction(RULE, f"{s.names[a.seat]} is not president of a corporation that may buy")
     if isinstance(a, Done):
         s.done |= 1 << a.seat
-        s.say(f"{s.names[a.seat]} is done with acquisitions.")
+        if s.log is not None:
+            s.log.append((E.DONE_BUYING, E.PUBLIC, a.seat))
         return
     if not isinstance(a, Offer):
         raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 3")
     c, i = _check_offer(s, a)
     owner = s.company_owner[i]
-    name = s.corp_name(c)
     if owner == FOREIGN_INVESTOR:
-        s.say(f"{name} announces it will buy {D.CODES[i]} from the foreign investor for ${a.price}.")
+        if s.log is not None:
+            s.log.append((E.ANNOUNCE, E.PUBLIC, c, i, a.price))
         if FI_STANDING_OFFER in s.config.compat:
             _stand(s, c, i)
         else:
@@ -218,7 +220,8 @@ def apply(s: StarsState, a) -> None:
     if seller_seat == a.seat:
         _transfer(s, c, i, a.price)
         return
-    s.say(f"{name} offers ${a.price} to {s.entity_name(owner)} for {D.CODES[i]}.")
+    if s.log is not None:
+        s.log.append((E.OFFER, E.PUBLIC, c, owner, i, a.price))
     s.pending = s.pending + ((c, i, a.price, seller_seat),)
 
 
@@ -298,10 +301,12 @@ def _respond(s: StarsState, a: Respond) -> None:
             )
         if a.accept:
             s.announcement = None
-            s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(announcer)}.")
+            if s.log is not None:
+                s.log.append((E.PREEMPT, E.PUBLIC, c, announcer))
             _transfer(s, c, i, fi_price(c, i))
         else:
-            s.say(f"{s.corp_name(c)} does not pre-empt.")
+            if s.log is not None:
+                s.log.append((E.NO_PREEMPT, E.PUBLIC, c))
             s.announcement = (announcer, ann_i, queue, k + 1)
         return
     if a.announcer or any(si == i for _, si, _ in s.standing):
@@ -315,7 +320,8 @@ def _respond(s: StarsState, a: Respond) -> None:
             if a.accept:
                 _transfer(s, c, i, price)
             else:
-                s.say(f"{s.names[seller]} rejects {s.corp_name(c)}'s offer for {D.CODES[i]}.")
+                if s.log is not None:
+                    s.log.append((E.REJECT, E.PUBLIC, seller, c, i))
             return
     raise IllegalAction(RULE, f"there is no open proposal of {a.corporation} for {a.company} to answer")
 
@@ -337,10 +343,12 @@ def _respond_standing(s: StarsState, a: Respond, c: int | None, i: int | None) -
     rest = s.standing[:n] + s.standing[n + 1 :]
     if a.accept:
         s.standing = rest
-        s.say(f"{s.corp_name(c)} pre-empts {s.corp_name(ac)}.")
+        if s.log is not None:
+            s.log.append((E.PREEMPT, E.PUBLIC, c, ac))
         _transfer(s, c, i, fi_price(c, i))
         return
-    s.say(f"{s.corp_name(c)} does not pre-empt.")
+    if s.log is not None:
+        s.log.append((E.NO_PREEMPT, E.PUBLIC, c))
     if len(asked) > 1:
         s.standing = s.standing[:n] + ((ac, i, asked[1:]),) + s.standing[n + 1 :]
         return
@@ -359,7 +367,8 @@ def _filter_standing(s: StarsState) -> None:
         n = s.standing.index(offer)
         if s.in_flight >> i & 1 or spendable(s, c) < fi_price(c, i):
             s.standing = s.standing[:n] + s.standing[n + 1 :]
-            s.say(f"{s.corp_name(c)}'s announced purchase of {D.CODES[i]} lapses.")
+            if s.log is not None:
+                s.log.append((E.ANNOUNCE_LAPSE, E.PUBLIC, c, i))
             continue
         left = tuple(o for o in asked if spendable(s, o) >= fi_price(o, i))
         if left == asked:
@@ -383,7 +392,8 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
         s.received[owner - CORP_BASE] += price
     else:
         s.cash[owner] += price
-    s.say(f"{s.corp_name(c)} buys {D.CODES[i]} from {s.entity_name(owner)} for ${price}.")
+    if s.log is not None:
+        s.log.append((E.BUY_COMPANY, E.PUBLIC, c, i, owner, price))
     s.company_owner[i] = CORP_BASE + c
     s.in_flight |= 1 << i
     s.done = 0
@@ -392,7 +402,8 @@ def _transfer(s: StarsState, c: int, i: int, price: int) -> None:
         for p in s.pending:
             pc, pi, pprice, seller = p
             if _cannot_buy(s, pc, pi, pprice) or controller(s, s.company_owner[pi]) != seller:
-                s.say(f"{s.corp_name(pc)}'s offer for {D.CODES[pi]} lapses.")
+                if s.log is not None:
+                    s.log.append((E.LAPSE, E.PUBLIC, pc, pi))
             else:
                 keep.append(p)
         s.pending = tuple(keep)
@@ -421,16 +432,15 @@ def step(s: StarsState) -> bool:
             if target is None:
                 s.receivership_queue = s.receivership_queue[1:]
                 continue
-            s.say(
-                f"{s.corp_name(r)} (in receivership) announces it will buy {D.CODES[target]} "
-                f"from the foreign investor for ${fi_price(r, target)}."
-            )
+            if s.log is not None:
+                s.log.append((E.RECEIVER_ANNOUNCES, E.PUBLIC, r, target, fi_price(r, target)))
             s.announcement = (r, target, interveners(s, r, target), 0)
             continue
         if s.pending or active_seats(s) & ~s.done:
             return False
-        for c, i, _ in s.standing:
-            s.say(f"{s.corp_name(c)}'s announced purchase of {D.CODES[i]} lapses at the end of the phase.")
+        if s.log is not None:
+            for c, i, _ in s.standing:
+                s.log.append((E.ANNOUNCE_LAPSE_AT_END, E.PUBLIC, c, i))
         s.standing = ()
         return True
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .actions import Close, Done
 from .moves import Move
@@ -115,7 +116,8 @@ def apply(s: StarsState, a) -> None:
                 "and must close companies with negative income first",
             )
         s.done |= 1 << a.seat
-        s.say(f"{s.names[a.seat]} is done closing companies.")
+        if s.log is not None:
+            s.log.append((E.DONE_CLOSING, E.PUBLIC, a.seat))
         return
     if not isinstance(a, Close):
         raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 4")

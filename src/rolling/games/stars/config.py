@@ -11,8 +11,8 @@ EDITIONS = ("stars", "v2.2")
 #: edition -> (fewest, most) players its rule text allows: Rolling Stock Stars (001) is "a card game
 #: for two to six players"; Rolling Stock v2.2 (000) is "for three to six players"
 PLAYERS = {"stars": (2, 6), "v2.2": (3, 6)}
-#: edition -> the game's title in that edition, for messages
-TITLES = {"stars": "Rolling Stock Stars", "v2.2": "Rolling Stock v2.2"}
+#: TITLES[edition]: the game's name in that edition's rule book (shown on screens and in errors)
+TITLES = {"stars": "Rolling Stock Stars", "v2.2": "Rolling Stock (rules v2.2)"}
 VARIANTS = ("open-companies", "two-handed", "secret-money", "deals")
 #: named compatibility options, each switching on one documented difference of another implementation
 #: (see docs/18xx-compatibility.md)

@@ -96,6 +96,12 @@ CORP_NAMES: dict[str, tuple[str, ...]] = {
     "stars": tuple(c["stars_name"] for c in _corps),
     "v2.2": tuple(c["v22_name"] for c in _corps),
 }
+#: CORP_CODES[edition][corp]: the short name a person reads and types in that edition. The stars
+#: codes are the canonical symbols; actions and records always hold the symbol (docs/stars-engine.md).
+CORP_CODES: dict[str, tuple[str, ...]] = {
+    "stars": CORP_SYMBOLS,
+    "v2.2": tuple(c["v22_code"] for c in _corps),
+}
 PRUSSIAN, DOPPLER, SYNERGISTIC, VINTAGE, STARS_INC, STOCK_MASTERS, JUNKYARD, OVERSEAS = (
     CORP_INDEX[s] for s in ("PR", "DA", "S", "VM", "SI", "SM", "JS", "OS")
 )
@@ -116,3 +122,15 @@ def company_index(code: str) -> int | None:
 def corp_index(symbol: str) -> int | None:
     """Index of a corporation by its symbol (``"PR"``, ``"OS"``...), case-insensitive; ``None`` if unknown."""
     return CORP_INDEX.get(symbol.upper())
+
+
+def corp_by_code(edition: str, text: str) -> int | None:
+    """Index of a corporation by what a person of ``edition`` types: its code there (``"JUP"`` in
+    v2.2, ``"PR"`` in stars) or its name there (``"Jupiter"``), case-insensitive; ``None`` if
+    unknown. Another edition's codes and names are unknown, so that nobody reads or types a code
+    that means something else in their edition."""
+    t = text.upper()
+    for c in range(N_CORPS):
+        if CORP_CODES[edition][c] == t or CORP_NAMES[edition][c].upper() == t:
+            return c
+    return None

@@ -55,6 +55,7 @@ from rolling.core.errors import IllegalAction
 
 from . import acquisition as A
 from . import data as D
+from . import events as E
 from .actions import Deal, RespondDeal, Transaction
 from .moves import Move
 from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
@@ -202,7 +203,8 @@ def lapse(s: StarsState) -> None:
         try:
             check(s, d[1])
         except IllegalAction:
-            s.say(f"The deal proposed by {s.names[d[0]]} lapses: {_text(s, d[1])}.")
+            if s.log is not None:
+                s.log.append((E.DEAL_LAPSE, E.PUBLIC, d[0], d[1]))
             continue
         keep.append(d)
     s.deals = tuple(keep)
@@ -226,7 +228,8 @@ def _propose(s: StarsState, a: Deal) -> None:
     if not waiting:
         _execute(s, purchases)
         return
-    s.say(f"{s.names[a.seat]} proposes a deal: {_text(s, purchases)}.")
+    if s.log is not None:
+        s.log.append((E.DEAL_PROPOSE, E.PUBLIC, a.seat, purchases))
     s.deals = s.deals + ((a.seat, purchases, waiting),)
 
 
@@ -240,12 +243,14 @@ def _respond(s: StarsState, a: RespondDeal) -> None:
         rest = s.deals[:n] + s.deals[n + 1 :]
         if not a.accept:
             s.deals = rest
-            s.say(f"{s.names[a.seat]} rejects the deal: {_text(s, purchases)}.")
+            if s.log is not None:
+                s.log.append((E.DEAL_REJECT, E.PUBLIC, a.seat, purchases))
             return
         waiting &= ~(1 << a.seat)
         if waiting:
             s.deals = s.deals[:n] + ((proposer, purchases, waiting),) + s.deals[n + 1 :]
-            s.say(f"{s.names[a.seat]} accepts the deal: {_text(s, purchases)}.")
+            if s.log is not None:
+                s.log.append((E.DEAL_ACCEPT, E.PUBLIC, a.seat, purchases))
             return
         check(s, purchases)
         s.deals = rest
@@ -256,13 +261,10 @@ def _respond(s: StarsState, a: RespondDeal) -> None:
 
 def _execute(s: StarsState, purchases: Purchases) -> None:
     """The checked deal, as one step: its purchases one after another with nothing in between."""
-    s.say(f"Deal, in one step: {_text(s, purchases)}.")
+    if s.log is not None:
+        s.log.append((E.DEAL, E.PUBLIC, purchases))
     for c, i, price in purchases:
         A._transfer(s, c, i, price)
-
-
-def _text(s: StarsState, purchases: Purchases) -> str:
-    return ", then ".join(f"{s.corp_name(c)} buys {D.CODES[i]} for ${price}" for c, i, price in purchases)
 
 
 def _named(purchases: Purchases) -> tuple[Transaction, ...]:

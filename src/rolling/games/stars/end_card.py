@@ -7,6 +7,7 @@ the 75● share price card is owned by a Corporation, the game ends."
 from __future__ import annotations
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .state import StarsState
 
@@ -21,7 +22,8 @@ def enter(s: StarsState) -> None:
         return
     if s.unowned_companies() == 0:
         s.end_flipped = True
-        s.say("No unowned companies are left: the game end card is flipped ($10 cost of ownership). Last turn!")
+        if s.log is not None:
+            s.log.append((E.END_CARD_FLIPPED, E.PUBLIC))
 
 
 def step(s: StarsState) -> bool:

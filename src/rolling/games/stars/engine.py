@@ -11,11 +11,12 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import closing, deals, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
+from . import events as E
 from .actions import ACTIONS
 from .config import Config
 from .moves import Move
 from .setup import setup
-from .state import PHASE_NAMES, StarsState
+from .state import StarsState
 
 PHASES = {
     1: investment,
@@ -62,7 +63,7 @@ def run(s: StarsState, on_phase=None) -> None:
         else:
             s.phase += 1
         if s.log is not None:
-            s.say(f"-- Turn {s.turn}, phase {s.phase}: {PHASE_NAMES[s.phase]} --")
+            s.log.append((E.PHASE, E.PUBLIC, s.turn, s.phase))
         PHASES[s.phase].enter(s)
         if on_phase is not None:
             on_phase(s)

@@ -15,11 +15,13 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .actions import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
 from .config import RECEIVERSHIP_BUY
 from .moves import Move
 from .state import MAXP, StarsState
+from .view import cash_audience
 
 RULE = "Phase 1: Investment"
 AUCTION = "Auction"
@@ -110,7 +112,8 @@ def apply(s: StarsState, a) -> None:
                 raise IllegalAction(AUCTION, f"a bid may not exceed your money (${s.cash[a.seat]})")
             i, _, _, starter, _, in_mask = s.auction
             s.auction = (i, a.amount, a.seat, starter, _next_bidder(s, s.position(a.seat), in_mask), in_mask)
-            s.say(f"{s.names[a.seat]} bids ${a.amount} for {D.CODES[i]}.")
+            if s.log is not None:
+                s.log.append((E.BID, E.PUBLIC, a.seat, i, a.amount))
         else:
             _leave(s, a.seat)
         return
@@ -120,7 +123,8 @@ def apply(s: StarsState, a) -> None:
         raise IllegalAction(RULE, f"it is {s.names[due]}'s turn (player order)")
     if isinstance(a, Pass):
         s.passed |= 1 << a.seat
-        s.say(f"{s.names[a.seat]} passes.")
+        if s.log is not None:
+            s.log.append((E.PASS, E.PUBLIC, a.seat))
         s.current = (s.current + 1) % s.n
         return
     if isinstance(a, StartAuction):
@@ -142,7 +146,8 @@ def apply(s: StarsState, a) -> None:
         everyone = (1 << s.n) - 1
         pos = s.current
         s.auction = (i, a.bid, a.seat, a.seat, _next_bidder(s, pos, everyone), everyone)
-        s.say(f"{s.names[a.seat]} starts an auction of {D.CODES[i]} with a bid of ${a.bid}.")
+        if s.log is not None:
+            s.log.append((E.START_AUCTION, E.PUBLIC, a.seat, i, a.bid))
         return
     if isinstance(a, BuyShare):
         c = _corp(a.corporation, "Buy One Share")
@@ -173,7 +178,8 @@ def _next_bidder(s: StarsState, pos: int, in_mask: int) -> int:
 def _leave(s: StarsState, seat: int) -> None:
     i, high, bidder, starter, pos, in_mask = s.auction
     in_mask &= ~(1 << seat)
-    s.say(f"{s.names[seat]} leaves the auction.")
+    if s.log is not None:
+        s.log.append((E.LEAVE_AUCTION, E.PUBLIC, seat))
     s.auction = (i, high, bidder, starter, _next_bidder(s, pos, in_mask), in_mask)
 
 
@@ -184,7 +190,8 @@ def _finish_auction(s: StarsState) -> None:
     s.bank_paid -= high
     s.company_owner[i] = winner
     s.offering.remove(i)
-    s.say(f"{s.names[winner]} wins {D.CODES[i]} for ${high}.")
+    if s.log is not None:
+        s.log.append((E.WIN_AUCTION, E.PUBLIC, winner, i, high))
     P.draw(s)
     # "the next regular action of phase 1 is taken by the next Player in Player Order following
     # the Player that started the auction"
@@ -210,7 +217,9 @@ def step(s: StarsState) -> bool:
         seat = s.order[s.current]
         if _only_pass(s, seat):
             s.passed |= 1 << seat
-            s.say(f"{s.names[seat]} passes (no other action possible).")
+            if s.log is not None:
+                # why is the player's cash: with secret money only they may know it (events.private)
+                E.private(s.log, cash_audience(s, seat), (E.PASS_NO_CHOICE, seat), (E.PASS, seat))
             s.current = (s.current + 1) % s.n
             continue
         return False

@@ -10,10 +10,12 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .actions import DeclineIpo, FormCorporation
 from .moves import Move
 from .state import StarsState
+from .view import cash_audience
 
 RULE = "Phase 9: IPO"
 
@@ -69,7 +71,8 @@ def apply(s: StarsState, a) -> None:
     if s.company_owner[i] != a.seat:
         raise IllegalAction(RULE, f"{D.CODES[i]} belongs to {s.entity_name(s.company_owner[i])}")
     if isinstance(a, DeclineIpo):
-        s.say(f"{s.names[a.seat]} keeps {D.CODES[i]} private.")
+        if s.log is not None:
+            s.log.append((E.KEEP_PRIVATE, E.PUBLIC, a.seat, i))
         s.ipo_cursor -= 1
         return
     c = D.corp_index(a.corporation)
@@ -86,5 +89,19 @@ def step(s: StarsState) -> bool:
     while s.ipo_cursor >= 0:
         if options(s, s.ipo_cursor):
             return False
+        if s.log is not None:
+            _log_passed_over(s, s.ipo_cursor)
         s.ipo_cursor -= 1
     return True
+
+
+def _log_passed_over(s: StarsState, i: int) -> None:
+    """Log a private company passed over for its owner's money alone. A free charter and a free
+    card of its colour are public, the owner's cash is not: with secret money the others read it
+    as a decision to keep the company private (events.private)."""
+    seat = s.company_owner[i]
+    if not 0 <= seat < s.n or all(s.corp_active):
+        return
+    color = D.COLOR[i]
+    if any(s.card_owner[k] < 0 and D.IPO_COLORS[k] >> color & 1 for k in range(1, D.N_CARDS)):
+        E.private(s.log, cash_audience(s, seat), (E.CANNOT_FORM, seat, i), (E.KEEP_PRIVATE, seat, i))

@@ -8,6 +8,7 @@ they have any left."
 from __future__ import annotations
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .actions import Issue
 
@@ -37,7 +38,8 @@ def apply(s: StarsState, a) -> None:
         s.processed |= 1 << c
         P.issue_one_share(s, c)
     else:
-        s.say(f"{s.corp_name(c)} issues no share.")
+        if s.log is not None:
+            s.log.append((E.NO_ISSUE, E.PUBLIC, c))
         s.processed |= 1 << c
 
 

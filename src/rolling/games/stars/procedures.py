@@ -13,6 +13,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from . import data as D
+from . import events as E
 from .config import RECEIVERSHIP_BUY
 from .state import CORP_BASE, FOREIGN_INVESTOR, GONE, IN_OFFERING, MAXP, StarsState
 
@@ -68,7 +69,8 @@ def draw(s: StarsState) -> None:
         s.company_owner[i] = IN_OFFERING
         s.offering.append(i)
         s.unavailable |= 1 << i
-        s.say(f"{D.CODES[i]} is drawn into the offering (unavailable this phase).")
+        if s.log is not None:
+            s.log.append((E.DRAW, E.PUBLIC, i))
 
 
 # ------------------------------------------------------------------------------------------- shares
@@ -83,7 +85,7 @@ def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool
     out of receivership costs the share price before the move (18xx.games).
     """
     if not s.corp_active[c]:
-        raise IllegalAction("Buy One Share", f"{D.CORP_SYMBOLS[c]} is not an existing corporation")
+        raise IllegalAction("Buy One Share", f"{s.corp_name(c)} is not an existing corporation")
     if s.bank_shares(c) < 1:
         raise IllegalAction("Buy One Share", f"the bank owns no share of {s.corp_name(c)}")
     if presidents_share and s.president[c] >= 0:
@@ -112,10 +114,12 @@ def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = Fal
     move_to_card(s, c, k)
     s.cash[seat] -= price
     s.bank_paid -= price
-    s.say(f"{s.names[seat]} buys a share of {s.corp_name(c)} for ${price}.")
+    if s.log is not None:
+        s.log.append((E.BUY_SHARE, E.PUBLIC, seat, c, price))
     if receivership:
         s.president[c] = seat
-        s.say(f"{s.names[seat]} takes the President's Share: {s.corp_name(c)} leaves receivership.")
+        if s.log is not None:
+            s.log.append((E.TAKE_PRESIDENCY, E.PUBLIC, seat, c))
     else:
         change_of_presidency(s, c, s.president[c])
     if card_price(k) >= D.PRICES[D.TOP_CARD]:
@@ -125,7 +129,7 @@ def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = Fal
 def check_sell_one_share(s: StarsState, seat: int, c: int) -> None:
     """Check Sell One Share (raises IllegalAction)."""
     if not s.corp_active[c]:
-        raise IllegalAction("Sell One Share", f"{D.CORP_SYMBOLS[c]} is not an existing corporation")
+        raise IllegalAction("Sell One Share", f"{s.corp_name(c)} is not an existing corporation")
     if s.held[c * MAXP + seat] < 1:
         raise IllegalAction("Sell One Share", f"{s.names[seat]} owns no share of {s.corp_name(c)}")
 
@@ -143,14 +147,16 @@ def sell_one_share(s: StarsState, seat: int, c: int) -> None:
     price = card_price(k)
     s.cash[seat] += price
     s.bank_paid += price
-    s.say(f"{s.names[seat]} sells a share of {s.corp_name(c)} for ${price}.")
+    if s.log is not None:
+        s.log.append((E.SELL_SHARE, E.PUBLIC, seat, c, price))
     if k == 0:
         go_bankrupt(s, c)
         return
     if sum(s.held[base : base + s.n]) == 0:
         if s.president[c] >= 0:
             s.president[c] = -1
-            s.say(f"{s.corp_name(c)} goes into receivership.")
+            if s.log is not None:
+                s.log.append((E.RECEIVERSHIP, E.PUBLIC, c))
         return
     if sold_presidents:
         s.president[c] = -1  # the President's Share lies in the bank until someone takes it
@@ -177,7 +183,8 @@ def change_of_presidency(s: StarsState, c: int, current: int) -> None:
     if best != current or s.president[c] < 0:
         if s.president[c] != best:
             s.president[c] = best
-            s.say(f"{s.names[best]} becomes president of {s.corp_name(c)}.")
+            if s.log is not None:
+                s.log.append((E.NEW_PRESIDENT, E.PUBLIC, best, c))
 
 
 def check_issue_one_share(s: StarsState, c: int) -> None:
@@ -199,7 +206,8 @@ def issue_one_share(s: StarsState, c: int) -> None:
         price = card_price(k)
     s.corp_cash[c] += price
     s.bank_paid += price
-    s.say(f"{s.corp_name(c)} issues a share for ${price}.")
+    if s.log is not None:
+        s.log.append((E.ISSUE, E.PUBLIC, c, price))
     if k == 0:
         go_bankrupt(s, c)
 
@@ -221,7 +229,8 @@ def go_bankrupt(s: StarsState, c: int) -> None:
     s.received[c] = 0
     move_to_card(s, c, -1)
     s.corp_active[c] = False
-    s.say(f"{s.corp_name(c)} goes bankrupt: its companies leave the game and its shares become worthless.")
+    if s.log is not None:
+        s.log.append((E.BANKRUPT, E.PUBLIC, c))
 
 
 # ------------------------------------------------------------------------------- share price, dividends
@@ -269,8 +278,8 @@ def adjust_share_price(s: StarsState, c: int) -> None:
     if t != s.corp_card[c]:
         move_to_card(s, c, t)
     new = s.share_price(c)
-    if new != old:
-        s.say(f"{s.corp_name(c)}'s share price moves from ${old} to ${new}.")
+    if new != old and s.log is not None:
+        s.log.append((E.PRICE_MOVE, E.PUBLIC, c, old, new))
     if t == 0:
         go_bankrupt(s, c)
 
@@ -290,7 +299,8 @@ def pay_dividends(s: StarsState, c: int, amount: int) -> None:
     s.bank_paid -= amount * s.bank_shares(c)
     for p in range(s.n):
         s.cash[p] += amount * s.held[base + p]
-    s.say(f"{s.corp_name(c)} pays ${amount} per share (${total} in all).")
+    if s.log is not None:
+        s.log.append((E.DIVIDEND, E.PUBLIC, c, amount, total))
 
 
 # ------------------------------------------------------------------------------------------ income
@@ -350,12 +360,14 @@ def close_company(s: StarsState, i: int) -> None:
     """Remove company ``i`` from the game; Junkyard Scrappers receives twice its printed income."""
     owner = s.company_owner[i]
     s.company_owner[i] = GONE
-    s.say(f"{s.entity_name(owner)} closes {D.CODES[i]}.")
+    if s.log is not None:
+        s.log.append((E.CLOSE, E.PUBLIC, owner, i))
     if owner == CORP_BASE + D.JUNKYARD:
         bonus = 2 * D.INCOME[i]
         s.corp_cash[D.JUNKYARD] += bonus
         s.bank_paid += bonus
-        s.say(f"{s.corp_name(D.JUNKYARD)} receives a ${bonus} scrapping bonus.")
+        if s.log is not None:
+            s.log.append((E.SCRAP_BONUS, E.PUBLIC, D.JUNKYARD, bonus))
 
 
 # --------------------------------------------------------------------------------------------- IPO
@@ -407,10 +419,8 @@ def form_corporation(s: StarsState, seat: int, i: int, c: int, k: int) -> None:
     s.corp_cash[c] = pay + n * price
     s.bank_paid += n * price
     s.received[c] = 0
-    s.say(
-        f"{s.names[seat]} forms {s.corp_name(c)} with {D.CODES[i]} at ${price}: {n} share(s) each to "
-        f"{s.names[seat]} and the bank; {s.names[seat]} pays ${pay}, the corporation holds ${s.corp_cash[c]}."
-    )
+    if s.log is not None:
+        s.log.append((E.FORM, E.PUBLIC, seat, c, i, price, n, pay, s.corp_cash[c]))
 
 
 # -------------------------------------------------------------------------------------------- end
@@ -424,7 +434,8 @@ def end_game(s: StarsState, reason: str) -> None:
     s.pending = ()
     s.announcement = None
     s.standing = ()
-    s.say(f"The game ends: {reason}.")
     if s.log is not None:
+        s.log.append((E.GAME_END, E.PUBLIC, reason))
+        # the final scores are public: everyone counts their book value (events module)
         for r in s.standings():
-            s.say(f"  {r['rank']}. {r['name']}: ${r['score']}")
+            s.log.append((E.RANK, E.PUBLIC, r["rank"], r["seat"], r["score"]))

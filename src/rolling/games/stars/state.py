@@ -133,7 +133,7 @@ class StarsState:
         self.over = False
         self.bank_paid = 0  # net $ the (unlimited) bank has paid out; money is conserved around it
         self.end_reason = ""
-        self.log: list[str] | None = None
+        self.log: list[tuple] | None = None  # events (see .events), or None when the log is off
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -301,19 +301,30 @@ class StarsState:
         )
 
     def enable_log(self) -> None:
-        """Start keeping a readable log of events in ``self.log`` (off by default, for speed)."""
-        if self.log is None:
-            self.log = [f"-- Turn {self.turn}, phase {self.phase}: {PHASE_NAMES[self.phase]} --"]
+        """Start keeping the log of events in ``self.log`` (off by default, for speed).
 
-    def say(self, message: str) -> None:
-        """Append an event to the log, if the log is on."""
-        if self.log is not None:
-            self.log.append(message)
+        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them for one
+        viewer."""
+        if self.log is None:
+            from .events import PHASE, PUBLIC
+
+            self.log = [(PHASE, PUBLIC, self.turn, self.phase)]
+
+    def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
+        """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
+        onlooker): what that viewer may see, one line each, in this game's edition."""
+        from .events import lines
+
+        return lines(self, seat, start)
 
     # ------------------------------------------------------------------ queries
     def corp_name(self, c: int) -> str:
         """Display name of corporation ``c`` in this game's edition."""
         return D.CORP_NAMES[self.config.edition][c]
+
+    def corp_code(self, c: int) -> str:
+        """Short code of corporation ``c`` in this game's edition (what a person reads and types)."""
+        return D.CORP_CODES[self.config.edition][c]
 
     def entity_name(self, owner: int) -> str:
         """Display name of an owner code (player, corporation, foreign investor)."""

@@ -2,7 +2,11 @@
 
 Glossary, Entity: "All assets are open for inspection by any Player at any time." Hidden are only
 the order of the face-down deck (visible with the open-companies variant) and, with the
-secret-money variant, other players' cash.
+secret-money variant, other players' cash. :func:`cash_audience` is that rule; the log applies it
+too (:mod:`.events`).
+
+Corporations are named by the edition's code (``"JUP"`` in v2.2, the symbol ``"PR"`` in stars);
+each corporation entry also gives its ``symbol``, the name actions use in every edition.
 """
 
 from __future__ import annotations
@@ -11,7 +15,15 @@ from typing import Any
 
 from . import data as D
 from . import procedures as P
+from .config import TITLES
+from .events import PUBLIC, sees
 from .state import CORP_BASE, FOREIGN_INVESTOR, PHASE_NAMES, StarsState
+
+
+def cash_audience(s: StarsState, p: int) -> int:
+    """The viewers who may see player ``p``'s cash, as an event visibility (:mod:`.events`):
+    everyone, or with the secret-money variant ``p`` alone (002, 3.2: "secret private money")."""
+    return 1 << p if "secret-money" in s.config.variants else PUBLIC
 
 
 def company_json(s: StarsState, i: int) -> dict[str, Any]:
@@ -31,16 +43,16 @@ def company_json(s: StarsState, i: int) -> dict[str, Any]:
 
 def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
     """The table as ``seat`` sees it (``None``: an onlooker)."""
-    secret = "secret-money" in s.config.variants
+    code = D.CORP_CODES[s.config.edition]
     players = []
     for pos, p in enumerate(s.order):
-        shares = {D.CORP_SYMBOLS[c]: s.shares_of(c, p) for c in range(D.N_CORPS) if s.corp_active[c] and s.shares_of(c, p)}
+        shares = {code[c]: s.shares_of(c, p) for c in range(D.N_CORPS) if s.corp_active[c] and s.shares_of(c, p)}
         players.append(
             {
                 "seat": p,
                 "name": s.names[p],
                 "order": pos + 1,
-                "cash": s.cash[p] if (not secret or p == seat) else None,
+                "cash": s.cash[p] if sees(cash_audience(s, p), seat) else None,
                 "companies": [company_json(s, i) for i in s.companies_of(p)],
                 "income": P.income_of(s, p),
                 "shares": shares,
@@ -53,6 +65,7 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
         inc = P.income_breakdown(s, CORP_BASE + c)
         corps.append(
             {
+                "code": code[c],
                 "symbol": D.CORP_SYMBOLS[c],
                 "name": s.corp_name(c),
                 "ability": D.CORP_ABILITY[c],
@@ -74,13 +87,14 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game": "stars",
         "edition": s.config.edition,
+        "title": TITLES[s.config.edition],
         "turn": s.turn,
         "phase": s.phase,
         "phase_name": PHASE_NAMES[s.phase],
         "to_act": list(s.to_act),
         "players": players,
         "corporations": corps,
-        "charters_free": [D.CORP_SYMBOLS[c] for c in range(D.N_CORPS) if not s.corp_active[c]],
+        "charters_free": [code[c] for c in range(D.N_CORPS) if not s.corp_active[c]],
         "foreign_investor": {
             "cash": s.fi_cash,
             "companies": [company_json(s, i) for i in s.companies_of(FOREIGN_INVESTOR)],
@@ -92,7 +106,7 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
         "end_card_flipped": s.end_flipped,
         "cost_of_ownership": {"cost": cost, "colors": [D.COLORS[k] for k in range(5) if mask >> k & 1]},
         "share_price_row": [
-            {"price": D.PRICES[k], "corporation": D.CORP_SYMBOLS[s.card_owner[k]] if s.card_owner[k] >= 0 else None}
+            {"price": D.PRICES[k], "corporation": code[s.card_owner[k]] if s.card_owner[k] >= 0 else None}
             for k in range(D.N_CARDS)
         ],
         "is_over": s.over,
@@ -110,7 +124,7 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
         }
     if s.pending:
         out["proposals"] = [
-            {"corporation": D.CORP_SYMBOLS[c], "company": D.CODES[i], "price": price, "seller_seat": seller}
+            {"corporation": code[c], "company": D.CODES[i], "price": price, "seller_seat": seller}
             for c, i, price, seller in s.pending
         ]
     if s.deals:
@@ -127,9 +141,9 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
     if s.announcement is not None:
         c, i, queue, k = s.announcement
         out["announcement"] = {
-            "corporation": D.CORP_SYMBOLS[c],
+            "corporation": code[c],
             "company": D.CODES[i],
-            "asked": D.CORP_SYMBOLS[queue[k]] if k < len(queue) else None,
+            "asked": code[queue[k]] if k < len(queue) else None,
         }
     if s.standing:
         out["standing_announcements"] = [

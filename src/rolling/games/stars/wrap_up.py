@@ -10,6 +10,7 @@ any more Companies, all unavailable Companies become available for future Auctio
 from __future__ import annotations
 
 from . import data as D
+from . import events as E
 from . import procedures as P
 from .state import FOREIGN_INVESTOR, StarsState
 
@@ -22,7 +23,8 @@ def new_player_order(s: StarsState) -> list[int]:
 def enter(s: StarsState) -> None:
     """Run the whole phase."""
     s.order = new_player_order(s)
-    s.say("New player order: " + ", ".join(f"{k + 1}. {s.names[p]}" for k, p in enumerate(s.order)) + ".")
+    if s.log is not None:
+        s.log.append((E.PLAYER_ORDER, E.PUBLIC, tuple(s.order)))
     while True:
         available = sorted(i for i in s.offering if not s.unavailable >> i & 1)
         if not available or D.FACE[available[0]] > s.fi_cash:
@@ -32,7 +34,8 @@ def enter(s: StarsState) -> None:
         s.bank_paid -= D.FACE[i]
         s.company_owner[i] = FOREIGN_INVESTOR
         s.offering.remove(i)
-        s.say(f"The foreign investor buys {D.CODES[i]} for ${D.FACE[i]}.")
+        if s.log is not None:
+            s.log.append((E.FI_BUYS, E.PUBLIC, i, D.FACE[i]))
         P.draw(s)
     s.unavailable = 0
 
