@@ -52,7 +52,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         seconds: float = typer.Option(3.0, "--seconds", help="time spent on each measurement"),
     ) -> None:
-        """Measure replay speed, random-playout speed and clone() time (one core)."""
+        """Measure replay speed, random-playout speed, clone() time and the replay time of two
+        imported 18xx.games records (one core)."""
         from rolling.games.stars.bench import run_bench
 
         if not seconds > 0:
@@ -64,3 +65,5 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         print(f"replay:          {res['replay_actions_per_s']:,.0f} actions/s")
         print(f"random playouts: {res['random_games_per_s']:,.1f} 4-player games/s")
         print(f"clone():         {res['clone_us']:.2f} µs")
+        for name, ms in res["fixture_replay_ms"].items():
+            print(f"replay {name}: {ms:.2f} ms")

@@ -1,7 +1,11 @@
 """Speed measurements of the Rolling Stock Stars engine (``rolling bench stars``).
 
-- replay: actions per second replaying a recorded real 4-player game (``data/sample_game.json``),
-  state construction included;
+- replay: actions per second replaying a recorded real 4-player game
+  (``data/records/rss_hotseat_dividend.json``), state construction included;
+- fixture replay: milliseconds to replay each of two imported 18xx.games records
+  (``data/records/``: the 6-player ``rss_1005`` and the 4-player hotseat game), the minimum of
+  repeated runs, log off, the record read and its actions parsed beforehand (the figures issue 10
+  compares with the 18xx.games Ruby engine's 68 ms and 16.3 ms);
 - random playouts: complete 4-player games per second with a uniform random policy over the
   compact legal moves (legal-move generation included);
 - clone: microseconds per ``clone()`` of a mid-game state.
@@ -21,10 +25,34 @@ from .config import Config
 from .engine import new_game
 
 
-def sample_record() -> GameRecord:
-    """The bundled real 4-player game record."""
-    text = resources.files(__package__).joinpath("data/sample_game.json").read_text(encoding="utf-8")
+#: the bundled imported records, by name (``data/records/NAME.json``)
+RECORDS = ("rss_1005", "rss_hotseat_dividend")
+
+
+def bundled_record(name: str) -> GameRecord:
+    """One of the bundled imported 18xx.games records (:data:`RECORDS`)."""
+    text = resources.files(__package__).joinpath(f"data/records/{name}.json").read_text(encoding="utf-8")
     return GameRecord.from_json(json.loads(text))
+
+
+def sample_record() -> GameRecord:
+    """The bundled real 4-player hotseat game record."""
+    return bundled_record("rss_hotseat_dividend")
+
+
+def replay_ms(record: GameRecord, runs: int = 20) -> float:
+    """The fastest of ``runs`` replays of ``record`` in milliseconds: a new game, then every action
+    (parsed beforehand), log off."""
+    config = Config.from_json(record.config)
+    actions = [from_json(a) for a in record.actions]
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        s = new_game(config, record.seed)
+        for a in actions:
+            s.apply(a)
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000
 
 
 def random_playout(seed: int, players: int = 4) -> int:
@@ -40,9 +68,9 @@ def random_playout(seed: int, players: int = 4) -> int:
     return n
 
 
-def run_bench(seconds: float = 3.0) -> dict[str, float]:
-    """Run the three measurements, each for about ``seconds``; return
-    ``{"replay_actions_per_s", "random_games_per_s", "clone_us"}``."""
+def run_bench(seconds: float = 3.0) -> dict:
+    """Run the measurements, each for about ``seconds``; return ``{"replay_actions_per_s",
+    "random_games_per_s", "clone_us", "fixture_replay_ms": {record name: ms}}``."""
     record = sample_record()
     config = Config.from_json(record.config)
     actions = [from_json(a) for a in record.actions]
@@ -72,4 +100,10 @@ def run_bench(seconds: float = 3.0) -> dict[str, float]:
             s.clone()
         reps += 1000
     clone_us = (time.perf_counter() - t0) / reps * 1e6
-    return {"replay_actions_per_s": round(replay, 1), "random_games_per_s": round(playouts, 2), "clone_us": round(clone_us, 3)}
+    fixtures = {name: round(replay_ms(bundled_record(name), 50), 3) for name in RECORDS}
+    return {
+        "replay_actions_per_s": round(replay, 1),
+        "random_games_per_s": round(playouts, 2),
+        "clone_us": round(clone_us, 3),
+        "fixture_replay_ms": fixtures,
+    }
