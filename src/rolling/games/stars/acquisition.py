@@ -69,9 +69,9 @@ def priority(s: StarsState, c: int) -> tuple:
 def active_seats(s: StarsState) -> int:
     """Bitmask of players who may act: presidents of corporations not in receivership."""
     m = 0
-    for c in range(D.N_CORPS):
-        if s.corp_active[c] and s.president[c] >= 0:
-            m |= 1 << s.president[c]
+    for p in s.president:  # -1 for a corporation in receivership or not in play
+        if p >= 0:
+            m |= 1 << p
     return m
 
 

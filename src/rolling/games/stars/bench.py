@@ -24,7 +24,6 @@ from .actions import from_json
 from .config import Config
 from .engine import new_game
 
-
 #: the bundled imported records, by name (``data/records/NAME.json``)
 RECORDS = ("rss_1005", "rss_hotseat_dividend")
 

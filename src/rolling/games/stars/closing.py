@@ -71,16 +71,14 @@ def closable(s: StarsState, seat: int) -> list[int]:
 
 def active_seats(s: StarsState) -> int:
     """Bitmask of players with something to close."""
+    co = s.company_owner
     m = 0
-    counts = [0] * D.N_CORPS
-    for o in s.company_owner:
-        if 0 <= o < CORP_BASE:
-            m |= 1 << o
-        elif CORP_BASE <= o < FOREIGN_INVESTOR:
-            counts[o - CORP_BASE] += 1
-    for c in range(D.N_CORPS):
-        if counts[c] >= 2 and s.president[c] >= 0:
-            m |= 1 << s.president[c]
+    for p in range(s.n):
+        if p in co:
+            m |= 1 << p
+    for c, p in enumerate(s.president):
+        if p >= 0 and not m >> p & 1 and co.count(CORP_BASE + c) >= 2:
+            m |= 1 << p
     return m
 
 
@@ -90,6 +88,10 @@ def to_act(s: StarsState) -> tuple[int, ...]:
     return tuple(p for p in s.order if waiting >> p & 1)
 
 
+def _may_act(s: StarsState, seat: int) -> bool:
+    return bool((active_seats(s) & ~s.done) >> seat & 1)
+
+
 def must_close(s: StarsState, seat: int) -> bool:
     """True while ``seat`` could not pay their negative phase 5 income."""
     return s.cash[seat] + P.income_of(s, seat) < 0
@@ -97,7 +99,7 @@ def must_close(s: StarsState, seat: int) -> bool:
 
 def moves(s: StarsState, seat: int) -> list[Move]:
     """Legal moves of ``seat`` in phase 4."""
-    if seat not in to_act(s):
+    if not _may_act(s, seat):
         return []
     out = [] if must_close(s, seat) else [Move(Done, {"seat": seat})]
     out.extend(Move(Close, {"seat": seat, "company": D.CODES[i]}) for i in closable(s, seat))
@@ -106,7 +108,7 @@ def moves(s: StarsState, seat: int) -> list[Move]:
 
 def apply(s: StarsState, a) -> None:
     """Check and apply a phase 4 action (raises IllegalAction, state unchanged)."""
-    if a.seat not in to_act(s):
+    if not _may_act(s, a.seat):
         raise IllegalAction(RULE, f"{s.names[a.seat]} has nothing (more) to close in this phase")
     if isinstance(a, Done):
         if must_close(s, a.seat):

@@ -48,6 +48,11 @@ for _i, _pairs in enumerate(SYNERGY):
     for _j, _v in _pairs:
         assert any(k == _i for k, _ in SYNERGY[_j]), f"synergy {CODES[_i]}-{CODES[_j]} is not symmetric"
 
+#: SYNERGY_TABLE[i][j] = synergy bonus $ between companies i and j (0: none), for quick lookups
+SYNERGY_TABLE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(dict(SYNERGY[i]).get(j, 0) for j in range(len(SYNERGY))) for i in range(len(SYNERGY))
+)
+
 HIGHEST: dict[int, int] = {COLORS.index(col): INDEX[code] for col, code in _RAW["deck"]["highest"].items()}
 #: DECK_ORDER[colour] = the colour's companies in the order they are given random numbers at setup
 DECK_ORDER: tuple[tuple[int, ...], ...] = tuple(tuple(INDEX[code] for code in _RAW["deck"]["order"][col]) for col in COLORS)

@@ -99,7 +99,7 @@ def apply(s: StarsState, action, on_phase=None) -> None:
     """
     if s.over:
         raise IllegalAction("Game End", "the game is over")
-    if type(action).__name__ not in _NAMES:
+    if type(action) not in _CLASSES:
         raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
@@ -107,4 +107,4 @@ def apply(s: StarsState, action, on_phase=None) -> None:
     run(s, on_phase)
 
 
-_NAMES = {cls.__name__ for cls in ACTIONS.values()}
+_CLASSES = frozenset(ACTIONS.values())

@@ -16,20 +16,28 @@ def enter(s: StarsState) -> None:
     log = s.log
     if log is not None and cost:
         log.append((E.COST, E.PUBLIC, cost, mask))
+    owned: dict[int, list[int]] = {}
+    for i, owner in enumerate(s.company_owner):
+        if owner >= 0:
+            owned.setdefault(owner, []).append(i)
+
+    def income_of(owner: int) -> int:
+        return P.income_breakdown(s, owner, owned.get(owner, []))["total"]
+
     for seat in s.order:
-        inc = P.income_of(s, seat)
+        inc = income_of(seat)
         if inc:
             s.cash[seat] += inc
             s.bank_paid += inc
             if log is not None:
                 log.append((E.EARNS if inc > 0 else E.PAYS, E.PUBLIC, seat, abs(inc)))
-    inc = P.income_of(s, FOREIGN_INVESTOR)
+    inc = income_of(FOREIGN_INVESTOR)
     s.fi_cash += inc
     s.bank_paid += inc
     if log is not None:
         log.append((E.EARNS if inc >= 0 else E.PAYS, E.PUBLIC, FOREIGN_INVESTOR, abs(inc)))
     for c in s.active_corps():
-        inc = P.income_of(s, CORP_BASE + c)
+        inc = income_of(CORP_BASE + c)
         if s.corp_cash[c] + inc < 0:
             if log is not None:
                 log.append((E.CANNOT_PAY, E.PUBLIC, c, -inc))

@@ -98,6 +98,12 @@ def _corp(symbol: str, rule: str) -> int:
 
 def apply(s: StarsState, a) -> None:
     """Check and apply a phase 1 action (raises IllegalAction, state unchanged)."""
+    if s.auction is None and type(a) is Pass and a.seat == s.order[s.current]:
+        s.passed |= 1 << a.seat  # the most frequent action, checked first
+        if s.log is not None:
+            s.log.append((E.PASS, E.PUBLIC, a.seat))
+        s.current = (s.current + 1) % s.n
+        return
     due = to_act(s)[0]
     if s.auction is not None:
         if not isinstance(a, (Bid, LeaveAuction)):
@@ -121,12 +127,6 @@ def apply(s: StarsState, a) -> None:
         raise IllegalAction(AUCTION, "no auction is running")
     if a.seat != due:
         raise IllegalAction(RULE, f"it is {s.names[due]}'s turn (player order)")
-    if isinstance(a, Pass):
-        s.passed |= 1 << a.seat
-        if s.log is not None:
-            s.log.append((E.PASS, E.PUBLIC, a.seat))
-        s.current = (s.current + 1) % s.n
-        return
     if isinstance(a, StartAuction):
         i = D.company_index(a.company)
         if i is None or i not in s.offering:
@@ -227,15 +227,26 @@ def step(s: StarsState) -> bool:
 
 
 def _only_pass(s: StarsState, seat: int) -> bool:
+    """Whether pass is the only legal action of ``seat`` (the fast twin of :func:`moves`, on the
+    hot path of every phase 1 turn)."""
     cash = s.cash[seat]
-    if auction_can_draw(s):
+    if s.deck or s.config.edition != "v2.2":  # auction_can_draw
+        unavailable = s.unavailable
         for i in s.offering:
-            if not s.unavailable >> i & 1 and D.FACE[i] <= cash:
+            if D.FACE[i] <= cash and not unavailable >> i & 1:
                 return False
-    for c in range(D.N_CORPS):
+    held, card_owner = s.held, s.card_owner
+    for c, k in enumerate(s.corp_card):
         if s.corp_active[c]:
-            if s.held[c * MAXP + seat]:
+            if held[c * MAXP + seat]:
                 return False
-            if s.bank_shares(c) and P.card_price(P.next_higher_card(s, c)) <= cash:
+            # the price of the next higher available card (Buy One Share), $75 without one
+            price = D.PRICES[D.TOP_CARD]
+            if k >= 0:
+                for j in range(k + 1, D.N_CARDS):
+                    if card_owner[j] < 0:
+                        price = D.PRICES[j]
+                        break
+            if price <= cash and s.bank_shares(c):
                 return False
     return True

@@ -86,11 +86,13 @@ def apply(s: StarsState, a) -> None:
 
 def step(s: StarsState) -> bool:
     """Pass over companies that cannot go public; True when all companies are through."""
+    owner = s.company_owner
     while s.ipo_cursor >= 0:
-        if options(s, s.ipo_cursor):
-            return False
-        if s.log is not None:
-            _log_passed_over(s, s.ipo_cursor)
+        if 0 <= owner[s.ipo_cursor] < s.n:  # only private companies may go public
+            if options(s, s.ipo_cursor):
+                return False
+            if s.log is not None:
+                _log_passed_over(s, s.ipo_cursor)
         s.ipo_cursor -= 1
     return True
 

@@ -10,6 +10,8 @@ the state and assumes the check passed.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from rolling.core.errors import IllegalAction
 
 from . import data as D
@@ -263,8 +265,7 @@ def target_card(s: StarsState, c: int) -> int:
 
 def corp_stars(s: StarsState, c: int) -> int:
     """Stars owned by corporation ``c``: its companies' stars, one per full $10, +2 for Stars, Inc."""
-    owner = CORP_BASE + c
-    stars = sum(D.STARS[i] for i in range(D.N_COMPANIES) if s.company_owner[i] == owner)
+    stars = sum(compress(D.STARS, map((CORP_BASE + c).__eq__, s.company_owner)))
     stars += s.corp_cash[c] // 10
     if c == D.STARS_INC:
         stars += 2
@@ -307,41 +308,51 @@ def pay_dividends(s: StarsState, c: int, amount: int) -> None:
 
 
 def synergy_pairs(companies: list[int]) -> list[tuple[int, int, int]]:
-    """Synergy (Glossary): the pairs (i, j, bonus $) among ``companies``, each pair once."""
-    owned = 0
-    for i in companies:
-        owned |= 1 << i
+    """Synergy (Glossary): the pairs (i, j, bonus $) among ``companies`` (ascending), each pair once."""
     pairs = []
-    for i in companies:
-        for j, v in D.SYNERGY[i]:
-            if j > i and owned >> j & 1:
-                pairs.append((i, j, v))
+    for a, i in enumerate(companies):
+        row = D.SYNERGY_TABLE[i]
+        for j in companies[a + 1 :]:
+            if row[j]:
+                pairs.append((i, j, row[j]))
     return pairs
 
 
-def income_breakdown(s: StarsState, owner: int) -> dict[str, int]:
+def income_breakdown(s: StarsState, owner: int, companies: list[int] | None = None) -> dict[str, int]:
     """Collect Income for one entity, itemised in $.
 
     Keys: ``printed`` (sum of printed incomes), ``cost`` (cost of ownership, after Vintage
     Machinery's reduction), ``synergy``, ``bonus`` (foreign investor's +5, Prussian Railway,
-    Doppler AG, Synergistic), ``total``.
+    Doppler AG, Synergistic), ``total``. ``companies``: the owner's companies (ascending), if
+    already known.
     """
-    companies = [i for i in range(D.N_COMPANIES) if s.company_owner[i] == owner]
-    printed = sum(D.INCOME[i] for i in companies)
-    cost = sum(s.company_cost(i) for i in companies)
+    if companies is None:
+        companies = s.companies_of(owner)
+    printed = sum(map(D.INCOME.__getitem__, companies))
+    cost_each, paying = s.cost_of_ownership()
+    cost = 0
+    if cost_each:
+        for i in companies:
+            if paying >> D.COLOR[i] & 1:
+                cost += cost_each
     synergy = bonus = 0
     if owner == FOREIGN_INVESTOR:
         bonus = D.FI_BONUS
     elif owner >= CORP_BASE:
         c = owner - CORP_BASE
-        pairs = synergy_pairs(companies)
-        synergy = sum(v for _, _, v in pairs)
+        pairs = 0
+        for a, i in enumerate(companies):
+            row = D.SYNERGY_TABLE[i]
+            for j in companies[a + 1 :]:
+                if row[j]:
+                    synergy += row[j]
+                    pairs += 1
         if c == D.PRUSSIAN:
             bonus += len(companies)
         elif c == D.DOPPLER and companies:
-            bonus += D.INCOME[max(companies, key=lambda i: D.FACE[i])]
+            bonus += D.INCOME[companies[-1]]  # companies ascend in face value
         elif c == D.SYNERGISTIC:
-            bonus += len(pairs) // 2
+            bonus += pairs // 2
         elif c == D.VINTAGE:
             cost -= min(10, cost)
     total = printed - cost + synergy + bonus

@@ -14,6 +14,7 @@ answers questions about it.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from rolling.core.state import stable_digest
@@ -27,6 +28,9 @@ IN_DECK = -1
 IN_OFFERING = -2
 GONE = -3
 MAXP = 6  # stride of the per-corporation share holding table
+
+#: company indexes 0..35, for picking those of one owner
+COMPANIES = range(D.N_COMPANIES)
 
 PHASE_NAMES = {
     1: "Investment",
@@ -144,21 +148,15 @@ class StarsState:
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (several in the any-order phases 3 and 4); empty when over."""
-        from . import engine
-
         return engine.to_act(self)
 
     def legal_actions(self, seat: int) -> list:
         """Every action ``seat`` may take now, numeric choices enumerated (see :meth:`legal_moves`)."""
-        from . import engine
-
         return engine.legal_actions(self, seat)
 
     def legal_moves(self, seat: int) -> list:
         """The legal actions of ``seat`` in compact form: a list of :class:`~.engine.Move`, each an
         action template with an optional inclusive range for its one numeric field."""
-        from . import engine
-
         return engine.legal_moves(self, seat)
 
     def apply(self, action) -> None:
@@ -167,8 +165,6 @@ class StarsState:
         Raises:
             IllegalAction: naming the broken rule; the state is then unchanged.
         """
-        from . import engine
-
         engine.apply(self, action)
 
     def standings(self) -> list[dict[str, Any]]:
@@ -356,26 +352,31 @@ class StarsState:
 
     def companies_of(self, owner: int) -> list[int]:
         """Companies owned by an owner code, ascending face value."""
-        co = self.company_owner
-        return [i for i in range(D.N_COMPANIES) if co[i] == owner]
+        return list(compress(COMPANIES, map(owner.__eq__, self.company_owner)))
 
     def active_corps(self) -> list[int]:
         """Existing corporations, in share price order (highest first; see Glossary)."""
         return sorted((c for c in range(D.N_CORPS) if self.corp_active[c]), key=self.price_key, reverse=True)
 
-    def price_key(self, c: int) -> tuple[int, int]:
-        """Sort key of Share Price Order (a corporation without a card counts as $75)."""
+    def price_key(self, c: int) -> int:
+        """Sort key of Share Price Order: the card's place in the Row, cards being in price order;
+        a corporation without a card counts as $75, below the holder of the $75 card (which got
+        there first) and above every other card."""
         k = self.corp_card[c]
-        return (self.share_price(c), k)
+        return 2 * k if k >= 0 else 2 * D.TOP_CARD - 1
 
     def next_in_share_price_order(self) -> int | None:
         """Phases 6 and 8: the active corporation with the highest share price whose card has not
         been turned yet (``processed``), or None."""
         best = None
+        best_key = -1
+        active, card, processed = self.corp_active, self.corp_card, self.processed
         for c in range(D.N_CORPS):
-            if self.corp_active[c] and not self.processed >> c & 1:
-                if best is None or self.price_key(c) > self.price_key(best):
-                    best = c
+            if active[c] and not processed >> c & 1:
+                k = card[c]
+                key = 2 * k if k >= 0 else 2 * D.TOP_CARD - 1
+                if key > best_key:
+                    best, best_key = c, key
         return best
 
     def position(self, seat: int) -> int:
@@ -417,3 +418,7 @@ def two_handed_winner(standings: list[dict[str, Any]]) -> str:
         hand = two_handed_person(r["seat"])
         worst[hand] = max(worst.get(hand, 0), r["rank"])
     return min(worst, key=lambda h: worst[h])
+
+
+# the rules live in the engine, which itself needs this module: bound once the state class exists
+from . import engine  # noqa: E402
