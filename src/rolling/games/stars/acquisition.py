@@ -452,8 +452,7 @@ def _receivership_target(s: StarsState, r: int) -> int | None:
         return None
     money = spendable(s, r)
     best = None
-    for i in range(D.N_COMPANIES):
-        if s.company_owner[i] == FOREIGN_INVESTOR and fi_price(r, i) <= money:
-            if best is None or (fi_price(r, i), D.FACE[i]) > (fi_price(r, best), D.FACE[best]):
-                best = i
+    for i in s.companies_of(FOREIGN_INVESTOR):  # ascending face value
+        if fi_price(r, i) <= money and (best is None or fi_price(r, i) >= fi_price(r, best)):
+            best = i
     return best

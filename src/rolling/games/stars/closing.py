@@ -38,7 +38,7 @@ def enter(s: StarsState) -> None:
         if s.president[c] >= 0:
             continue
         owned = s.companies_of(CORP_BASE + c)
-        keep = max(owned, key=lambda i: D.FACE[i])
+        keep = owned[-1]  # the highest face value (companies ascend in face value)
         for i in owned:
             cost = s.company_cost(i)
             color = D.COLOR[i]

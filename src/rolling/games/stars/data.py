@@ -126,7 +126,8 @@ def company_index(code: str) -> int | None:
 
 def corp_index(symbol: str) -> int | None:
     """Index of a corporation by its symbol (``"PR"``, ``"OS"``...), case-insensitive; ``None`` if unknown."""
-    return CORP_INDEX.get(symbol.upper())
+    c = CORP_INDEX.get(symbol)
+    return CORP_INDEX.get(symbol.upper()) if c is None else c
 
 
 def corp_by_code(edition: str, text: str) -> int | None:

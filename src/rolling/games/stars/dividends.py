@@ -3,8 +3,9 @@
 "In Share Price Order, Corporations Pay Dividends, Adjust their Share Price, and turn their share
 price card vertical. Corporations in Receivership pay a dividend of 0●."
 
-Share price order is taken afresh before each corporation (prices move during the phase). The
-president is asked even when $0 is the only possible dividend (as at the table and on 18xx.games).
+Share price order is taken afresh before each corporation (prices move during the phase; see
+:meth:`StarsState.next_in_share_price_order`). The president is asked even when $0 is the only
+possible dividend (as at the table and on 18xx.games).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ RULE = "Phase 6: Dividends"
 
 
 def enter(s: StarsState) -> None:
-    """All share price cards horizontal."""
+    """All share price cards horizontal; the share price order as the phase begins."""
     s.processed = 0
+    s.price_order = tuple(s.active_corps())
 
 
 def current(s: StarsState) -> int | None:

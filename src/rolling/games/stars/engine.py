@@ -55,7 +55,7 @@ def run(s: StarsState, on_phase=None) -> None:
     importer uses it to see phases the engine runs through without a decision).
     """
     while not s.over:
-        if not PHASES[s.phase].step(s):
+        if not _STEPS[s.phase](s):
             return
         if s.phase == 9:
             s.turn += 1
@@ -103,8 +103,11 @@ def apply(s: StarsState, action, on_phase=None) -> None:
         raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
-    PHASES[s.phase].apply(s, action)
+    _APPLIES[s.phase](s, action)
     run(s, on_phase)
 
 
 _CLASSES = frozenset(ACTIONS.values())
+# PHASES' functions by phase number, looked up once (the dispatch of every action)
+_STEPS = (None, *(PHASES[k].step for k in range(1, 10)))
+_APPLIES = (None, *(getattr(PHASES[k], "apply", None) for k in range(1, 10)))  # 2, 5, 7 never wait

@@ -21,8 +21,11 @@ def enter(s: StarsState) -> None:
         if owner >= 0:
             owned.setdefault(owner, []).append(i)
 
+    coo = (cost, mask)
+
     def income_of(owner: int) -> int:
-        return P.income_breakdown(s, owner, owned.get(owner, []))["total"]
+        printed, charged, synergy, bonus = P.income_parts(owner, owned.get(owner, []), coo)
+        return printed - charged + synergy + bonus
 
     for seat in s.order:
         inc = income_of(seat)

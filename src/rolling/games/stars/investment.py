@@ -151,9 +151,9 @@ def apply(s: StarsState, a) -> None:
         return
     if isinstance(a, BuyShare):
         c = _corp(a.corporation, "Buy One Share")
-        P.check_buy_one_share(s, a.seat, c, a.presidents_share)
+        k, price = P.check_buy_one_share(s, a.seat, c, a.presidents_share)
         s.passed &= ~(1 << a.seat)
-        P.buy_one_share(s, a.seat, c, a.presidents_share)
+        P.buy_one_share(s, a.seat, c, k, price)
         s.current = (s.current + 1) % s.n
         return
     if isinstance(a, SellShare):
@@ -235,11 +235,11 @@ def _only_pass(s: StarsState, seat: int) -> bool:
         for i in s.offering:
             if D.FACE[i] <= cash and not unavailable >> i & 1:
                 return False
-    held, card_owner = s.held, s.card_owner
+    if any(s.held[seat::MAXP]):  # a share to sell
+        return False
+    card_owner = s.card_owner
     for c, k in enumerate(s.corp_card):
         if s.corp_active[c]:
-            if held[c * MAXP + seat]:
-                return False
             # the price of the next higher available card (Buy One Share), $75 without one
             price = D.PRICES[D.TOP_CARD]
             if k >= 0:

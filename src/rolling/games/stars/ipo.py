@@ -30,16 +30,18 @@ def options(s: StarsState, i: int) -> list[tuple[int, int]]:
     seat = s.company_owner[i]
     if not 0 <= seat < s.n:
         return []
-    charters = [c for c in range(D.N_CORPS) if not s.corp_active[c]]
-    if not charters:
+    if all(s.corp_active):  # no charter left
         return []
-    face, color, cash = D.FACE[i], D.COLOR[i], s.cash[seat]
-    cards = [
-        k
-        for k in range(1, D.N_CARDS)
-        if s.card_owner[k] < 0 and D.IPO_COLORS[k] >> color & 1 and P.ipo_payment(face, D.PRICES[k]) <= cash
-    ]
-    return [(c, k) for c in charters for k in cards]
+    cards = list(_cards(s, i, seat))
+    return [(c, k) for c in range(D.N_CORPS) if not s.corp_active[c] for k in cards]
+
+
+def _cards(s: StarsState, i: int, seat: int):
+    """The free share price cards of company ``i``'s colour whose payment ``seat`` can afford."""
+    face, color, cash, card_owner = D.FACE[i], D.COLOR[i], s.cash[seat], s.card_owner
+    for k in range(1, D.N_CARDS):
+        if card_owner[k] < 0 and D.IPO_COLORS[k] >> color & 1 and P.ipo_payment(face, D.PRICES[k]) <= cash:
+            yield k
 
 
 def to_act(s: StarsState) -> tuple[int, ...]:
@@ -88,8 +90,9 @@ def step(s: StarsState) -> bool:
     """Pass over companies that cannot go public; True when all companies are through."""
     owner = s.company_owner
     while s.ipo_cursor >= 0:
-        if 0 <= owner[s.ipo_cursor] < s.n:  # only private companies may go public
-            if options(s, s.ipo_cursor):
+        seat = owner[s.ipo_cursor]
+        if 0 <= seat < s.n:  # only private companies may go public
+            if not all(s.corp_active) and any(_cards(s, s.ipo_cursor, seat)):  # options(s, i) != []
                 return False
             if s.log is not None:
                 _log_passed_over(s, s.ipo_cursor)

@@ -105,12 +105,10 @@ def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool
     return k, price
 
 
-def buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool = False) -> None:
-    """Buy One Share (checked): take a share from the bank (the President's Share if in
-    receivership), move to the next higher available card, pay the new price (see
-    :func:`check_buy_one_share` for compat ``18xx-receivership-buy``), check Change of
-    Presidency; at $75 the game ends after payment."""
-    k, price = check_buy_one_share(s, seat, c, presidents_share)
+def buy_one_share(s: StarsState, seat: int, c: int, k: int, price: int) -> None:
+    """Buy One Share, checked by :func:`check_buy_one_share`, which gave the new card ``k`` and the
+    ``price`` $ paid: take a share from the bank (the President's Share if in receivership), move
+    to card ``k``, pay, check Change of Presidency; at $75 the game ends after payment."""
     receivership = s.president[c] < 0
     s.held[c * MAXP + seat] += 1
     move_to_card(s, c, k)
@@ -297,9 +295,10 @@ def pay_dividends(s: StarsState, c: int, amount: int) -> None:
     base = c * MAXP
     total = amount * s.corp_issued[c]
     s.corp_cash[c] -= total
-    s.bank_paid -= amount * s.bank_shares(c)
-    for p in range(s.n):
-        s.cash[p] += amount * s.held[base + p]
+    if amount:
+        s.bank_paid -= amount * s.bank_shares(c)
+        for p in range(s.n):
+            s.cash[p] += amount * s.held[base + p]
     if s.log is not None:
         s.log.append((E.DIVIDEND, E.PUBLIC, c, amount, total))
 
@@ -318,18 +317,12 @@ def synergy_pairs(companies: list[int]) -> list[tuple[int, int, int]]:
     return pairs
 
 
-def income_breakdown(s: StarsState, owner: int, companies: list[int] | None = None) -> dict[str, int]:
-    """Collect Income for one entity, itemised in $.
-
-    Keys: ``printed`` (sum of printed incomes), ``cost`` (cost of ownership, after Vintage
-    Machinery's reduction), ``synergy``, ``bonus`` (foreign investor's +5, Prussian Railway,
-    Doppler AG, Synergistic), ``total``. ``companies``: the owner's companies (ascending), if
-    already known.
-    """
-    if companies is None:
-        companies = s.companies_of(owner)
+def income_parts(owner: int, companies: list[int], coo: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Collect Income for one entity: (printed, cost, synergy, bonus) in $, from its
+    ``companies`` (ascending) and the cost of ownership ``coo`` = (cost $, bitmask of the colours
+    paying it) (see :meth:`StarsState.cost_of_ownership`). See :func:`income_breakdown`."""
     printed = sum(map(D.INCOME.__getitem__, companies))
-    cost_each, paying = s.cost_of_ownership()
+    cost_each, paying = coo
     cost = 0
     if cost_each:
         for i in companies:
@@ -355,13 +348,25 @@ def income_breakdown(s: StarsState, owner: int, companies: list[int] | None = No
             bonus += pairs // 2
         elif c == D.VINTAGE:
             cost -= min(10, cost)
+    return printed, cost, synergy, bonus
+
+
+def income_breakdown(s: StarsState, owner: int) -> dict[str, int]:
+    """Collect Income for one entity, itemised in $.
+
+    Keys: ``printed`` (sum of printed incomes), ``cost`` (cost of ownership, after Vintage
+    Machinery's reduction), ``synergy``, ``bonus`` (foreign investor's +5, Prussian Railway,
+    Doppler AG, Synergistic), ``total``.
+    """
+    printed, cost, synergy, bonus = income_parts(owner, s.companies_of(owner), s.cost_of_ownership())
     total = printed - cost + synergy + bonus
     return {"printed": printed, "cost": cost, "synergy": synergy, "bonus": bonus, "total": total}
 
 
 def income_of(s: StarsState, owner: int) -> int:
     """Total income in $ an entity would collect in phase 5 now (may be negative)."""
-    return income_breakdown(s, owner)["total"]
+    printed, cost, synergy, bonus = income_parts(owner, s.companies_of(owner), s.cost_of_ownership())
+    return printed - cost + synergy + bonus
 
 
 # ----------------------------------------------------------------------------------------- closing

@@ -86,6 +86,7 @@ class StarsState:
         "received",
         "receivership_queue",
         "processed",
+        "price_order",
         "ipo_cursor",
         "over",
         "bank_paid",
@@ -132,6 +133,7 @@ class StarsState:
         self.receivership_queue: tuple[int, ...] = ()
         # phases 6 and 8
         self.processed = 0  # bitmask of corporations whose card is vertical
+        self.price_order: tuple[int, ...] = ()  # the corporations in share price order as the phase began
         # phase 9
         self.ipo_cursor = -1
         self.over = False
@@ -246,6 +248,7 @@ class StarsState:
         s.received = self.received[:]
         s.receivership_queue = self.receivership_queue
         s.processed = self.processed
+        s.price_order = self.price_order
         s.ipo_cursor = self.ipo_cursor
         s.over = self.over
         s.bank_paid = self.bank_paid
@@ -290,6 +293,7 @@ class StarsState:
             self.received,
             self.receivership_queue,
             self.processed,
+            self.price_order,
             self.ipo_cursor,
             self.over,
             self.bank_paid,
@@ -367,17 +371,17 @@ class StarsState:
 
     def next_in_share_price_order(self) -> int | None:
         """Phases 6 and 8: the active corporation with the highest share price whose card has not
-        been turned yet (``processed``), or None."""
-        best = None
-        best_key = -1
-        active, card, processed = self.corp_active, self.corp_card, self.processed
-        for c in range(D.N_CORPS):
-            if active[c] and not processed >> c & 1:
-                k = card[c]
-                key = 2 * k if k >= 0 else 2 * D.TOP_CARD - 1
-                if key > best_key:
-                    best, best_key = c, key
-        return best
+        been turned yet (``processed``), or None.
+
+        Only the corporation whose card is being turned changes its share price (or goes
+        bankrupt) in these phases, so the order of the others is the one taken as the phase began
+        (``price_order``): taking it afresh before each corporation gives the same answer.
+        """
+        processed, active = self.processed, self.corp_active
+        for c in self.price_order:
+            if not processed >> c & 1 and active[c]:
+                return c
+        return None
 
     def position(self, seat: int) -> int:
         """0-based position of ``seat`` in player order."""
