@@ -10,8 +10,6 @@ the state and assumes the check passed.
 
 from __future__ import annotations
 
-from itertools import compress
-
 from rolling.core.errors import IllegalAction
 
 from . import data as D
@@ -263,7 +261,9 @@ def target_card(s: StarsState, c: int) -> int:
 
 def corp_stars(s: StarsState, c: int) -> int:
     """Stars owned by corporation ``c``: its companies' stars, one per full $10, +2 for Stars, Inc."""
-    stars = sum(compress(D.STARS, map((CORP_BASE + c).__eq__, s.company_owner)))
+    owner = CORP_BASE + c
+    co = s.company_owner
+    stars = sum([D.STARS[i] for i in range(D.N_COMPANIES) if co[i] == owner])
     stars += s.corp_cash[c] // 10
     if c == D.STARS_INC:
         stars += 2

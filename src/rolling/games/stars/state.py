@@ -14,7 +14,6 @@ answers questions about it.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 from rolling.core.state import stable_digest
@@ -356,7 +355,8 @@ class StarsState:
 
     def companies_of(self, owner: int) -> list[int]:
         """Companies owned by an owner code, ascending face value."""
-        return list(compress(COMPANIES, map(owner.__eq__, self.company_owner)))
+        co = self.company_owner
+        return [i for i in COMPANIES if co[i] == owner]
 
     def active_corps(self) -> list[int]:
         """Existing corporations, in share price order (highest first; see Glossary)."""
