@@ -77,7 +77,7 @@ def active_seats(s: StarsState) -> int:
 
 def company_count(s: StarsState, owner: int) -> int:
     """Companies owned by an entity (in-flight ones included)."""
-    return sum(1 for o in s.company_owner if o == owner)
+    return s.company_owner.count(owner)
 
 
 def controller(s: StarsState, owner: int) -> int:

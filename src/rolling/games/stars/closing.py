@@ -72,9 +72,10 @@ def closable(s: StarsState, seat: int) -> list[int]:
 def active_seats(s: StarsState) -> int:
     """Bitmask of players with something to close."""
     co = s.company_owner
+    owners = set(co)
     m = 0
     for p in range(s.n):
-        if p in co:
+        if p in owners:
             m |= 1 << p
     for c, p in enumerate(s.president):
         if p >= 0 and not m >> p & 1 and co.count(CORP_BASE + c) >= 2:

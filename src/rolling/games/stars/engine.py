@@ -92,7 +92,8 @@ def legal_actions(s: StarsState, seat: int) -> list:
 
 
 def apply(s: StarsState, action, on_phase=None) -> None:
-    """Apply one action and run the automatic steps that follow (``on_phase``: see :func:`run`).
+    """Apply a legal action, then every automatic step until a seat must decide (``on_phase``:
+    see :func:`run`). This is also the method ``StarsState.apply(action)``.
 
     Raises:
         IllegalAction: the action breaks a rule (named in the error); nothing changed.
@@ -111,3 +112,5 @@ _CLASSES = frozenset(ACTIONS.values())
 # PHASES' functions by phase number, looked up once (the dispatch of every action)
 _STEPS = (None, *(PHASES[k].step for k in range(1, 10)))
 _APPLIES = (None, *(getattr(PHASES[k], "apply", None) for k in range(1, 10)))  # 2, 5, 7 never wait
+
+StarsState.apply = apply  # type: ignore[method-assign]

@@ -321,13 +321,12 @@ def income_parts(owner: int, companies: list[int], coo: tuple[int, int]) -> tupl
     """Collect Income for one entity: (printed, cost, synergy, bonus) in $, from its
     ``companies`` (ascending) and the cost of ownership ``coo`` = (cost $, bitmask of the colours
     paying it) (see :meth:`StarsState.cost_of_ownership`). See :func:`income_breakdown`."""
-    printed = sum(map(D.INCOME.__getitem__, companies))
     cost_each, paying = coo
-    cost = 0
-    if cost_each:
-        for i in companies:
-            if paying >> D.COLOR[i] & 1:
-                cost += cost_each
+    printed = cost = 0
+    for i in companies:
+        printed += D.INCOME[i]
+        if paying >> D.COLOR[i] & 1:
+            cost += cost_each
     synergy = bonus = 0
     if owner == FOREIGN_INVESTOR:
         bonus = D.FI_BONUS

@@ -160,13 +160,8 @@ class StarsState:
         action template with an optional inclusive range for its one numeric field."""
         return engine.legal_moves(self, seat)
 
-    def apply(self, action) -> None:
-        """Apply a legal action, then every automatic step until a seat must decide.
-
-        Raises:
-            IllegalAction: naming the broken rule; the state is then unchanged.
-        """
-        engine.apply(self, action)
+    # apply(action): the engine's own function, bound by the engine module (one call less on the
+    # hottest path); see rolling.games.stars.engine.apply
 
     def standings(self) -> list[dict[str, Any]]:
         """Final ranking (or the ranking if the game ended now), best first.
