@@ -5,7 +5,7 @@ illegal moves leave the state unchanged; records replay bit for bit."""
 from __future__ import annotations
 
 import pytest
-from freight_helpers import check_invariants
+from freight_helpers import after_draft, check_invariants, give_contract, set_dice
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -23,6 +23,7 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.bots import HeuristicBot, RandomBot, play_game
+from rolling.games.freight.components import COLOURS, load_components
 
 GAMES = [("west-coast", 2), ("west-coast", 3), ("west-coast", 4), ("southern", 3), ("southern", 4), ("southern", 5)]
 FAST = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
@@ -109,3 +110,57 @@ def test_records_replay_bit_for_bit(seed):
     record = GameRecord("freight", state.config.to_json(), seed, [a.to_json() for a in actions])
     again = replay(record)
     assert again.digest() == state.digest() and again.is_over
+
+
+def _accepts_every_listed_action(state) -> None:
+    seat = state.to_act[0]
+    before = state.digest()
+    for a in state.legal_actions(seat):
+        c = state.clone()
+        c.apply(a)  # raises IllegalAction if the engine refuses its own listed move
+        for p in c.players:
+            assert sum(c.cubes[i] for i in p.contracts) <= c.comp.box["cubes_per_player"]
+    assert state.digest() == before
+
+
+@pytest.mark.parametrize("map_name,players", GAMES)
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st_.integers(0, 2**32 - 1))
+def test_every_listed_action_is_accepted_in_random_games(map_name, players, seed):
+    """Issue 10 (the cube supply): at every state of a random game on both maps, each move that
+    legal_actions lists is accepted by apply (tried on a clone)."""
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    while not state.is_over:
+        _accepts_every_listed_action(state)
+        state.apply(rng.choice(state.legal_actions(state.to_act[0])))
+
+
+#: every die face there is: the basic dice and the improvement dice
+FACES = sorted({f for d in load_components().basic_dice for f in d}
+               | {f for d in load_components().improvement_dice.values() for f in d})
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(fills=st_.lists(st_.integers(1, 7), min_size=3, max_size=3),
+       faces=st_.lists(st_.sampled_from(FACES), max_size=9),
+       markers=st_.lists(st_.integers(0, 2), min_size=4, max_size=4),
+       steady=st_.booleans())
+def test_listed_builds_never_need_more_cubes_than_are_left(fills, faces, markers, steady):
+    """Equipment (20 cubes per player), issues 10 and 11: with up to 20 cubes on three long
+    contracts and any dice, every listed move is accepted and no build passes 20 cubes."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    longest = sorted(st.map.links, key=lambda x: -x.length)[:3]
+    total = 0
+    for k, (ln, n) in enumerate(zip(longest, fills, strict=True)):
+        n = max(1, min(n, ln.length - 1, 20 - total - (2 - k)))
+        give_contract(st, seat, ln, n)
+        total += n
+    set_dice(st, seat, faces, ["basic" if "/" in f or f in COLOURS else "black" for f in faces])
+    p = st.players[seat]
+    p.markers = markers[:]
+    st.supply = [st.supply[k] - markers[k] for k in range(4)]
+    if steady:
+        p.improvements = ["Steady Builder"]
+    _accepts_every_listed_action(st)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from freight_helpers import after_draft, check_invariants, link, own, set_dice
+from freight_helpers import after_draft, check_invariants, give_contract, link, own, set_dice
 
 from rolling.core.errors import IllegalAction
 from rolling.games.freight import Config, new_game
@@ -44,16 +44,6 @@ def put_on_track(st, ln, slot=0):
     elif old is not None:
         st.contract_deck.insert(0, old)
     st.contract_track[slot] = ln.index
-
-
-def give_contract(st, seat, ln, cubes):
-    if ln.index in st.contract_deck:
-        st.contract_deck.remove(ln.index)
-    if ln.index in st.contract_track:
-        st.contract_track[st.contract_track.index(ln.index)] = st.contract_deck.pop()
-    st.players[seat].contracts.append(ln.index)
-    st.holder[ln.index] = seat
-    st.cubes[ln.index] = cubes
 
 
 # -- Setting Up the Game Board / Beginning the Game -----------------------------------------------
@@ -223,6 +213,87 @@ def test_steady_builder_once_per_turn():
     st.apply(SteadyBuild(seat, ln.id))
     assert st.cubes[ln.index] == 2
     unchanged(st, SteadyBuild(seat, ln.id))
+
+
+def _cubes_on_board(st, seat):
+    return sum(st.cubes[i] for i in st.players[seat].contracts)
+
+
+def test_cube_supply_of_twenty_bounds_every_build():
+    """Equipment (20 rail construction cubes per player), issue 10: with 19 cubes on three
+    unfinished contracts a build adds one cube; the engine's own payment counts the cubes left,
+    no listed move asks for more, and with none left nothing can be built."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    longest = sorted((x for x in st.map.links if x.colour != "ocean"), key=lambda x: -x.length)[:3]
+    assert [x.length for x in longest] == [8, 8, 7]
+    for ln, cubes in zip(longest, (7, 7, 5), strict=True):
+        give_contract(st, seat, ln, cubes)
+    st.players[seat].improvements = ["Steady Builder"]
+    third = longest[2]  # two empty squares, one cube left
+    set_dice(st, seat, [third.colour] * 3 + ["cubes"], ["basic"] * 3 + ["black"])
+    builds = [a for a in st.legal_actions(seat) if isinstance(a, Build)]
+    assert builds and Build(seat, third.id) not in builds  # one die would do: no "all dice" move
+    assert Build(seat, third.id, "3", 2) not in builds and Build(seat, third.id, "3", 1) in builds
+    for a in builds:
+        c = st.clone()
+        c.apply(a)  # one cube: the 20th, or the last square of a contract that then gives its cubes back
+        assert _cubes_on_board(c, seat) == 20 or c.players[seat].links_owned == 1
+    e = unchanged(st, Build(seat, third.id, "0 1"))
+    assert e.rule == "B: Constructing Links" and "1 construction cube(s) left" in e.reason
+    unchanged(st, Build(seat, third.id, "3", 2))
+    st.apply(Build(seat, third.id))  # the engine pays one die for the one cube left
+    assert st.cubes[third.index] == 6 and st.players[seat].spent == [True, False, False, False]
+    assert _cubes_on_board(st, seat) == 20
+    assert not any(isinstance(a, (Build, SteadyBuild)) for a in st.legal_actions(seat))
+    e = unchanged(st, Build(seat, third.id, "1"))
+    assert "all 20" in e.reason
+    unchanged(st, Build(seat, third.id))
+    e = unchanged(st, SteadyBuild(seat, third.id))
+    assert "all 20" in e.reason
+
+
+def test_cubes_symbol_adds_one_or_two_cubes_at_the_players_choice():
+    """The Improvement Dice, issue 11: the cubes symbol "may be spent to add one or two
+    construction cubes to one of your contracts"; both are listed, the default adds two, and
+    with one empty square or one cube left it adds one."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    ln = link(st, "Santa Cruz", "Santa Maria", "blue")  # Blue 4A, length 5
+    give_contract(st, seat, ln, 1)
+    set_dice(st, seat, ["cubes", "blue", "red"], ["black", "basic", "basic"])
+    builds = [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.pay == "0"]
+    assert builds == [Build(seat, ln.id, "0", 1), Build(seat, ln.id, "0", 2)]
+    for cubes, after in ((1, 2), (2, 3), (0, 3)):
+        c = st.clone()
+        c.apply(Build(seat, ln.id, "0", cubes))
+        assert c.cubes[ln.index] == after
+    c = st.clone()
+    c.apply(Build(seat, ln.id, "0 1", 2))  # a blue die and the symbol: two or three cubes
+    assert c.cubes[ln.index] == 3
+    e = unchanged(st, Build(seat, ln.id, "0", 3))
+    assert e.rule == "B: Constructing Links" and "1 to 2 cubes, not 3" in e.reason
+    unchanged(st, Build(seat, ln.id, "0 1", 1))  # two dice add at least two cubes
+    unchanged(st, Build(seat, ln.id, "0", -1))
+    st.cubes[ln.index] = 4  # one empty square: one cube, and the contract completes
+    assert [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.pay == "0"] == [Build(seat, ln.id, "0", 1)]
+    unchanged(st, Build(seat, ln.id, "0", 2))
+    c = st.clone()
+    c.apply(Build(seat, ln.id, "0"))
+    assert c.owner[ln.index] == seat
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    target = link(st, "Portland", "Boise", "blue")  # length 8
+    give_contract(st, seat, target, 6)
+    give_contract(st, seat, link(st, "Eureka", "Portland", "ocean"), 7)
+    give_contract(st, seat, link(st, "Boise", "Salt Lake City", "gray"), 6)  # 19 cubes out, one left
+    set_dice(st, seat, ["cubes"], ["black"])
+    assert [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.link == target.id] == [
+        Build(seat, target.id, "0", 1)]
+    e = unchanged(st, Build(seat, target.id, "0", 2))
+    assert "only 1 construction cube(s) left" in e.reason
+    st.apply(Build(seat, target.id, "0"))
+    assert st.cubes[target.index] == 7 and _cubes_on_board(st, seat) == 20
 
 
 # -- C: Establishing Major Routes -----------------------------------------------------------------

@@ -58,15 +58,22 @@ def legal_actions(state, seat: int) -> list:
             link = links[card]
             if auto_purchase(state, seat, link.colour, contracts.contract_cost(state, seat, link), "contract") is not None:
                 out.append(TakeContract(seat, slot))
-    full = state.cubes_in_use(seat) >= state.comp.box["cubes_per_player"]
+    left = construction.cubes_left(state, seat)
     for i in p.contracts:
-        link = links[i]
-        if full:
+        if left <= 0:
             break
-        opts = build_options(p, link.colour)
-        for tok in opts:
-            out.append(Build(seat, link.id, pay_text([tok])))
-        if len(auto_build(p, link.colour, link.length - state.cubes[i])) > 1:
+        link = links[i]
+        cap = min(link.length - state.cubes[i], left)
+        for tok in build_options(p, link.colour):
+            pay = pay_text([tok])
+            if tok[0] == "d" and p.dice[tok[1]] == "cubes":
+                # The symbol's two outcomes are distinct moves; with one square or cube left only one.
+                out.append(Build(seat, link.id, pay, 1))
+                if cap >= 2:
+                    out.append(Build(seat, link.id, pay, 2))
+            else:
+                out.append(Build(seat, link.id, pay))
+        if len(auto_build(p, link.colour, cap)[0]) > 1:
             out.append(Build(seat, link.id))
         if state.steady_used < p.has("Steady Builder"):
             out.append(SteadyBuild(seat, link.id))

@@ -245,31 +245,36 @@ def generic_budget(player, purpose: str, second: bool = False) -> int:
     return sum(generic_units(player, t, purpose, second) for t, _ in _available(player))
 
 
-def build_cubes(player, tokens, colour: str, remaining: int, rule: str) -> int:
-    """Cubes the tokens add to a link of ``colour`` needing ``remaining`` more cubes.
+def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
+    """The fewest and the most cubes ``tokens`` can add to a link of ``colour`` (B).
+
+    A die showing the colour (or, for an ocean link, two colours), the *wild* symbol and a marker
+    of the colour add one cube each; the *cubes* symbol adds one or two ("may be spent to add one
+    or two construction cubes"), so the number is the player's choice within the range.
 
     Raises:
-        IllegalAction: a token that cannot build this link, or one that would add no cube.
+        IllegalAction: (under ``rule``) a token that cannot build this link.
     """
-    added = 0
+    lo = hi = 0
     for t in tokens:
-        if added >= remaining:
-            raise IllegalAction(rule, f"{describe(player, t)} would add a cube beyond the link's last square")
         if t[0] == "m":
             if colour == OCEAN or COLOURS[t[1]] != colour:
                 raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link")
-            added += 1
+            lo += 1
+            hi += 1
             continue
         f = face(player.dice[t[1]])
         if f.kind == "cubes":
-            added += min(2, remaining - added)
+            lo += 1
+            hi += 2
         elif f.kind == "wild" or (f.kind == "colour" and (
                 (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
-            added += 1
+            lo += 1
+            hi += 1
         else:
             raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link"
                                 + (" (ocean links need a die showing two colours)" if colour == OCEAN else ""))
-    return added
+    return lo, hi
 
 
 def build_options(player, colour: str) -> list[tuple]:
@@ -289,8 +294,13 @@ def build_options(player, colour: str) -> list[tuple]:
     return out
 
 
-def auto_build(player, colour: str, remaining: int) -> list[tuple]:
-    """The engine's build: matching dice (plain, split, cubes, wild), up to the link's last square."""
+def auto_build(player, colour: str, target: int) -> tuple[list[tuple], int]:
+    """The engine's build: ``(tokens, cubes)`` adding at most ``target`` cubes.
+
+    Dice only, in the order plain colour, split, *cubes* symbol, *wild* (markers are kept);
+    ``target`` is the caller's cap: the link's empty squares and the player's cubes left, or
+    the number of cubes asked for. A *cubes* symbol adds one cube when only one is wanted.
+    """
     order = []
     for i, name in enumerate(player.dice):
         if player.spent[i]:
@@ -306,11 +316,11 @@ def auto_build(player, colour: str, remaining: int) -> list[tuple]:
     out = []
     added = 0
     for _, i, u in order:
-        if added >= remaining:
+        if added >= target:
             break
         out.append(("d", i))
-        added += min(u, remaining - added)
-    return out
+        added += min(u, target - added)
+    return out, added
 
 
 def pay_text(tokens) -> str:
