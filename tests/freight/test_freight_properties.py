@@ -4,6 +4,8 @@ illegal moves leave the state unchanged; records replay bit for bit."""
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 from freight_helpers import after_draft, check_invariants, give_contract, set_dice
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +25,8 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.bots import HeuristicBot, RandomBot, play_game
-from rolling.games.freight.components import COLOURS, load_components
+from rolling.games.freight.components import COLOURS, face, load_components
+from rolling.games.freight.stockpile import _counts, auto_choices, gains, options
 
 GAMES = [("west-coast", 2), ("west-coast", 3), ("west-coast", 4), ("southern", 3), ("southern", 4), ("southern", 5)]
 FAST = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
@@ -164,3 +167,32 @@ def test_listed_builds_never_need_more_cubes_than_are_left(fills, faces, markers
     if steady:
         p.improvements = ["Steady Builder"]
     _accepts_every_listed_action(st)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(faces=st_.lists(st_.sampled_from(FACES), max_size=9),
+       improvement_die=st_.lists(st_.booleans(), min_size=9, max_size=9),
+       storage=st_.integers(0, 2),
+       supply=st_.lists(st_.integers(0, 6), min_size=4, max_size=4))
+def test_default_stockpile_is_the_best_of_all_choices(faces, improvement_die, storage, supply):
+    """F, issue 14: the engine's stockpile (``end`` with no colours) gives as many markers as the
+    best of every colour choice for the split dice (brute force), and the listed end-of-turn
+    moves are exactly the distinct outcomes."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    kinds = ["black" if improvement_die[k] else "basic" for k in range(len(faces))]
+    set_dice(st, seat, faces, kinds)
+    st.players[seat].improvements = ["Efficient Storage"] * storage
+    other = st.players[(seat + 1) % 3]
+    other.markers = [6 - n for n in supply]
+    st.supply = supply[:]
+    _, splits = _counts(st, seat)
+    dice = st.players[seat].dice
+    every = {tuple(gains(st, seat, list(c))) for c in product(*[face(dice[i]).colours for i in splits])}
+    best = max(sum(g) for g in every)
+    assert sum(gains(st, seat, auto_choices(st, seat))) == best
+    assert {tuple(g) for _, g in options(st, seat)} == every
+    ends = [a for a in st.legal_actions(seat) if isinstance(a, EndTurn)]
+    assert len(ends) == len(every)
+    st.apply(EndTurn(seat))
+    assert sum(st.players[seat].markers) == best

@@ -497,6 +497,21 @@ def test_stockpile_splits_symbols_and_efficient_storage():
     assert st.players[seat].markers == [0, 2, 0, 0]
 
 
+def test_default_stockpile_stores_the_most_markers():
+    """F, issue 14: "end" with no colours stores the split dice as the choice giving the most
+    markers. Blue/gray and gray/yellow: both as gray give one gray marker; choosing die by die
+    (blue for the first, then nothing better for the second) gave none."""
+    assert _stock(["blue/gray", "gray/yellow"]) == [0, 1, 0, 0]
+    assert _stock(["blue/gray", "gray/red", "red", "blue"]) == [1, 0, 1, 0]  # not both gray: [0, 1, 0, 0]
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    set_dice(st, seat, ["blue/gray", "blue/gray", "gray", "blue"])
+    st.supply[1] = 0  # no gray markers left: store the splits as blue
+    st.players[(seat + 1) % 3].markers[1] = 6
+    st.apply(EndTurn(seat))
+    assert st.players[seat].markers == [2, 0, 0, 0]
+
+
 def test_stockpile_supply_of_six_per_colour():
     """F: only six markers of each colour; none left, none taken."""
     st = after_draft("west-coast", 3)
