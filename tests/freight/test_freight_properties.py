@@ -4,6 +4,9 @@ illegal moves leave the state unchanged; records replay bit for bit."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from itertools import product
 
 import pytest
@@ -26,6 +29,8 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.bots import HeuristicBot, RandomBot, play_game
 from rolling.games.freight.components import COLOURS, face, load_components
+from rolling.games.freight.payment import generic_budget
+from rolling.games.freight.routes import enumerate_routes, link_cost, route_price, trace
 from rolling.games.freight.stockpile import _counts, auto_choices, gains, options
 
 GAMES = [("west-coast", 2), ("west-coast", 3), ("west-coast", 4), ("southern", 3), ("southern", 4), ("southern", 5)]
@@ -196,3 +201,90 @@ def test_default_stockpile_is_the_best_of_all_choices(faces, improvement_die, st
     assert len(ends) == len(every)
     st.apply(EndTurn(seat))
     assert sum(st.players[seat].markers) == best
+
+
+def _route_outcomes_by_brute_force(state, seat) -> set:
+    """Every valid route the seat can pay now, as (origin, colour, dest, owners): every simple path
+    of completed links up to ``budget + stations`` links (each link costs a die), checked plainly."""
+    p = state.players[seat]
+    second = state.routes_done == 1
+    if state.routes_done >= 2 or state.saturation <= 0 or (second and "route" not in
+                                                            [f for f, s in zip(p.dice, p.spent, strict=True) if not s]):
+        return set()
+    budget = generic_budget(p, "route", second)
+    longest = budget + p.stations - state.stations_used
+    out = set()
+    ends: dict[int, list] = {}
+    for i in state.completed:
+        ln = state.map.links[i]
+        ends.setdefault(ln.a, []).append((ln.b, i))
+        ends.setdefault(ln.b, []).append((ln.a, i))
+
+    def walk(origin, colour, city, seen, path):
+        for nxt, i in ends.get(city, ()):
+            if nxt in seen:
+                continue
+            route = path + [i]
+            if state.open_demand(nxt, colour):
+                if any(state.owner[j] == seat for j in route):
+                    cost, _ = route_price(state, seat, sum(link_cost(state, seat, j) for j in route))
+                    if cost <= budget:
+                        out.add((origin, colour, nxt, tuple(sorted(state.owner[j] for j in route))))
+            elif len(route) < longest:
+                walk(origin, colour, nxt, seen | {nxt}, route)
+
+    for origin, cargo in enumerate(state.cargo):
+        for colour in set(cargo):
+            walk(origin, colour, origin, {origin}, [])
+    return out
+
+
+@pytest.mark.parametrize("map_name,players", [("west-coast", 4), ("southern", 5)])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(seed=st_.integers(0, 2**32 - 1))
+def test_listed_routes_are_every_distinct_outcome(map_name, players, seed):
+    """C, issue 13: at every turn of a random game, the listed major routes are valid, payable,
+    one per outcome (destination and links paid to each owner), and every outcome a plain search
+    of all simple paths finds, of any length, is among them."""
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    turns = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        if state.stage == "turn":
+            _check_routes(state, seat)
+            turns += 1
+            if turns % 40 == 0:
+                # Now and then a rich seat: all markers and stations, so routes may be long.
+                rich = state.clone()
+                p = rich.players[seat]
+                for k in range(4):
+                    p.markers[k] += rich.supply[k]
+                    rich.supply[k] = 0
+                p.stations = len(rich.comp.station_costs)
+                _check_routes(rich, seat)
+        state.apply(rng.choice(state.legal_actions(seat)))
+
+
+def _check_routes(state, seat) -> None:
+    listed = set()
+    for origin, colour, dest, path, cost in enumerate_routes(state, seat):
+        base = trace(state, seat, origin, colour, dest, path)
+        assert route_price(state, seat, base)[0] == cost
+        key = (origin, colour, dest, tuple(sorted(state.owner[i] for i in path)))
+        assert key not in listed
+        listed.add(key)
+    assert listed == _route_outcomes_by_brute_force(state, seat)
+
+
+def test_games_do_not_depend_on_the_hash_seed():
+    """Determinism: the same game plays out the same in processes with different string hashing
+    (the route listing once followed the order of a set of colours)."""
+    code = ("from rolling.games.freight import Config, new_game\n"
+            "from rolling.games.freight.bots import make_bot, play_game\n"
+            "st = new_game(Config('southern', 3), 7)\n"
+            "play_game(st, [make_bot('random', 1), make_bot('heuristic', 2), make_bot('random', 3)])\n"
+            "print(st.digest())\n")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2)}
+    assert len(digests) == 1

@@ -388,6 +388,38 @@ def test_second_route_with_the_route_symbol_and_unused_stations():
     assert st.routes_done == 2
 
 
+def test_major_routes_of_any_length_are_listed():
+    """C, issue 13: the text sets no limit on a route's length. A 12-link route, Yuma to Medford
+    with yellow cargo over the seat's own links, is listed and established when the seat can pay
+    it; with one station fewer it cannot, and it is neither listed nor accepted."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    chain = ["Yuma", "San Diego", "Los Angeles", "San Bernardino", "Las Vegas", "Filmore", "Salt Lake City",
+             "Boise", "Winnemucca", "Reno", "Sacramento", "Redding", "Medford"]
+    index = st.map.city_index
+    path = []
+    for a, b in zip(chain, chain[1:], strict=False):
+        ln = next(x for x in st.map.links if {x.a, x.b} == {index[a], index[b]})
+        own(st, ln, seat)
+        path.append(str(ln.id))
+    yuma = index["Yuma"]
+    st.bag += st.cargo[yuma]
+    st.bag.remove("yellow")
+    st.cargo[yuma] = ["yellow"]
+    set_dice(st, seat, ["blue", "gray", "red", "yellow", "blue/gray", "red/yellow"])
+    route = EstablishRoute(seat, "Yuma", "yellow", "Medford", ",".join(path))
+    st.players[seat].stations = 5  # 12 dice less 5 stations = 7 dice; the seat has 6
+    assert route not in st.legal_actions(seat)
+    unchanged(st, route)
+    st.players[seat].stations = 6
+    assert route in st.legal_actions(seat)
+    stock = st.players[seat].stock
+    st.apply(route)
+    assert st.players[seat].stock == stock + 12  # $1 per own link; no distance bonus past 5 fast links
+    assert all(st.players[seat].spent) and st.players[seat].cargo == ["yellow"]
+    check_invariants(st)
+
+
 def test_distance_bonus_table():
     """Distance Bonuses: fast 3,2,2,1,1 for 1-5 links; slow 1,1,2,2,3,4,5 for 3-9 links."""
     comp = load_components()
