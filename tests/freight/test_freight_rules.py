@@ -572,6 +572,23 @@ def test_markers_pay_as_dice_of_their_colour_or_any():
     check_invariants(st)
 
 
+def test_engine_pays_a_contract_with_markers_of_its_colour_alone():
+    """A and F: resource markers pay "as if they were dice of the same color or as generic dice";
+    three yellow markers pay a yellow contract costing two more dice. The engine's payment once
+    set aside every yellow marker when one paid the colour, so the move was not listed."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    ln = next(x for x in st.map.links if x.colour == "yellow" and x.cost == 2)
+    put_on_track(st, ln, 0)
+    set_dice(st, seat, ["bonus"], ["yellow"])
+    st.players[seat].markers = [0, 0, 0, 3]
+    st.supply[3] -= 3
+    assert TakeContract(seat, 0) in st.legal_actions(seat)
+    st.apply(TakeContract(seat, 0))
+    assert st.players[seat].markers == [0, 0, 0, 0] and ln.index in st.players[seat].contracts
+    check_invariants(st)
+
+
 # -- Phases and winning ---------------------------------------------------------------------------
 
 

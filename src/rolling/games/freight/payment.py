@@ -203,7 +203,9 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
         if best is None:
             return None
         chosen.append(best[1])
-        avail = [(t, f) for t, f in avail if t != best[1]]
+        # Markers of a colour are alike tokens: take out just the one chosen.
+        k = next(j for j, (t, _) in enumerate(avail) if t == best[1])
+        avail = avail[:k] + avail[k + 1:]
     pool = []
     for tok, f in avail:
         u = generic_units(p, tok, purpose, second)
