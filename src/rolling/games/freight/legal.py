@@ -17,7 +17,7 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
-from .payment import auto_build, auto_purchase, build_options, pay_text
+from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -51,12 +51,16 @@ def legal_actions(state, seat: int) -> list:
     p = state.players[seat]
     out: list = []
     links = state.map.links
+    # What auto_purchase would find, without building each payment: "any" dice count alike for
+    # contracts, improvements and stations, and every token that pays a colour is worth one.
+    budget = generic_budget(p, "contract")
     if contracts.can_start(state, seat) is None:
+        colours = colour_payers(p)
         for slot, card in enumerate(state.contract_track):
             if card is None:
                 continue
             link = links[card]
-            if auto_purchase(state, seat, link.colour, contracts.contract_cost(state, seat, link), "contract") is not None:
+            if link.colour in colours and contracts.contract_cost(state, seat, link) <= budget - 1:
                 out.append(TakeContract(seat, slot))
     left = construction.cubes_left(state, seat)
     for i in p.contracts:
@@ -82,14 +86,14 @@ def legal_actions(state, seat: int) -> list:
         out.append(EstablishRoute(seat, cities[origin].name, colour, cities[dest].name,
                                   ",".join(str(links[i].id) for i in path)))
     cost = stations.station_cost(state, seat)
-    if cost is not None and auto_purchase(state, seat, None, cost, "station") is not None:
+    if cost is not None and cost <= budget:
         out.append(BuildStation(seat))
     n = len(improvements.held(state, seat)) + 1
     limit = state.comp.box["max_improvements"]
     for slot, name in enumerate(state.improvement_track):
         if name is None:
             continue
-        if auto_purchase(state, seat, None, improvements.improvement_cost(state, seat, name), "improvement") is None:
+        if improvements.improvement_cost(state, seat, name) > budget:
             continue
         if n > limit:
             out += [BuyImprovement(seat, slot, k) for k in range(n)]

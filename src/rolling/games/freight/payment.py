@@ -242,6 +242,23 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
     return chosen + [x[2] for x in got]
 
 
+def colour_payers(player) -> set[str]:
+    """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
+    contract's colour" (see :func:`pays_colour`)."""
+    out: set[str] = set()
+    for i, name in enumerate(player.dice):
+        if player.spent[i]:
+            continue
+        f = face(name)
+        if f.kind == "wild":
+            return set(COLOURS) | {OCEAN}
+        out.update(f.colours)
+        if len(f.colours) >= 2:
+            out.add(OCEAN)
+    out.update(c for k, c in enumerate(COLOURS) if player.markers[k])
+    return out
+
+
 def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose``."""
     return sum(generic_units(player, t, purpose, second) for t, _ in _available(player))

@@ -13,11 +13,12 @@ improvement die pays toward a second one, discounted only by stations the first 
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 
 from rolling.core.errors import IllegalAction
 
 from .actions import EstablishRoute
-from .components import COLOUR_INDEX
+from .components import COLOUR_INDEX, load_map
 from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, pay_text, spend
 
 RULE = "C: Establishing Major Routes"
@@ -206,22 +207,9 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     if budget <= 0:
         return []
     cap = budget + p.stations - state.stations_used
-    links = state.map.links
-    nc = len(state.map.cities)
-    costs = [owner_link_cost(state, seat, o) for o in range(state.n)]
-    # Parallel links of one owner give the same outcomes: keep the first.
-    adj: list[dict[tuple[int, int], int]] = [{} for _ in range(nc)]
-    nbrmask = [0] * nc
-    cheapest: dict[tuple[int, int], int] = {}
-    for i in state.completed:
-        ln = links[i]
-        o = state.owner[i]
-        for a, b in ((ln.a, ln.b), (ln.b, ln.a)):
-            adj[a].setdefault((b, o), i)
-            nbrmask[a] |= 1 << b
-            if costs[o] < cheapest.get((a, b), 3):
-                cheapest[a, b] = costs[o]
-    steps = [[(b, 1 << b, i, costs[o], 1 << (_OWNER_BITS * o)) for (b, o), i in d.items()] for d in adj]
+    costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
+    steps, nbrmask, cheapest, rests = _route_graph(state.map.name, tuple(state.owner), costs)
+    nc = len(nbrmask)
     own_shift = _OWNER_BITS * seat
     own_mask = (1 << _OWNER_BITS) - 1
     phase = state.phase
@@ -231,7 +219,6 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
             if ph <= phase and not saturated:
                 wanting[colour] = wanting.get(colour, 0) | 1 << city
     found: dict[tuple, tuple] = {}
-    rest_cache: dict[str, list] = {}
     for origin, cargo in enumerate(state.cargo):
         if not cargo or not steps[origin]:
             continue
@@ -239,14 +226,42 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
             wmask = wanting.get(colour, 0)
             if not wmask:
                 continue
-            rest = rest_cache.get(colour)
+            rest = rests.get(wmask)
             if rest is None:
-                rest = rest_cache[colour] = _cheapest_rest(nc, nbrmask, cheapest, wmask)
+                rest = rests[wmask] = _cheapest_rest(nc, nbrmask, cheapest, wmask)
             if rest[origin] is None:
                 continue
             _walk(origin, colour, wmask, rest, steps, nbrmask, cap, own_shift, own_mask, found)
     avail = p.stations - state.stations_used
     return [(o, c, d, list(path), max(1, base - avail)) for o, c, d, path, base in found.values()]
+
+
+@lru_cache(maxsize=256)
+def _route_graph(map_name: str, owner: tuple[int, ...], costs: tuple[int, ...]):
+    """The completed links as the route search needs them, for links owned as in ``owner`` and
+    dice per owner's link ``costs``: per city its steps ``(city, bit, link, dice, owner count)``,
+    per city a bit mask of its neighbours, the cheapest dice between two cities, and an empty
+    memo of :func:`_cheapest_rest` per set of wanting cities.
+
+    Cached: between two routes the links rarely change, and rebuilding this was most of the
+    search's time. Parallel links of one owner give the same outcomes, so only the first is kept.
+    """
+    links = load_map(map_name).links
+    nc = len(load_map(map_name).cities)
+    adj: list[dict[tuple[int, int], int]] = [{} for _ in range(nc)]
+    nbrmask = [0] * nc
+    cheapest: dict[tuple[int, int], int] = {}
+    for i, o in enumerate(owner):
+        if o < 0:
+            continue
+        ln = links[i]
+        for a, b in ((ln.a, ln.b), (ln.b, ln.a)):
+            adj[a].setdefault((b, o), i)
+            nbrmask[a] |= 1 << b
+            if costs[o] < cheapest.get((a, b), 3):
+                cheapest[a, b] = costs[o]
+    steps = [tuple((b, 1 << b, i, costs[o], 1 << (_OWNER_BITS * o)) for (b, o), i in d.items()) for d in adj]
+    return steps, nbrmask, cheapest, {}
 
 
 def _cheapest_rest(nc: int, nbrmask: list[int], cheapest: dict, wmask: int) -> list:
