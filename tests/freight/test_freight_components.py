@@ -114,6 +114,34 @@ def test_cities_named_by_the_text_are_placed_as_described():
     assert (atl.surplus, atl.demand, atl.grow_b, atl.grow_c) == ("white", ("blue",), "gray", "red")
 
 
+def test_west_coast_gray_2a_is_amys_gray_link_of_length_6():
+    """B, issue 12: Amy's example places four of "the six required construction cubes on the gray
+    2A link", so on the West Coast Gray 2A is a gray land link of length 6 (set A)."""
+    west = load_map("west-coast")
+    gray_2a = [ln for ln in west.links if ln.label == "Gray 2A"]
+    assert len(gray_2a) == 1
+    ln = gray_2a[0]
+    assert (ln.colour, ln.number, ln.set, ln.length, ln.cost) == ("gray", 2, "A", 6, 3)
+    assert {west.cities[ln.a].name, west.cities[ln.b].name} == {"San Francisco", "Eureka"}
+
+
+def test_lengths_follow_the_distance_and_contract_costs_the_length():
+    """Our design (docs/freight-components.md): length round(km / 75) + 1 on the West Coast and
+    round(km / 70) + 1 on the Southern map, clamped to 2-8; cost length // 2 on land and
+    length // 2 - 1 at sea, at least 1."""
+    import math
+
+    for name, per in (("west-coast", 75), ("southern", 70)):
+        m = load_map(name)
+        for ln in m.links:
+            a, b = m.cities[ln.a], m.cities[ln.b]
+            la1, lo1, la2, lo2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))
+            km = 2 * 6371 * math.asin(math.sqrt(math.sin((la2 - la1) / 2) ** 2
+                                                + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2))
+            assert ln.length == min(8, max(2, round(km / per) + 1)), ln.label
+            assert ln.cost == max(1, ln.length // 2 - (1 if ln.colour == OCEAN else 0)), ln.label
+
+
 def test_cities_are_at_their_real_coordinates():
     """Cities are placed by real latitude and longitude (spot checks within 0.3 degrees)."""
     real = {"San Francisco": (37.77, -122.42), "Los Angeles": (34.05, -118.24), "Fresno": (36.74, -119.79)}

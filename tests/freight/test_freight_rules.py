@@ -162,25 +162,33 @@ def test_at_most_three_contracts():
 # -- B: Constructing Links ----------------------------------------------------------------------
 
 
-def test_scoring_table_and_amys_length_six_with_two_contracts_scores_6():
-    """B: Amy completes a length-6 link with two contracts in progress: 6 points."""
+def test_scoring_table():
+    """B: the table of stock for a completed contract, by length and contracts in progress."""
     comp = load_components()
     assert contract_score(comp, 6, 2) == 6
     assert contract_score(comp, 8, 1) == 15 and contract_score(comp, 2, 3) == 1
+
+
+def test_amy_completes_gray_2a_with_two_gray_dice_and_scores_6():
+    """B, issue 12, the text's example: "Amy (white) managed to place four of the six required
+    construction cubes on the gray 2A link last turn. This turn she completes this link by
+    spending two dice that show gray." She was working two contracts, Gray 2A and Blue 4A, and
+    "the payout for completing a length 6 contract when the player has two contracts is 6"."""
     st = after_draft("west-coast", 3)
-    seat = st.current
-    six = next(x for x in st.map.links if x.length == 6 and x.colour != "ocean")
-    other = next(x for x in st.map.links if x.length == 4 and x.colour == "blue" and x.index != six.index)
-    give_contract(st, seat, six, 4)
-    give_contract(st, seat, other, 1)
-    col = six.colour
-    set_dice(st, seat, [col, col, "blue", "blue", "gray", "gray"])
-    stock = st.players[seat].stock
-    st.apply(Build(seat, six.id, "0 1"))
-    p = st.players[seat]
+    amy = st.current
+    gray_2a = next(x for x in st.map.links if x.label == "Gray 2A")
+    blue_4a = next(x for x in st.map.links if x.label == "Blue 4A")
+    assert (gray_2a.colour, gray_2a.length) == ("gray", 6)
+    give_contract(st, amy, gray_2a, 4)
+    give_contract(st, amy, blue_4a, 1)
+    set_dice(st, amy, ["gray", "blue/gray", "red", "yellow", "blue", "red/yellow"])
+    stock = st.players[amy].stock
+    unchanged(st, Build(amy, gray_2a.id, "0 2"))  # a red die does not show gray
+    st.apply(Build(amy, gray_2a.id, "0 1"))
+    p = st.players[amy]
     assert p.stock == stock + 6
-    assert st.owner[six.index] == seat and six.index not in p.contracts and st.cubes[six.index] == 0
-    assert p.links_owned == 1
+    assert st.owner[gray_2a.index] == amy and p.contracts == [blue_4a.index] and st.cubes[gray_2a.index] == 0
+    assert p.links_owned == 1 and gray_2a.index in st.completed
     check_invariants(st)
 
 
@@ -308,14 +316,14 @@ def amy_board():
     st.phase = 1
     own(st, link(st, "Fresno", "Sacramento", "gray"), amy)
     own(st, link(st, "Sacramento", "Oakland", "red"), doug)
-    own(st, link(st, "Oakland", "San Francisco", "gray"), amy)
+    own(st, link(st, "Oakland", "San Francisco", "yellow"), amy)
     own(st, link(st, "San Francisco", "Santa Cruz", "yellow"), james)
     own(st, link(st, "Santa Cruz", "Santa Maria", "blue"), amy)
     own(st, link(st, "Santa Maria", "Los Angeles", "ocean"), james)
     st.cargo[st.map.city_index["Fresno"]] = ["blue"]
     st.players[amy].stations = 4
     path = ",".join(str(link(st, *x).id) for x in (
-        ("Fresno", "Sacramento", "gray"), ("Sacramento", "Oakland", "red"), ("Oakland", "San Francisco", "gray"),
+        ("Fresno", "Sacramento", "gray"), ("Sacramento", "Oakland", "red"), ("Oakland", "San Francisco", "yellow"),
         ("San Francisco", "Santa Cruz", "yellow"), ("Santa Cruz", "Santa Maria", "blue"),
         ("Santa Maria", "Los Angeles", "ocean")))
     return st, amy, doug, james, path
@@ -361,7 +369,7 @@ def test_route_limits_one_per_turn_own_link_and_no_demanding_city_on_the_way():
     st.current = amy
     # Oakland wants yellow: a yellow cargo from San Francisco may stop there but not pass through.
     st.cargo[st.map.city_index["San Francisco"]] = ["yellow"]
-    oak_sf = link(st, "Oakland", "San Francisco", "gray")
+    oak_sf = link(st, "Oakland", "San Francisco", "yellow")
     sac_oak = link(st, "Sacramento", "Oakland", "red")
     e = unchanged(st, EstablishRoute(amy, "San Francisco", "yellow", "Sacramento", f"{oak_sf.id},{sac_oak.id}"))
     assert "Sacramento" in e.reason or "Oakland" in e.reason
@@ -377,7 +385,7 @@ def test_second_route_with_the_route_symbol_and_unused_stations():
     st, amy, doug, james, path = amy_board()
     st.players[amy].stations = 1
     set_dice(st, amy, ["blue", "gray", "red", "yellow", "blue", "gray", "route"], ["basic"] * 6 + ["black"])
-    oak_sf = link(st, "Oakland", "San Francisco", "gray")
+    oak_sf = link(st, "Oakland", "San Francisco", "yellow")
     st.cargo[st.map.city_index["San Francisco"]] = ["yellow"]
     st.apply(EstablishRoute(amy, "San Francisco", "yellow", "Oakland", str(oak_sf.id), "0"))
     assert st.stations_used == 0  # a one-die route cannot be discounted below one
