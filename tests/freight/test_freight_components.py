@@ -67,8 +67,9 @@ def test_links_are_two_to_eight_squares_and_every_city_is_reachable(name):
     assert seen == set(adj)
 
 
-def test_west_coast_has_double_tracks_and_southern_is_single_track():
-    """The West Coast map has many double-track routes; the Southern map's routes are single-track."""
+def test_double_tracks_on_the_west_coast_only_are_our_design():
+    """Our design, not the text's (issue 15: the text never mentions double tracks): the West Coast
+    has double-track pairs, two links between the same cities; the Southern map is single track."""
     for name, want_double in (("west-coast", True), ("southern", False)):
         pairs = Counter(frozenset((ln.a, ln.b)) for ln in load_map(name).links)
         doubles = sum(1 for v in pairs.values() if v == 2)
@@ -198,3 +199,21 @@ def test_scoring_and_distance_tables_are_the_texts():
     assert comp.fast_bonus == (3, 2, 2, 1, 1, 0, 0, 0, 0, 0)
     assert comp.slow_bonus == (0, 0, 1, 1, 2, 2, 3, 4, 5, 0)
     assert comp.cargo_bonus == (3, 2, 1)
+
+
+def test_the_components_document_matches_the_data():
+    """docs/freight-components.md (issues 12 and 15): its length counts are the data's, and it
+    calls the double tracks our design rather than something the text mentions."""
+    import re
+    from pathlib import Path
+
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "freight-components.md").read_text(encoding="utf-8").split())
+    for name, title in (("west-coast", "West Coast lengths:"), ("southern", "Southern:")):
+        text = doc[doc.index(title, doc.index("West Coast lengths:")) + len(title):].split(".")[0]
+        said = {int(length): int(n) for n, length in re.findall(r"(\d+) of (\d+)", text)}
+        assert said == dict(Counter(ln.length for ln in load_map(name).links)), name
+    assert "the text says the map has many" not in doc
+    assert "The text says nothing about double tracks" in doc
+    west = load_map("west-coast")
+    doubles = sum(1 for v in Counter(frozenset((ln.a, ln.b)) for ln in west.links).values() if v == 2)
+    assert f"West Coast: {doubles} double-track pairs" in doc
