@@ -69,7 +69,7 @@ def _wild_action(rng, state, seat):
     if kind == 0:
         return TakeContract(seat, rng.randint(-1, 4), pay)
     if kind == 1:
-        return Build(seat, link_id, pay)
+        return Build(seat, link_id, pay, rng.randint(-1, 3))
     if kind == 2:
         return SteadyBuild(seat, link_id)
     if kind == 3:
@@ -254,7 +254,7 @@ def test_listed_routes_are_every_distinct_outcome(map_name, players, seed):
         if state.stage == "turn":
             _check_routes(state, seat)
             turns += 1
-            if turns % 40 == 0:
+            if turns % 60 == 0:
                 # Now and then a rich seat: all markers and stations, so routes may be long.
                 rich = state.clone()
                 p = rich.players[seat]

@@ -181,10 +181,10 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
 
     - *Price.* A route costs ``max(1, base - stations)`` dice, which the seat must pay from what
       it holds (``budget`` any-colour dice and markers), so ``base <= budget + stations``. A
-      partial path whose base plus the cheapest way on to any wanting city (dice, ignoring which
-      cities are used, so never more than the true rest) passes that cannot become a route the
-      seat can pay. As every link costs a die, no payable route is longer than
-      ``budget + stations`` links: this, and the map's size, bound the search.
+      partial path is cut when its base plus the cheapest way on to any wanting city (in dice,
+      ignoring which cities the rest would use, so never more than the true rest) exceeds that:
+      it cannot become a route the seat can pay. As every link costs a die, no payable route is
+      longer than ``budget + stations`` links: this, and the map's size, bound the search.
     - *Dead ends.* A partial path from whose end no wanting city can be reached through unused
       cities that do not want the cargo cannot end anywhere.
     - *Repeats.* Two partial paths ending at the same city, having paid the same owners for the
@@ -258,7 +258,7 @@ def _route_graph(map_name: str, owner: tuple[int, ...], costs: tuple[int, ...]):
         for a, b in ((ln.a, ln.b), (ln.b, ln.a)):
             adj[a].setdefault((b, o), i)
             nbrmask[a] |= 1 << b
-            if costs[o] < cheapest.get((a, b), 3):
+            if (a, b) not in cheapest or costs[o] < cheapest[a, b]:
                 cheapest[a, b] = costs[o]
     steps = [tuple((b, 1 << b, i, costs[o], 1 << (_OWNER_BITS * o)) for (b, o), i in d.items()) for d in adj]
     return steps, nbrmask, cheapest, {}
