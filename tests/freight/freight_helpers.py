@@ -44,6 +44,17 @@ def link(st, a: str, b: str, colour: str):
     raise KeyError((a, b, colour))
 
 
+def give_contract(st, seat: int, ln, cubes: int) -> None:
+    """Put ``ln``'s contract on ``seat``'s mat with ``cubes`` cubes on it (from the deck or the track)."""
+    if ln.index in st.contract_deck:
+        st.contract_deck.remove(ln.index)
+    if ln.index in st.contract_track:
+        st.contract_track[st.contract_track.index(ln.index)] = st.contract_deck.pop()
+    st.players[seat].contracts.append(ln.index)
+    st.holder[ln.index] = seat
+    st.cubes[ln.index] = cubes
+
+
 def own(st, ln, seat: int) -> None:
     """Mark a link completed by ``seat``."""
     st.owner[ln.index] = seat

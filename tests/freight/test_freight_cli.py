@@ -106,3 +106,23 @@ def test_board_picture_for_a_finished_bot_game(tmp_path, map_name, players):
     assert b"<svg" in svg.read_bytes()[:2000]
     r = run(["freight", "board", str(path), "--out", str(tmp_path / "x.gif")])
     assert r.exit_code == 2
+
+
+def test_build_command_chooses_the_number_of_cubes():
+    """The play screen: 'build L N' asks for N cubes (the cubes symbol adds one or two, issue 11)
+    and the menu names the number of cubes of a listed build."""
+    from freight_helpers import after_draft, give_contract, link, set_dice
+
+    from rolling.games.freight.actions import Build
+
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    ln = link(st, "Santa Cruz", "Santa Maria", "blue")
+    give_contract(st, seat, ln, 1)
+    set_dice(st, seat, ["cubes"], ["black"])
+    moves = st.legal_actions(seat)
+    assert freight_cli.parse(f"build {ln.id} 1 pay 0", st, moves) == ("move", Build(seat, ln.id, "0", 1))
+    assert freight_cli.parse(f"b {ln.id}", st, moves) == ("move", Build(seat, ln.id, "", 0))
+    with pytest.raises(ValueError):
+        freight_cli.parse(f"build {ln.id} two", st, moves)
+    assert "build 2 cubes" in freight_cli.describe(st, Build(seat, ln.id, "0", 2))

@@ -67,8 +67,9 @@ def test_links_are_two_to_eight_squares_and_every_city_is_reachable(name):
     assert seen == set(adj)
 
 
-def test_west_coast_has_double_tracks_and_southern_is_single_track():
-    """The West Coast map has many double-track routes; the Southern map's routes are single-track."""
+def test_double_tracks_on_the_west_coast_only_are_our_design():
+    """Our design, not the text's (issue 15: the text never mentions double tracks): the West Coast
+    has double-track pairs, two links between the same cities; the Southern map is single track."""
     for name, want_double in (("west-coast", True), ("southern", False)):
         pairs = Counter(frozenset((ln.a, ln.b)) for ln in load_map(name).links)
         doubles = sum(1 for v in pairs.values() if v == 2)
@@ -112,6 +113,34 @@ def test_cities_named_by_the_text_are_placed_as_described():
     assert (rich.state, rich.surplus, rich.demand) == ("VA", "blue", ("red",))
     atl = south.cities[south.city_index["Atlanta"]]
     assert (atl.surplus, atl.demand, atl.grow_b, atl.grow_c) == ("white", ("blue",), "gray", "red")
+
+
+def test_west_coast_gray_2a_is_amys_gray_link_of_length_6():
+    """B, issue 12: Amy's example places four of "the six required construction cubes on the gray
+    2A link", so on the West Coast Gray 2A is a gray land link of length 6 (set A)."""
+    west = load_map("west-coast")
+    gray_2a = [ln for ln in west.links if ln.label == "Gray 2A"]
+    assert len(gray_2a) == 1
+    ln = gray_2a[0]
+    assert (ln.colour, ln.number, ln.set, ln.length, ln.cost) == ("gray", 2, "A", 6, 3)
+    assert {west.cities[ln.a].name, west.cities[ln.b].name} == {"San Francisco", "Eureka"}
+
+
+def test_lengths_follow_the_distance_and_contract_costs_the_length():
+    """Our design (docs/freight-components.md): length round(km / 75) + 1 on the West Coast and
+    round(km / 70) + 1 on the Southern map, clamped to 2-8; cost length // 2 on land and
+    length // 2 - 1 at sea, at least 1."""
+    import math
+
+    for name, per in (("west-coast", 75), ("southern", 70)):
+        m = load_map(name)
+        for ln in m.links:
+            a, b = m.cities[ln.a], m.cities[ln.b]
+            la1, lo1, la2, lo2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))
+            km = 2 * 6371 * math.asin(math.sqrt(math.sin((la2 - la1) / 2) ** 2
+                                                + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2))
+            assert ln.length == min(8, max(2, round(km / per) + 1)), ln.label
+            assert ln.cost == max(1, ln.length // 2 - (1 if ln.colour == OCEAN else 0)), ln.label
 
 
 def test_cities_are_at_their_real_coordinates():
@@ -170,3 +199,21 @@ def test_scoring_and_distance_tables_are_the_texts():
     assert comp.fast_bonus == (3, 2, 2, 1, 1, 0, 0, 0, 0, 0)
     assert comp.slow_bonus == (0, 0, 1, 1, 2, 2, 3, 4, 5, 0)
     assert comp.cargo_bonus == (3, 2, 1)
+
+
+def test_the_components_document_matches_the_data():
+    """docs/freight-components.md (issues 12 and 15): its length counts are the data's, and it
+    calls the double tracks our design rather than something the text mentions."""
+    import re
+    from pathlib import Path
+
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "freight-components.md").read_text(encoding="utf-8").split())
+    for name, title in (("west-coast", "West Coast lengths:"), ("southern", "Southern:")):
+        text = doc[doc.index(title, doc.index("West Coast lengths:")) + len(title):].split(".")[0]
+        said = {int(length): int(n) for n, length in re.findall(r"(\d+) of (\d+)", text)}
+        assert said == dict(Counter(ln.length for ln in load_map(name).links)), name
+    assert "the text says the map has many" not in doc
+    assert "The text says nothing about double tracks" in doc
+    west = load_map("west-coast")
+    doubles = sum(1 for v in Counter(frozenset((ln.a, ln.b)) for ln in west.links).values() if v == 2)
+    assert f"West Coast: {doubles} double-track pairs" in doc

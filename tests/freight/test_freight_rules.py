@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from freight_helpers import after_draft, check_invariants, link, own, set_dice
+from freight_helpers import after_draft, check_invariants, give_contract, link, own, set_dice
 
 from rolling.core.errors import IllegalAction
 from rolling.games.freight import Config, new_game
@@ -44,16 +44,6 @@ def put_on_track(st, ln, slot=0):
     elif old is not None:
         st.contract_deck.insert(0, old)
     st.contract_track[slot] = ln.index
-
-
-def give_contract(st, seat, ln, cubes):
-    if ln.index in st.contract_deck:
-        st.contract_deck.remove(ln.index)
-    if ln.index in st.contract_track:
-        st.contract_track[st.contract_track.index(ln.index)] = st.contract_deck.pop()
-    st.players[seat].contracts.append(ln.index)
-    st.holder[ln.index] = seat
-    st.cubes[ln.index] = cubes
 
 
 # -- Setting Up the Game Board / Beginning the Game -----------------------------------------------
@@ -172,25 +162,33 @@ def test_at_most_three_contracts():
 # -- B: Constructing Links ----------------------------------------------------------------------
 
 
-def test_scoring_table_and_amys_length_six_with_two_contracts_scores_6():
-    """B: Amy completes a length-6 link with two contracts in progress: 6 points."""
+def test_scoring_table():
+    """B: the table of stock for a completed contract, by length and contracts in progress."""
     comp = load_components()
     assert contract_score(comp, 6, 2) == 6
     assert contract_score(comp, 8, 1) == 15 and contract_score(comp, 2, 3) == 1
+
+
+def test_amy_completes_gray_2a_with_two_gray_dice_and_scores_6():
+    """B, issue 12, the text's example: "Amy (white) managed to place four of the six required
+    construction cubes on the gray 2A link last turn. This turn she completes this link by
+    spending two dice that show gray." She was working two contracts, Gray 2A and Blue 4A, and
+    "the payout for completing a length 6 contract when the player has two contracts is 6"."""
     st = after_draft("west-coast", 3)
-    seat = st.current
-    six = next(x for x in st.map.links if x.length == 6 and x.colour != "ocean")
-    other = next(x for x in st.map.links if x.length == 4 and x.colour == "blue" and x.index != six.index)
-    give_contract(st, seat, six, 4)
-    give_contract(st, seat, other, 1)
-    col = six.colour
-    set_dice(st, seat, [col, col, "blue", "blue", "gray", "gray"])
-    stock = st.players[seat].stock
-    st.apply(Build(seat, six.id, "0 1"))
-    p = st.players[seat]
+    amy = st.current
+    gray_2a = next(x for x in st.map.links if x.label == "Gray 2A")
+    blue_4a = next(x for x in st.map.links if x.label == "Blue 4A")
+    assert (gray_2a.colour, gray_2a.length) == ("gray", 6)
+    give_contract(st, amy, gray_2a, 4)
+    give_contract(st, amy, blue_4a, 1)
+    set_dice(st, amy, ["gray", "blue/gray", "red", "yellow", "blue", "red/yellow"])
+    stock = st.players[amy].stock
+    unchanged(st, Build(amy, gray_2a.id, "0 2"))  # a red die does not show gray
+    st.apply(Build(amy, gray_2a.id, "0 1"))
+    p = st.players[amy]
     assert p.stock == stock + 6
-    assert st.owner[six.index] == seat and six.index not in p.contracts and st.cubes[six.index] == 0
-    assert p.links_owned == 1
+    assert st.owner[gray_2a.index] == amy and p.contracts == [blue_4a.index] and st.cubes[gray_2a.index] == 0
+    assert p.links_owned == 1 and gray_2a.index in st.completed
     check_invariants(st)
 
 
@@ -225,6 +223,87 @@ def test_steady_builder_once_per_turn():
     unchanged(st, SteadyBuild(seat, ln.id))
 
 
+def _cubes_on_board(st, seat):
+    return sum(st.cubes[i] for i in st.players[seat].contracts)
+
+
+def test_cube_supply_of_twenty_bounds_every_build():
+    """Equipment (20 rail construction cubes per player), issue 10: with 19 cubes on three
+    unfinished contracts a build adds one cube; the engine's own payment counts the cubes left,
+    no listed move asks for more, and with none left nothing can be built."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    longest = sorted((x for x in st.map.links if x.colour != "ocean"), key=lambda x: -x.length)[:3]
+    assert [x.length for x in longest] == [8, 8, 7]
+    for ln, cubes in zip(longest, (7, 7, 5), strict=True):
+        give_contract(st, seat, ln, cubes)
+    st.players[seat].improvements = ["Steady Builder"]
+    third = longest[2]  # two empty squares, one cube left
+    set_dice(st, seat, [third.colour] * 3 + ["cubes"], ["basic"] * 3 + ["black"])
+    builds = [a for a in st.legal_actions(seat) if isinstance(a, Build)]
+    assert builds and Build(seat, third.id) not in builds  # one die would do: no "all dice" move
+    assert Build(seat, third.id, "3", 2) not in builds and Build(seat, third.id, "3", 1) in builds
+    for a in builds:
+        c = st.clone()
+        c.apply(a)  # one cube: the 20th, or the last square of a contract that then gives its cubes back
+        assert _cubes_on_board(c, seat) == 20 or c.players[seat].links_owned == 1
+    e = unchanged(st, Build(seat, third.id, "0 1"))
+    assert e.rule == "B: Constructing Links" and "1 construction cube(s) left" in e.reason
+    unchanged(st, Build(seat, third.id, "3", 2))
+    st.apply(Build(seat, third.id))  # the engine pays one die for the one cube left
+    assert st.cubes[third.index] == 6 and st.players[seat].spent == [True, False, False, False]
+    assert _cubes_on_board(st, seat) == 20
+    assert not any(isinstance(a, (Build, SteadyBuild)) for a in st.legal_actions(seat))
+    e = unchanged(st, Build(seat, third.id, "1"))
+    assert "all 20" in e.reason
+    unchanged(st, Build(seat, third.id))
+    e = unchanged(st, SteadyBuild(seat, third.id))
+    assert "all 20" in e.reason
+
+
+def test_cubes_symbol_adds_one_or_two_cubes_at_the_players_choice():
+    """The Improvement Dice, issue 11: the cubes symbol "may be spent to add one or two
+    construction cubes to one of your contracts"; both are listed, the default adds two, and
+    with one empty square or one cube left it adds one."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    ln = link(st, "Santa Cruz", "Santa Maria", "blue")  # Blue 4A, length 5
+    give_contract(st, seat, ln, 1)
+    set_dice(st, seat, ["cubes", "blue", "red"], ["black", "basic", "basic"])
+    builds = [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.pay == "0"]
+    assert builds == [Build(seat, ln.id, "0", 1), Build(seat, ln.id, "0", 2)]
+    for cubes, after in ((1, 2), (2, 3), (0, 3)):
+        c = st.clone()
+        c.apply(Build(seat, ln.id, "0", cubes))
+        assert c.cubes[ln.index] == after
+    c = st.clone()
+    c.apply(Build(seat, ln.id, "0 1", 2))  # a blue die and the symbol: two or three cubes
+    assert c.cubes[ln.index] == 3
+    e = unchanged(st, Build(seat, ln.id, "0", 3))
+    assert e.rule == "B: Constructing Links" and "1 to 2 cubes, not 3" in e.reason
+    unchanged(st, Build(seat, ln.id, "0 1", 1))  # two dice add at least two cubes
+    unchanged(st, Build(seat, ln.id, "0", -1))
+    st.cubes[ln.index] = 4  # one empty square: one cube, and the contract completes
+    assert [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.pay == "0"] == [Build(seat, ln.id, "0", 1)]
+    unchanged(st, Build(seat, ln.id, "0", 2))
+    c = st.clone()
+    c.apply(Build(seat, ln.id, "0"))
+    assert c.owner[ln.index] == seat
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    target = link(st, "Portland", "Boise", "blue")  # length 8
+    give_contract(st, seat, target, 6)
+    give_contract(st, seat, link(st, "Eureka", "Portland", "ocean"), 7)
+    give_contract(st, seat, link(st, "Boise", "Salt Lake City", "gray"), 6)  # 19 cubes out, one left
+    set_dice(st, seat, ["cubes"], ["black"])
+    assert [a for a in st.legal_actions(seat) if isinstance(a, Build) and a.link == target.id] == [
+        Build(seat, target.id, "0", 1)]
+    e = unchanged(st, Build(seat, target.id, "0", 2))
+    assert "only 1 construction cube(s) left" in e.reason
+    st.apply(Build(seat, target.id, "0"))
+    assert st.cubes[target.index] == 7 and _cubes_on_board(st, seat) == 20
+
+
 # -- C: Establishing Major Routes -----------------------------------------------------------------
 
 
@@ -237,14 +316,14 @@ def amy_board():
     st.phase = 1
     own(st, link(st, "Fresno", "Sacramento", "gray"), amy)
     own(st, link(st, "Sacramento", "Oakland", "red"), doug)
-    own(st, link(st, "Oakland", "San Francisco", "gray"), amy)
+    own(st, link(st, "Oakland", "San Francisco", "yellow"), amy)
     own(st, link(st, "San Francisco", "Santa Cruz", "yellow"), james)
     own(st, link(st, "Santa Cruz", "Santa Maria", "blue"), amy)
     own(st, link(st, "Santa Maria", "Los Angeles", "ocean"), james)
     st.cargo[st.map.city_index["Fresno"]] = ["blue"]
     st.players[amy].stations = 4
     path = ",".join(str(link(st, *x).id) for x in (
-        ("Fresno", "Sacramento", "gray"), ("Sacramento", "Oakland", "red"), ("Oakland", "San Francisco", "gray"),
+        ("Fresno", "Sacramento", "gray"), ("Sacramento", "Oakland", "red"), ("Oakland", "San Francisco", "yellow"),
         ("San Francisco", "Santa Cruz", "yellow"), ("Santa Cruz", "Santa Maria", "blue"),
         ("Santa Maria", "Los Angeles", "ocean")))
     return st, amy, doug, james, path
@@ -290,7 +369,7 @@ def test_route_limits_one_per_turn_own_link_and_no_demanding_city_on_the_way():
     st.current = amy
     # Oakland wants yellow: a yellow cargo from San Francisco may stop there but not pass through.
     st.cargo[st.map.city_index["San Francisco"]] = ["yellow"]
-    oak_sf = link(st, "Oakland", "San Francisco", "gray")
+    oak_sf = link(st, "Oakland", "San Francisco", "yellow")
     sac_oak = link(st, "Sacramento", "Oakland", "red")
     e = unchanged(st, EstablishRoute(amy, "San Francisco", "yellow", "Sacramento", f"{oak_sf.id},{sac_oak.id}"))
     assert "Sacramento" in e.reason or "Oakland" in e.reason
@@ -306,7 +385,7 @@ def test_second_route_with_the_route_symbol_and_unused_stations():
     st, amy, doug, james, path = amy_board()
     st.players[amy].stations = 1
     set_dice(st, amy, ["blue", "gray", "red", "yellow", "blue", "gray", "route"], ["basic"] * 6 + ["black"])
-    oak_sf = link(st, "Oakland", "San Francisco", "gray")
+    oak_sf = link(st, "Oakland", "San Francisco", "yellow")
     st.cargo[st.map.city_index["San Francisco"]] = ["yellow"]
     st.apply(EstablishRoute(amy, "San Francisco", "yellow", "Oakland", str(oak_sf.id), "0"))
     assert st.stations_used == 0  # a one-die route cannot be discounted below one
@@ -315,6 +394,38 @@ def test_second_route_with_the_route_symbol_and_unused_stations():
     unchanged(st, EstablishRoute(amy, "Fresno", "red", "Sacramento", str(sac.id), "1"))  # no route symbol
     st.apply(EstablishRoute(amy, "Fresno", "red", "Sacramento", str(sac.id), "6"))
     assert st.routes_done == 2
+
+
+def test_major_routes_of_any_length_are_listed():
+    """C, issue 13: the text sets no limit on a route's length. A 12-link route, Yuma to Medford
+    with yellow cargo over the seat's own links, is listed and established when the seat can pay
+    it; with one station fewer it cannot, and it is neither listed nor accepted."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    chain = ["Yuma", "San Diego", "Los Angeles", "San Bernardino", "Las Vegas", "Filmore", "Salt Lake City",
+             "Boise", "Winnemucca", "Reno", "Sacramento", "Redding", "Medford"]
+    index = st.map.city_index
+    path = []
+    for a, b in zip(chain, chain[1:], strict=False):
+        ln = next(x for x in st.map.links if {x.a, x.b} == {index[a], index[b]})
+        own(st, ln, seat)
+        path.append(str(ln.id))
+    yuma = index["Yuma"]
+    st.bag += st.cargo[yuma]
+    st.bag.remove("yellow")
+    st.cargo[yuma] = ["yellow"]
+    set_dice(st, seat, ["blue", "gray", "red", "yellow", "blue/gray", "red/yellow"])
+    route = EstablishRoute(seat, "Yuma", "yellow", "Medford", ",".join(path))
+    st.players[seat].stations = 5  # 12 dice less 5 stations = 7 dice; the seat has 6
+    assert route not in st.legal_actions(seat)
+    unchanged(st, route)
+    st.players[seat].stations = 6
+    assert route in st.legal_actions(seat)
+    stock = st.players[seat].stock
+    st.apply(route)
+    assert st.players[seat].stock == stock + 12  # $1 per own link; no distance bonus past 5 fast links
+    assert all(st.players[seat].spent) and st.players[seat].cargo == ["yellow"]
+    check_invariants(st)
 
 
 def test_distance_bonus_table():
@@ -426,6 +537,21 @@ def test_stockpile_splits_symbols_and_efficient_storage():
     assert st.players[seat].markers == [0, 2, 0, 0]
 
 
+def test_default_stockpile_stores_the_most_markers():
+    """F, issue 14: "end" with no colours stores the split dice as the choice giving the most
+    markers. Blue/gray and gray/yellow: both as gray give one gray marker; choosing die by die
+    (blue for the first, then nothing better for the second) gave none."""
+    assert _stock(["blue/gray", "gray/yellow"]) == [0, 1, 0, 0]
+    assert _stock(["blue/gray", "gray/red", "red", "blue"]) == [1, 0, 1, 0]  # not both gray: [0, 1, 0, 0]
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    set_dice(st, seat, ["blue/gray", "blue/gray", "gray", "blue"])
+    st.supply[1] = 0  # no gray markers left: store the splits as blue
+    st.players[(seat + 1) % 3].markers[1] = 6
+    st.apply(EndTurn(seat))
+    assert st.players[seat].markers == [2, 0, 0, 0]
+
+
 def test_stockpile_supply_of_six_per_colour():
     """F: only six markers of each colour; none left, none taken."""
     st = after_draft("west-coast", 3)
@@ -451,6 +577,23 @@ def test_markers_pay_as_dice_of_their_colour_or_any():
     unchanged(st, Build(seat, ln.id, "blue"))
     st.apply(Build(seat, ln.id, "gray"))
     assert st.cubes[ln.index] == 2 and st.supply[1] == 6
+    check_invariants(st)
+
+
+def test_engine_pays_a_contract_with_markers_of_its_colour_alone():
+    """A and F: resource markers pay "as if they were dice of the same color or as generic dice";
+    three yellow markers pay a yellow contract costing two more dice. The engine's payment once
+    set aside every yellow marker when one paid the colour, so the move was not listed."""
+    st = after_draft("southern", 3)
+    seat = st.current
+    ln = next(x for x in st.map.links if x.colour == "yellow" and x.cost == 2)
+    put_on_track(st, ln, 0)
+    set_dice(st, seat, ["bonus"], ["yellow"])
+    st.players[seat].markers = [0, 0, 0, 3]
+    st.supply[3] -= 3
+    assert TakeContract(seat, 0) in st.legal_actions(seat)
+    st.apply(TakeContract(seat, 0))
+    assert st.players[seat].markers == [0, 0, 0, 0] and ln.index in st.players[seat].contracts
     check_invariants(st)
 
 

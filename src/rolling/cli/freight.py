@@ -40,6 +40,7 @@ HELP = """Commands:
   N pay 0 3 blue  do move N paying with dice 0 and 3 and one blue marker
   take S [pay ..] take the contract in slot S of the contract track
   build L [pay ..] build on your contract on link L (default: all matching dice)
+  build L N [pay ..] the same, adding N cubes (the cubes symbol adds one or two)
   end [COLOURS]   end the turn; optional colour for each unspent split die to stockpile as
   dice            list your dice again;  map   list cities with cargo or demand
   undo            take back your last move of this turn
@@ -109,7 +110,8 @@ def describe(state, a) -> str:
         else:
             what = ", ".join(f"die {w} ({p.dice[int(w)]})" if w.isdigit() and int(w) < len(p.dice) else f"a {w} marker"
                              for w in words)
-        return f"build {link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {what}"
+        many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} " if a.cubes else ""
+        return f"build {many}{link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {what}"
     if isinstance(a, SteadyBuild):
         ln = state.link_by_id(a.link)
         return f"Steady Builder: free cube on {link_text(state, ln.index)}"
@@ -296,12 +298,15 @@ def parse(line: str, st, moves):
                 raise ValueError("that move takes no payment")
             a = type(a)(**{**{f: getattr(a, f) for f in a.__dataclass_fields__}, "pay": pay})
         return "move", a
-    if cmd in ("take", "t", "build", "b"):
+    if cmd in ("take", "t"):
         if len(words) != 2 or not words[1].isdigit():
-            raise ValueError(f"write it as '{cmd} N' (a {'slot' if cmd[0] == 't' else 'link'} number), optionally 'pay ...'")
-        if cmd[0] == "t":
-            return "move", TakeContract(seat, int(words[1]), pay)
-        return "move", Build(seat, int(words[1]), pay)
+            raise ValueError(f"write it as '{cmd} S' (a slot number), optionally 'pay ...'")
+        return "move", TakeContract(seat, int(words[1]), pay)
+    if cmd in ("build", "b"):
+        if len(words) not in (2, 3) or not all(w.isdigit() for w in words[1:]):
+            raise ValueError(f"write it as '{cmd} L' or '{cmd} L CUBES' (a link number, how many cubes), "
+                             "optionally 'pay ...'")
+        return "move", Build(seat, int(words[1]), pay, int(words[2]) if len(words) == 3 else 0)
     if cmd in ("end", "e", "done", "d"):
         return "move", EndTurn(seat, " ".join(words[1:]))
     if cmd in ("station", "s"):

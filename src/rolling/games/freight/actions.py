@@ -54,11 +54,17 @@ class TakeContract(Action):
 @action_type(REGISTRY, "build")
 @dataclass(frozen=True, slots=True)
 class Build(Action):
-    """B: spend dice or markers to add cubes to your contract on link ``link`` (its printed id)."""
+    """B: spend dice or markers to add cubes to your contract on link ``link`` (its printed id).
+
+    ``cubes`` is how many cubes to add; 0 adds as many as the payment can. It matters for the
+    *cubes* symbol, which adds one or two cubes at the player's choice ("The Improvement Dice"):
+    a payment of ``k`` dice or markers and ``j`` cubes symbols adds ``k + j`` to ``k + 2j`` cubes.
+    """
 
     seat: int
     link: int
     pay: str = ""
+    cubes: int = 0
 
 
 @action_type(REGISTRY, "steady_build")

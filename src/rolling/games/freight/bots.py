@@ -94,10 +94,10 @@ class HeuristicBot:
         if word.isdigit():
             f = face(p.dice[int(word)])
             kind = 0 if (f.kind == "colour" and len(f.colours) == 1) else (1 if f.kind == "cubes" else (2 if f.kind == "colour" else 3))
-            return (0, remaining, kind)
+            return (0, remaining, kind, -a.cubes)  # the cubes symbol: two cubes rather than one
         k = COLOUR_INDEX[word]
         if p.markers[k] >= remaining or state.final_left >= 0 and state.phase == 2:
-            return (1, remaining, 0)
+            return (1, remaining, 0, 0)
         return None
 
     # -- the decision --------------------------------------------------------------------------

@@ -2,10 +2,12 @@
 
 Each die spent must show the link's colour (a split die pays either of its colours, or an ocean
 link) and adds one cube; a stockpile marker pays as a die of its colour. The improvement dice's
-*cubes* symbol adds one or two cubes to one contract, the *wild* symbol one cube to any link.
-A contract completes the moment its last square fills: it scores at once from the table (length
-by contracts in progress, the completed one included), the cubes come back and a link stick marks
-the link as the player's.
+*cubes* symbol adds one or two cubes to one contract (the player's choice), the *wild* symbol
+one cube to any link. Every cube comes from the player's supply of 20 (Equipment): cubes on
+unfinished contracts are out of it until the contract completes, so a build may add no more
+cubes than are left. A contract completes the moment its last square fills: it scores at once
+from the table (length by contracts in progress, the completed one included), the cubes come
+back and a link stick marks the link as the player's.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from rolling.core.errors import IllegalAction
 
 from .actions import Build, SteadyBuild
-from .payment import auto_build, build_cubes, parse_pay, pay_text, spend
+from .payment import auto_build, build_range, parse_pay, pay_text, spend
 
 RULE = "B: Constructing Links"
 
@@ -24,6 +26,11 @@ def contract_score(comp, length: int, in_progress: int) -> int:
     Example from the text: length 6 with two contracts in progress scores 6.
     """
     return comp.scoring[in_progress][length]
+
+
+def cubes_left(state, seat: int) -> int:
+    """Construction cubes in the seat's supply: 20 (Equipment) less those on its unfinished contracts."""
+    return state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
 
 
 def _own_contract(state, seat: int, link_id: int, rule: str):
@@ -50,24 +57,47 @@ def complete(state, seat: int, index: int) -> None:
 
 
 def build(state, a: Build) -> None:
-    """Add cubes to one of your contracts.
+    """Add ``a.cubes`` cubes (0: as many as the payment can) to one of your contracts.
+
+    With an empty ``pay`` the engine chooses the dice (:func:`.payment.auto_build`), never more
+    than the link's empty squares or the cubes left in your supply.
 
     Raises:
-        IllegalAction: not your contract, a die or marker that cannot build this link, a cube
-            beyond the last square, or not enough construction cubes in your supply.
+        IllegalAction: not your contract, a die or marker that cannot build this link, a die that
+            would add no cube (beyond the last square or the cubes left), a number of cubes the
+            payment cannot add, or no construction cube left in your supply.
     """
     link = _own_contract(state, a.seat, a.link, RULE)
     p = state.players[a.seat]
     remaining = link.length - state.cubes[link.index]
+    left = cubes_left(state, a.seat)
+    if a.cubes < 0:
+        raise IllegalAction(RULE, f"cannot add {a.cubes} cubes")
+    if left <= 0:
+        raise IllegalAction(RULE, f"all {state.comp.box['cubes_per_player']} of your construction cubes are on "
+                                  "your unfinished contracts")
+    cap = min(remaining, left)
     if a.pay.strip():
         tokens = parse_pay(a.pay, p, RULE)
     else:
-        tokens = auto_build(p, link.colour, remaining)
+        tokens, _ = auto_build(p, link.colour, min(cap, a.cubes) if a.cubes else cap)
     if not tokens:
         raise IllegalAction(RULE, f"you have no die that can build {link.label}")
-    added = build_cubes(p, tokens, link.colour, remaining, RULE)
-    if state.cubes_in_use(a.seat) + added > state.comp.box["cubes_per_player"]:
-        raise IllegalAction(RULE, "you do not have that many construction cubes left")
+    lo, hi = build_range(p, tokens, link.colour, RULE)
+    if lo > remaining:
+        raise IllegalAction(RULE, f"{link.label} has {remaining} empty square(s); these dice add at least {lo} cubes")
+    if lo > left:
+        raise IllegalAction(RULE, f"you have {left} construction cube(s) left; these dice add at least {lo}")
+    if a.cubes:
+        if not lo <= a.cubes <= hi:
+            raise IllegalAction(RULE, f"these dice add {lo}" + (f" to {hi}" if hi > lo else "") + f" cubes, not {a.cubes}")
+        if a.cubes > remaining:
+            raise IllegalAction(RULE, f"{link.label} has only {remaining} empty square(s)")
+        if a.cubes > left:
+            raise IllegalAction(RULE, f"you have only {left} construction cube(s) left")
+        added = a.cubes
+    else:
+        added = min(hi, cap)
     state.say(f"{state.name(a.seat)} builds {added} cube(s) on {link.label} paying {pay_text(tokens)}")
     spend(state, a.seat, tokens)
     state.cubes[link.index] += added
@@ -86,8 +116,9 @@ def steady_build(state, a: SteadyBuild) -> None:
     if state.steady_used >= p.has("Steady Builder"):
         raise IllegalAction(rule, "no Steady Builder left to use this turn")
     link = _own_contract(state, a.seat, a.link, rule)
-    if state.cubes_in_use(a.seat) >= state.comp.box["cubes_per_player"]:
-        raise IllegalAction(rule, "you have no construction cubes left")
+    if cubes_left(state, a.seat) <= 0:
+        raise IllegalAction(rule, f"all {state.comp.box['cubes_per_player']} of your construction cubes are on "
+                                  "your unfinished contracts")
     state.steady_used += 1
     state.cubes[link.index] += 1
     state.say(f"{state.name(a.seat)} adds a free cube to {link.label} (Steady Builder)")

@@ -17,7 +17,7 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
-from .payment import auto_build, auto_purchase, build_options, pay_text
+from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -51,22 +51,33 @@ def legal_actions(state, seat: int) -> list:
     p = state.players[seat]
     out: list = []
     links = state.map.links
+    # What auto_purchase would find, without building each payment: "any" dice count alike for
+    # contracts, improvements and stations, and every token that pays a colour is worth one.
+    budget = generic_budget(p, "contract")
     if contracts.can_start(state, seat) is None:
+        colours = colour_payers(p)
         for slot, card in enumerate(state.contract_track):
             if card is None:
                 continue
             link = links[card]
-            if auto_purchase(state, seat, link.colour, contracts.contract_cost(state, seat, link), "contract") is not None:
+            if link.colour in colours and contracts.contract_cost(state, seat, link) <= budget - 1:
                 out.append(TakeContract(seat, slot))
-    full = state.cubes_in_use(seat) >= state.comp.box["cubes_per_player"]
+    left = construction.cubes_left(state, seat)
     for i in p.contracts:
-        link = links[i]
-        if full:
+        if left <= 0:
             break
-        opts = build_options(p, link.colour)
-        for tok in opts:
-            out.append(Build(seat, link.id, pay_text([tok])))
-        if len(auto_build(p, link.colour, link.length - state.cubes[i])) > 1:
+        link = links[i]
+        cap = min(link.length - state.cubes[i], left)
+        for tok in build_options(p, link.colour):
+            pay = pay_text([tok])
+            if tok[0] == "d" and p.dice[tok[1]] == "cubes":
+                # The symbol's two outcomes are distinct moves; with one square or cube left only one.
+                out.append(Build(seat, link.id, pay, 1))
+                if cap >= 2:
+                    out.append(Build(seat, link.id, pay, 2))
+            else:
+                out.append(Build(seat, link.id, pay))
+        if len(auto_build(p, link.colour, cap)[0]) > 1:
             out.append(Build(seat, link.id))
         if state.steady_used < p.has("Steady Builder"):
             out.append(SteadyBuild(seat, link.id))
@@ -75,14 +86,14 @@ def legal_actions(state, seat: int) -> list:
         out.append(EstablishRoute(seat, cities[origin].name, colour, cities[dest].name,
                                   ",".join(str(links[i].id) for i in path)))
     cost = stations.station_cost(state, seat)
-    if cost is not None and auto_purchase(state, seat, None, cost, "station") is not None:
+    if cost is not None and cost <= budget:
         out.append(BuildStation(seat))
     n = len(improvements.held(state, seat)) + 1
     limit = state.comp.box["max_improvements"]
     for slot, name in enumerate(state.improvement_track):
         if name is None:
             continue
-        if auto_purchase(state, seat, None, improvements.improvement_cost(state, seat, name), "improvement") is None:
+        if improvements.improvement_cost(state, seat, name) > budget:
             continue
         if n > limit:
             out += [BuyImprovement(seat, slot, k) for k in range(n)]

@@ -203,7 +203,9 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
         if best is None:
             return None
         chosen.append(best[1])
-        avail = [(t, f) for t, f in avail if t != best[1]]
+        # Markers of a colour are alike tokens: take out just the one chosen.
+        k = next(j for j, (t, _) in enumerate(avail) if t == best[1])
+        avail = avail[:k] + avail[k + 1:]
     pool = []
     for tok, f in avail:
         u = generic_units(p, tok, purpose, second)
@@ -240,36 +242,58 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
     return chosen + [x[2] for x in got]
 
 
+def colour_payers(player) -> set[str]:
+    """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
+    contract's colour" (see :func:`pays_colour`)."""
+    out: set[str] = set()
+    for i, name in enumerate(player.dice):
+        if player.spent[i]:
+            continue
+        f = face(name)
+        if f.kind == "wild":
+            return set(COLOURS) | {OCEAN}
+        out.update(f.colours)
+        if len(f.colours) >= 2:
+            out.add(OCEAN)
+    out.update(c for k, c in enumerate(COLOURS) if player.markers[k])
+    return out
+
+
 def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose``."""
     return sum(generic_units(player, t, purpose, second) for t, _ in _available(player))
 
 
-def build_cubes(player, tokens, colour: str, remaining: int, rule: str) -> int:
-    """Cubes the tokens add to a link of ``colour`` needing ``remaining`` more cubes.
+def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
+    """The fewest and the most cubes ``tokens`` can add to a link of ``colour`` (B).
+
+    A die showing the colour (or, for an ocean link, two colours), the *wild* symbol and a marker
+    of the colour add one cube each; the *cubes* symbol adds one or two ("may be spent to add one
+    or two construction cubes"), so the number is the player's choice within the range.
 
     Raises:
-        IllegalAction: a token that cannot build this link, or one that would add no cube.
+        IllegalAction: (under ``rule``) a token that cannot build this link.
     """
-    added = 0
+    lo = hi = 0
     for t in tokens:
-        if added >= remaining:
-            raise IllegalAction(rule, f"{describe(player, t)} would add a cube beyond the link's last square")
         if t[0] == "m":
             if colour == OCEAN or COLOURS[t[1]] != colour:
                 raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link")
-            added += 1
+            lo += 1
+            hi += 1
             continue
         f = face(player.dice[t[1]])
         if f.kind == "cubes":
-            added += min(2, remaining - added)
+            lo += 1
+            hi += 2
         elif f.kind == "wild" or (f.kind == "colour" and (
                 (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
-            added += 1
+            lo += 1
+            hi += 1
         else:
             raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link"
                                 + (" (ocean links need a die showing two colours)" if colour == OCEAN else ""))
-    return added
+    return lo, hi
 
 
 def build_options(player, colour: str) -> list[tuple]:
@@ -289,8 +313,13 @@ def build_options(player, colour: str) -> list[tuple]:
     return out
 
 
-def auto_build(player, colour: str, remaining: int) -> list[tuple]:
-    """The engine's build: matching dice (plain, split, cubes, wild), up to the link's last square."""
+def auto_build(player, colour: str, target: int) -> tuple[list[tuple], int]:
+    """The engine's build: ``(tokens, cubes)`` adding at most ``target`` cubes.
+
+    Dice only, in the order plain colour, split, *cubes* symbol, *wild* (markers are kept);
+    ``target`` is the caller's cap: the link's empty squares and the player's cubes left, or
+    the number of cubes asked for. A *cubes* symbol adds one cube when only one is wanted.
+    """
     order = []
     for i, name in enumerate(player.dice):
         if player.spent[i]:
@@ -306,11 +335,11 @@ def auto_build(player, colour: str, remaining: int) -> list[tuple]:
     out = []
     added = 0
     for _, i, u in order:
-        if added >= remaining:
+        if added >= target:
             break
         out.append(("d", i))
-        added += min(u, remaining - added)
-    return out
+        added += min(u, target - added)
+    return out, added
 
 
 def pay_text(tokens) -> str:

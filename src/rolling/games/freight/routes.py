@@ -12,17 +12,21 @@ improvement die pays toward a second one, discounted only by stations the first 
 
 from __future__ import annotations
 
+import heapq
+from functools import lru_cache
+
 from rolling.core.errors import IllegalAction
 
 from .actions import EstablishRoute
-from .components import COLOUR_INDEX
+from .components import COLOUR_INDEX, load_map
 from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, pay_text, spend
 
 RULE = "C: Establishing Major Routes"
-#: per origin, how many path steps the enumeration for ``legal_actions`` explores at most
-SEARCH_LIMIT = 3000
-#: routes longer than this are not listed (the distance table ends at 10)
-MAX_LISTED_LENGTH = 10
+#: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
+#: checks which cities a partial route can still reach; a speed setting, not a limit on routes
+REACH_SLACK = 6
+#: bits per owner in the packed count of links each owner has in a route (a map has < 64 links)
+_OWNER_BITS = 6
 
 
 def distance_bonus(comp, colour: str, links: int) -> int:
@@ -31,12 +35,17 @@ def distance_bonus(comp, colour: str, links: int) -> int:
     return table[links - 1] if 1 <= links <= len(table) else 0
 
 
-def link_cost(state, seat: int, index: int) -> int:
-    """Dice a link costs in a route: one for your own, two for another's (one if Friendly)."""
-    owner = state.owner[index]
+def owner_link_cost(state, seat: int, owner: int) -> int:
+    """Dice one link of ``owner`` costs ``seat`` in a route: one for your own, two for another
+    player's, one if that player has Friendly."""
     if owner == seat:
         return 1
     return 1 if state.players[owner].has("Friendly") else 2
+
+
+def link_cost(state, seat: int, index: int) -> int:
+    """Dice link ``index`` costs ``seat`` in a route (see :func:`owner_link_cost`)."""
+    return owner_link_cost(state, seat, state.owner[index])
 
 
 def route_price(state, seat: int, base: int) -> tuple[int, int]:
@@ -159,12 +168,32 @@ def establish(state, a: EstablishRoute) -> None:
 
 
 def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], int]]:
-    """Routes the seat could establish and pay for now, one per distinct outcome.
+    """Every major route the seat could establish and pay for now, one per distinct outcome (C).
 
-    Returns ``(origin, colour, dest, path, cost)`` tuples; outcomes differ in destination, cost,
-    length or the owners paid. The search is bounded (:data:`SEARCH_LIMIT` steps per cargo colour
-    and origin, :data:`MAX_LISTED_LENGTH` links) and pruned by each city's hop distance to the
-    nearest city that wants the cargo.
+    Returns ``(origin, colour, dest, path, cost)`` tuples: city indices, the cargo colour, link
+    indices from the origin, and dice to pay. Two routes have the same outcome when they take the
+    same cargo marker to the same city paying each owner for the same number of links (which
+    fixes the length, the price and every payout); one path of each is listed, in a fixed order.
+
+    The text sets no limit on a route's length, and neither does the search. It walks the simple
+    paths of completed links from each cargo marker, depth first, ending a path at the first city
+    that wants the cargo, and cuts only partial paths that cannot give a new outcome:
+
+    - *Price.* A route costs ``max(1, base - stations)`` dice, which the seat must pay from what
+      it holds (``budget`` any-colour dice and markers), so ``base <= budget + stations``. A
+      partial path is cut when its base plus the cheapest way on to any wanting city (in dice,
+      ignoring which cities the rest would use, so never more than the true rest) exceeds that:
+      it cannot become a route the seat can pay. As every link costs a die, no payable route is
+      longer than ``budget + stations`` links: this, and the map's size, bound the search.
+    - *Dead ends.* A partial path from whose end no wanting city can be reached through unused
+      cities that do not want the cargo cannot end anywhere.
+    - *Repeats.* Two partial paths ending at the same city, having paid the same owners for the
+      same numbers of links, with the same set of cities still reachable, have the same
+      completions with the same outcomes; only the first is extended.
+
+    So every valid, payable route either is walked or has the outcome of one that is: the listing
+    is complete. The last two checks cost a flood fill, so they run only where the price leaves
+    :data:`REACH_SLACK` dice or more for detours; with less, the rest of the walk is short.
     """
     if state.routes_done >= 2 or state.saturation <= 0:
         return []
@@ -177,70 +206,125 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     budget = generic_budget(p, "route", second)
     if budget <= 0:
         return []
-    links = state.map.links
-    adj: dict[int, dict[int, dict[int, int]]] = {}
-    for i in state.completed:
-        ln = links[i]
-        o = state.owner[i]
-        adj.setdefault(ln.a, {}).setdefault(ln.b, {}).setdefault(o, i)
-        adj.setdefault(ln.b, {}).setdefault(ln.a, {}).setdefault(o, i)
-    avail = p.stations - state.stations_used
-    costs = {o: (1 if o == seat else (1 if state.players[o].has("Friendly") else 2)) for o in range(state.n)}
+    cap = budget + p.stations - state.stations_used
+    costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
+    steps, nbrmask, cheapest, rests = _route_graph(state.map.name, tuple(state.owner), costs)
+    nc = len(nbrmask)
+    own_shift = _OWNER_BITS * seat
+    own_mask = (1 << _OWNER_BITS) - 1
     phase = state.phase
-    wanting: dict[str, set[int]] = {}
+    wanting: dict[str, int] = {}
     for city, rings in enumerate(state.rings):
         for colour, ph, saturated in rings:
             if ph <= phase and not saturated:
-                wanting.setdefault(colour, set()).add(city)
+                wanting[colour] = wanting.get(colour, 0) | 1 << city
     found: dict[tuple, tuple] = {}
-    dist_cache: dict[str, dict[int, int]] = {}
     for origin, cargo in enumerate(state.cargo):
-        if not cargo or origin not in adj:
+        if not cargo or not steps[origin]:
             continue
-        for colour in set(cargo):
-            demand = wanting.get(colour)
-            if not demand:
+        for colour in dict.fromkeys(cargo):
+            wmask = wanting.get(colour, 0)
+            if not wmask:
                 continue
-            dist = dist_cache.get(colour)
-            if dist is None:
-                # hops to the nearest wanting city, never passing through one
-                dist = {c: 0 for c in demand if c in adj}
-                frontier = list(dist)
+            rest = rests.get(wmask)
+            if rest is None:
+                rest = rests[wmask] = _cheapest_rest(nc, nbrmask, cheapest, wmask)
+            if rest[origin] is None:
+                continue
+            _walk(origin, colour, wmask, rest, steps, nbrmask, cap, own_shift, own_mask, found)
+    avail = p.stations - state.stations_used
+    return [(o, c, d, list(path), max(1, base - avail)) for o, c, d, path, base in found.values()]
+
+
+@lru_cache(maxsize=256)
+def _route_graph(map_name: str, owner: tuple[int, ...], costs: tuple[int, ...]):
+    """The completed links as the route search needs them, for links owned as in ``owner`` and
+    dice per owner's link ``costs``: per city its steps ``(city, bit, link, dice, owner count)``,
+    per city a bit mask of its neighbours, the cheapest dice between two cities, and an empty
+    memo of :func:`_cheapest_rest` per set of wanting cities.
+
+    Cached: between two routes the links rarely change, and rebuilding this was most of the
+    search's time. Parallel links of one owner give the same outcomes, so only the first is kept.
+    """
+    links = load_map(map_name).links
+    nc = len(load_map(map_name).cities)
+    adj: list[dict[tuple[int, int], int]] = [{} for _ in range(nc)]
+    nbrmask = [0] * nc
+    cheapest: dict[tuple[int, int], int] = {}
+    for i, o in enumerate(owner):
+        if o < 0:
+            continue
+        ln = links[i]
+        for a, b in ((ln.a, ln.b), (ln.b, ln.a)):
+            adj[a].setdefault((b, o), i)
+            nbrmask[a] |= 1 << b
+            if (a, b) not in cheapest or costs[o] < cheapest[a, b]:
+                cheapest[a, b] = costs[o]
+    steps = [tuple((b, 1 << b, i, costs[o], 1 << (_OWNER_BITS * o)) for (b, o), i in d.items()) for d in adj]
+    return steps, nbrmask, cheapest, {}
+
+
+def _cheapest_rest(nc: int, nbrmask: list[int], cheapest: dict, wmask: int) -> list:
+    """Per city, the fewest dice from it to a city in ``wmask`` (``None``: none reachable).
+
+    Dijkstra from the wanting cities; a lower bound, since it may reuse cities.
+    """
+    rest: list = [None] * nc
+    heap = [(0, c) for c in range(nc) if wmask >> c & 1]
+    while heap:
+        d, c = heapq.heappop(heap)
+        if rest[c] is not None:
+            continue
+        rest[c] = d
+        m = nbrmask[c]
+        while m:
+            low = m & -m
+            m ^= low
+            b = low.bit_length() - 1
+            if rest[b] is None:
+                heapq.heappush(heap, (d + cheapest[c, b], b))
+    return rest
+
+
+def _walk(origin, colour, wmask, rest, steps, nbrmask, cap, own_shift, own_mask, found) -> None:
+    """The depth-first walk of :func:`enumerate_routes` from one cargo marker."""
+    repeats: set = set()
+    stack = [(origin, 1 << origin, 0, 0, ())]
+    while stack:
+        city, seen, base, owners, path = stack.pop()
+        for b, bit, i, cost, one in steps[city]:
+            if seen & bit:
+                continue
+            nb = base + cost
+            no = owners + one
+            if wmask & bit:
+                if nb <= cap and no >> own_shift & own_mask:
+                    key = (origin, colour, b, no)
+                    if key not in found:
+                        found[key] = (origin, colour, b, path + (i,), nb)
+                continue
+            r = rest[b]
+            if r is None or nb + r > cap:
+                continue
+            ns = seen | bit
+            if cap - nb - r >= REACH_SLACK:
+                allowed = ~(ns | wmask)
+                reach = 0
+                touch = 0
+                frontier = bit
                 while frontier:
-                    nxt = []
-                    for c in frontier:
-                        for nb in adj[c]:
-                            if nb not in dist:
-                                dist[nb] = dist[c] + 1
-                                nxt.append(nb)
-                    frontier = nxt
-                dist_cache[colour] = dist
-            if origin not in dist:
-                continue
-            steps = 0
-            stack = [(origin, (origin,), (), 0, False, ())]
-            while stack and steps < SEARCH_LIMIT:
-                city, seen, path, base, own, owners = stack.pop()
-                for nbr, by_owner in adj[city].items():
-                    if nbr in seen or nbr not in dist:
-                        continue
-                    hops = len(path) + 1 + dist[nbr]
-                    if hops > MAX_LISTED_LENGTH:
-                        continue
-                    for o, i in by_owner.items():
-                        steps += 1
-                        nb = base + costs[o]
-                        if max(1, nb + dist[nbr] - avail) > budget:
-                            continue
-                        npath = path + (i,)
-                        nown = own or o == seat
-                        nowners = owners + (o,)
-                        if nbr in demand:
-                            if nown:
-                                cost = max(1, nb - avail)
-                                key = (origin, colour, nbr, cost, len(npath), tuple(sorted(nowners)))
-                                if key not in found:
-                                    found[key] = (origin, colour, nbr, list(npath), cost)
-                            continue
-                        stack.append((nbr, seen + (nbr,), npath, nb, nown, nowners))
-    return list(found.values())
+                    nxt = 0
+                    while frontier:
+                        low = frontier & -frontier
+                        frontier ^= low
+                        nxt |= nbrmask[low.bit_length() - 1]
+                    touch |= nxt
+                    frontier = nxt & allowed & ~reach
+                    reach |= frontier
+                if not touch & wmask & ~ns:
+                    continue
+                key = (b, no, reach)
+                if key in repeats:
+                    continue
+                repeats.add(key)
+            stack.append((b, ns, nb, no, path + (i,)))

@@ -163,8 +163,9 @@ class FreightState:
     def legal_actions(self, seat: int) -> list:
         """Every move of ``seat`` now, each with the engine's payment (``pay=""``).
 
-        Major routes are listed once per distinct outcome (destination, cost, owners, length);
-        any other valid path or payment is accepted by :meth:`apply`.
+        Major routes are listed once per distinct outcome (cargo marker, destination, links paid
+        to each owner), of any length (see :func:`.routes.enumerate_routes`); any other valid
+        path or payment is accepted by :meth:`apply`.
         """
         from . import legal
 

@@ -16,8 +16,6 @@ from rolling.core.errors import IllegalAction
 from .components import COLOUR_INDEX, COLOURS, face
 
 RULE = "F. Stockpiling Resources"
-#: beyond this many split dice only the engine's choice is listed among the legal actions
-MAX_LISTED_SPLITS = 6
 
 
 def _counts(state, seat: int) -> tuple[list[int], list[int]]:
@@ -42,47 +40,70 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
     return counts, splits
 
 
+def _markers(counts, penalty: int, supply) -> list[int]:
+    return [min(max(0, n - penalty), supply[k]) for k, n in enumerate(counts)]
+
+
 def gains(state, seat: int, choices: list[str]) -> list[int]:
     """Markers per colour the player takes, given a colour for each split die (in die order)."""
-    counts, splits = _counts(state, seat)
-    counts = counts[:]
+    counts, _ = _counts(state, seat)
     for c in choices:
         counts[COLOUR_INDEX[c]] += 1
     penalty = 0 if state.players[seat].has("Efficient Storage") else 1
-    return [min(max(0, n - penalty), state.supply[k]) if n else 0 for k, n in enumerate(counts)]
+    return _markers(counts, penalty, state.supply)
+
+
+def _compositions(total: int, parts: int):
+    """Every way to write ``total`` as ``parts`` ordered non-negative numbers, first part largest first."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first,) + rest
 
 
 def options(state, seat: int) -> list[tuple[str, list[int]]]:
-    """Each distinct stockpile outcome as ``(store string, markers per colour)``, best first."""
+    """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
+
+    Only how many split dice of each colour pair go to each colour matters, so the search runs
+    over those counts (at most a few hundred ways for nine dice) rather than over every die's
+    choice; it is exhaustive, so the first entry gives the most markers there are. Among equal
+    totals the order is that of the enumeration: dice grouped by colour pair in die order, each
+    pair's colour earlier in blue, gray, red, yellow taking as many dice as it can first.
+    """
     p = state.players[seat]
-    _, splits = _counts(state, seat)
-    if len(splits) > MAX_LISTED_SPLITS:
-        choices = auto_choices(state, seat)
-        return [(",".join(choices), gains(state, seat, choices))]
-    seen = {}
-    for combo in product(*[face(p.dice[i]).colours for i in splits]):
-        g = gains(state, seat, list(combo))
-        key = tuple(g)
-        if key not in seen:
-            seen[key] = ",".join(combo)
-    out = [(s, list(g)) for g, s in seen.items()]
+    counts, splits = _counts(state, seat)
+    penalty = 0 if p.has("Efficient Storage") else 1
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i in splits:
+        groups.setdefault(tuple(sorted(face(p.dice[i]).colours, key=COLOUR_INDEX.get)), []).append(i)
+    keys = list(groups)
+    seen: dict[tuple[int, ...], str] = {}
+    for alloc in product(*[list(_compositions(len(groups[k]), len(k))) for k in keys]):
+        n = counts[:]
+        colour_of: dict[int, str] = {}
+        for k, parts in zip(keys, alloc, strict=True):
+            dice = iter(groups[k])
+            for c, m in zip(k, parts, strict=True):
+                n[COLOUR_INDEX[c]] += m
+                for _ in range(m):
+                    colour_of[next(dice)] = c
+        g = tuple(_markers(n, penalty, state.supply))
+        if g not in seen:
+            seen[g] = ",".join(colour_of[i] for i in splits)
+    out = [(store, list(g)) for g, store in seen.items()]
     out.sort(key=lambda x: -sum(x[1]))
     return out
 
 
 def auto_choices(state, seat: int) -> list[str]:
-    """The engine's choice: each split die to the colour that yields the most markers (greedy)."""
-    p = state.players[seat]
+    """The engine's choice: a colour for each split die giving the most markers of all choices
+    (the first of :func:`options`)."""
     _, splits = _counts(state, seat)
-    choices: list[str] = []
-    for i in splits:
-        best = None
-        for c in face(p.dice[i]).colours:
-            g = sum(gains(state, seat, choices + [c]))
-            if best is None or g > best[0]:
-                best = (g, c)
-        choices.append(best[1])
-    return choices
+    if not splits:
+        return []
+    return options(state, seat)[0][0].split(",")
 
 
 def parse_store(state, seat: int, text: str) -> list[str]:
