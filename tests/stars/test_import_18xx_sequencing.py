@@ -10,11 +10,12 @@ import pytest
 from rolling.core.record import replay
 from rolling.games.stars import Config
 from rolling.games.stars.state import GONE
-from rolling.interop.e18xx import COMPAT, TITLE, _Importer, import_export, load_export
+from rolling.interop.e18xx import COMPAT, TITLE, _Importer, effective_actions, import_export, load_export
 
 from .conftest import blank, corp, give, goto, idx
 
 RANDOM = sorted((Path(__file__).parent.parent / "fixtures" / "18xx" / "random").glob("*.json.gz"))
+STRESS = sorted((Path(__file__).parent.parent / "fixtures" / "18xx" / "stress").glob("*.json.gz"))
 
 
 @pytest.mark.parametrize("path", RANDOM, ids=lambda p: p.name.split(".")[0])
@@ -30,7 +31,42 @@ def test_random_site_games_import_to_their_recorded_scores(path):
 
 
 def test_the_random_corpus_is_complete():
-    assert len(RANDOM) == 150
+    assert len(RANDOM) == 150 and len(STRESS) == 3
+
+
+@pytest.mark.parametrize("path", STRESS, ids=lambda p: p.name.split(".")[0])
+def test_site_games_with_undo_redo_and_quiet_phases_import(path):
+    """Games with "Undo to Here" then Redo, and share sales after which the engine runs on through
+    phases nobody decides (tests/fixtures/18xx/stress/README.md), import to the recorded scores."""
+    result = import_export(load_export(path))
+    assert result.match, result.error
+
+
+def test_redo_restores_everything_an_undo_to_here_took_back():
+    """18xx.games (Game::Base.filtered_actions): an undo naming an action takes back every later
+    action as one group, and a redo restores the whole group; a new action forgets the undos."""
+    acts = [{"type": "pass", "id": k} for k in range(1, 6)]
+    acts += [{"type": "undo", "id": 6, "action_id": 2}, {"type": "undo", "id": 7}, {"type": "redo", "id": 8}]
+    flat, _ = effective_actions(acts)
+    assert [a["id"] for a in flat] == [1, 2]
+    flat, _ = effective_actions(acts + [{"type": "redo", "id": 9}])
+    assert [a["id"] for a in flat] == [1, 2, 3, 4, 5]
+    flat, _ = effective_actions(acts + [{"type": "pass", "id": 9}, {"type": "redo", "id": 10}])
+    assert [a["id"] for a in flat] == [1, 2, 9]
+    flat, _ = effective_actions(acts[:5] + [{"type": "undo", "id": 6, "action_id": 0}, {"type": "redo", "id": 7}])
+    assert [a["id"] for a in flat] == [1, 2, 3, 4, 5]
+
+
+def test_share_price_is_checked_right_after_the_trade():
+    """The site records the share price a trade leads to; our engine may run on through phases
+    nobody decides within the same action, so the check uses the price right after the trade."""
+    path = STRESS[0].parent / "rss_7094.json.gz"  # the sale at id 95 is followed by a quiet turn
+    data = load_export(path)
+    assert import_export(data).match
+    bad = json.loads(json.dumps(data))
+    sale = next(a for a in bad["actions"] if a["id"] == 95)
+    sale["share_price"] += 1
+    assert "the site's share price is" in import_export(bad).error
 
 
 def importer(s):

@@ -57,6 +57,7 @@ from rolling.games.stars import (
     new_game,
 )
 from rolling.games.stars import data as D
+from rolling.games.stars import procedures as P
 from rolling.games.stars.config import FI_STANDING_OFFER, RECEIVERSHIP_BUY
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
@@ -152,7 +153,10 @@ def effective_actions(actions: list[dict[str, Any]]) -> tuple[list[dict[str, Any
         players ended the game by hand with ``end_game``).
     """
     applied: list[dict[str, Any]] = []
-    undone: list[dict[str, Any]] = []
+    # what each undo took back, latest last: a redo restores the whole of the latest undo, which is
+    # several actions after an undo to a given action ("Undo to Here"), as the site does
+    # (18xx.games Game::Base.filtered_actions)
+    undone: list[list[dict[str, Any]]] = []
     ended = False
     for a in actions:
         if a.get("skip"):
@@ -160,16 +164,18 @@ def effective_actions(actions: list[dict[str, Any]]) -> tuple[list[dict[str, Any
         t = a["type"]
         if t == "undo":
             target = a.get("action_id")
+            group: list[dict[str, Any]] = []
             if target is None:
                 if applied:
-                    undone.append(applied.pop())
+                    group.append(applied.pop())
             else:
                 while applied and applied[-1].get("id", 0) > target:
-                    undone.append(applied.pop())
+                    group.insert(0, applied.pop())
+            undone.append(group)
             continue
         if t == "redo":
             if undone:
-                applied.append(undone.pop())
+                applied.extend(undone.pop())
             continue
         if t == "message":
             continue
@@ -419,20 +425,31 @@ class _Importer:
                     raise _Diverge(a, f"our engine refuses {action.to_json()}: {e}") from None
                 self.apply(fill)
                 continue
+            price = self.price_after(a)
             self.taking(a)
             self.apply(action)
             self.taken(a)
-            self.check_price(a)
+            self.check_price(a, price)
             return
         raise _Diverge(a, "could not reach a state where the action applies")
 
-    def check_price(self, a: dict[str, Any]) -> None:
+    def price_after(self, a: dict[str, Any]) -> int | None:
+        """The share price a player's share trade ``a`` moves its corporation to (Buy One Share:
+        the next higher available card; Sell One Share: the next lower), from our state before
+        the trade; None for other actions. Worked out beforehand because applying the trade also
+        runs every automatic step after it, which may move the price again."""
+        if a["type"] not in ("buy_shares", "sell_shares") or a.get("entity_type") != "player":
+            return None
+        c = D.corp_index(_corp_of_share(a))
+        if c is None or not self.state.corp_active[c]:
+            return None
+        s = self.state
+        return P.card_price(P.next_higher_card(s, c) if a["type"] == "buy_shares" else P.next_lower_card(s, c))
+
+    def check_price(self, a: dict[str, Any], ours: int | None) -> None:
         """The site records the share price after a share trade: compare it with ours."""
-        if a["type"] in ("buy_shares", "sell_shares") and "share_price" in a and a.get("entity_type") == "player":
-            c = D.corp_index(_corp_of_share(a))
-            s = self.state
-            if c is not None and s.corp_active[c] and s.share_price(c) != a["share_price"]:
-                raise _Diverge(a, f"the site's share price is ${a['share_price']}, ours ${s.share_price(c)}")
+        if ours is not None and "share_price" in a and ours != a["share_price"]:
+            raise _Diverge(a, f"the site's share price is ${a['share_price']}, ours ${ours}")
 
     def finish(self) -> None:
         """Let the engine run to the end where the site's last actions leave only forced steps."""
