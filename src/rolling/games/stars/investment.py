@@ -229,14 +229,14 @@ def step(s: StarsState) -> bool:
 def _only_pass(s: StarsState, seat: int) -> bool:
     """Whether pass is the only legal action of ``seat`` (the fast twin of :func:`moves`, on the
     hot path of every phase 1 turn)."""
+    if any(s.held[seat::MAXP]):  # a share to sell (the usual case, so checked first)
+        return False
     cash = s.cash[seat]
     if s.deck or s.config.edition != "v2.2":  # auction_can_draw
         unavailable = s.unavailable
         for i in s.offering:
             if D.FACE[i] <= cash and not unavailable >> i & 1:
                 return False
-    if any(s.held[seat::MAXP]):  # a share to sell
-        return False
     card_owner = s.card_owner
     for c, k in enumerate(s.corp_card):
         if s.corp_active[c]:
