@@ -16,18 +16,20 @@ def enter(s: StarsState) -> None:
     log = s.log
     if log is not None and cost:
         log.append((E.COST, E.PUBLIC, cost, mask))
-    owned: dict[int, list[int]] = {}
+    # every owner's companies in one pass (owner codes index the list), ascending
+    owned: list[list[int]] = [[] for _ in range(FOREIGN_INVESTOR + 1)]
     for i, owner in enumerate(s.company_owner):
         if owner >= 0:
-            owned.setdefault(owner, []).append(i)
-
+            owned[owner].append(i)
     coo = (cost, mask)
 
     def income_of(owner: int) -> int:
-        printed, charged, synergy, bonus = P.income_parts(owner, owned.get(owner, []), coo)
+        printed, charged, synergy, bonus = P.income_parts(owner, owned[owner], coo)
         return printed - charged + synergy + bonus
 
     for seat in s.order:
+        if not owned[seat]:
+            continue  # no company, no income
         inc = income_of(seat)
         if inc:
             s.cash[seat] += inc
