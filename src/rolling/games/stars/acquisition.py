@@ -229,7 +229,7 @@ def _check_offer(s: StarsState, a: Offer) -> tuple[int, int]:
     c = D.corp_index(a.corporation)
     i = D.company_index(a.company)
     if c is None or not s.corp_active[c]:
-        raise IllegalAction(RULE, f"{a.corporation} is not an existing corporation")
+        raise IllegalAction(RULE, f"{_named(s, c, a.corporation)} is not an existing corporation")
     if i is None:
         raise IllegalAction(RULE, f"unknown company {a.company!r}")
     if s.president[c] != a.seat:
@@ -240,6 +240,11 @@ def _check_offer(s: StarsState, a: Offer) -> tuple[int, int]:
     if why:
         raise IllegalAction(RULE, why)
     return c, i
+
+
+def _named(s: StarsState, c: int | None, symbol: str) -> str:
+    """A corporation named in an action, as the edition calls it (the symbol itself if unknown)."""
+    return symbol if c is None else s.corp_name(c)
 
 
 def _proposing(s: StarsState, c: int, i: int) -> bool:
@@ -323,7 +328,7 @@ def _respond(s: StarsState, a: Respond) -> None:
                 if s.log is not None:
                     s.log.append((E.REJECT, E.PUBLIC, seller, c, i))
             return
-    raise IllegalAction(RULE, f"there is no open proposal of {a.corporation} for {a.company} to answer")
+    raise IllegalAction(RULE, f"there is no open proposal of {_named(s, c, a.corporation)} for {a.company} to answer")
 
 
 def _respond_standing(s: StarsState, a: Respond, c: int | None, i: int | None) -> None:
@@ -336,7 +341,9 @@ def _respond_standing(s: StarsState, a: Respond, c: int | None, i: int | None) -
         -1,
     )
     if n < 0:
-        raise IllegalAction(RULE, f"{a.corporation} is not asked about a purchase of {a.company} from the foreign investor")
+        raise IllegalAction(
+            RULE, f"{_named(s, c, a.corporation)} is not asked about a purchase of {a.company} from the foreign investor"
+        )
     ac, _, asked = s.standing[n]
     if s.president[c] != a.seat:
         raise IllegalAction(RULE, f"only the president of {s.corp_name(c)} acts for it")

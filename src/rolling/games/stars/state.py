@@ -124,7 +124,7 @@ class StarsState:
         self.pending: tuple = ()  # open purchase proposals: (buyer corp, company, price, seller's seat)
         self.announcement: tuple | None = None  # (announcer, company, pre-emption queue, index asked)
         # compat 18xx-fi-standing-offer: announcements that do not pause the phase,
-        # each (announcer, company, corporations still to ask, the first asked now)
+        # each (announcer, company, corporations still to ask: the first of them is asked now)
         self.standing: tuple = ()
         self.deals: tuple = ()  # variant deals: open deals (proposer, ((corp, company, price), ...), seats to accept)
         self.in_flight = 0  # bitmask of companies transferred this phase
