@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rolling.bots import Bot, bot_names, get_bot_class, make_bot, register
+from rolling.bots import Bot, UnknownBot, bot_names, get_bot_class, make_bot, register
 from rolling.games.stars import Config, new_game
 from rolling.sim.stars import pick_seat
 
@@ -25,7 +25,7 @@ def is_legal(state, seat, action) -> bool:
 def play_checked(labels, seed, max_actions=50_000):
     """Play one game, checking every action the bots choose; return (state, actions)."""
     s = new_game(Config(players=len(labels)), seed)
-    bots = {seat: make_bot(labels[seat], seed * 10 + seat) for seat in range(len(labels))}
+    bots = {seat: make_bot("stars", labels[seat], seed * 10 + seat) for seat in range(len(labels))}
     actions = []
     last = -1
     while not s.is_over:
@@ -46,13 +46,19 @@ def test_registry_names_and_errors():
     assert {"random", "heuristic"} <= set(bot_names("stars"))
     assert bot_names("no-such-game") == []
     for name in ("random", "heuristic"):
-        bot = make_bot(name, 3)
+        bot = make_bot("stars", name, 3)
         assert isinstance(bot, Bot) and bot.name == name
-    with pytest.raises(KeyError, match="unknown stars bot"):
-        make_bot("genius")
+    with pytest.raises(UnknownBot, match="unknown stars bot"):
+        make_bot("stars", "genius")
 
 
-def test_register_another_games_bot():
+def test_register_another_games_bot(monkeypatch):
+    import rolling.bots as registry
+
+    # the registry is restored afterwards, so other tests see only the real games
+    monkeypatch.setattr(registry, "BOTS", {game: dict(bots) for game, bots in registry.BOTS.items()})
+    monkeypatch.setattr(registry, "STRONGEST", dict(registry.STRONGEST))
+
     class Echo:
         name = "echo"
 
@@ -63,10 +69,11 @@ def test_register_another_games_bot():
             return state
 
     register("test-game", "echo", Echo)
-    assert get_bot_class("echo", "test-game") is Echo
-    assert make_bot("echo", 5, game="test-game").seed == 5
+    assert get_bot_class("test-game", "echo") is Echo
+    assert make_bot("test-game", "echo", 5).seed == 5
+    assert make_bot("test-game", "bot", 5).name == "echo"  # its first bot is its strongest
     register("test-game", "lazy", "rolling.bots.stars_random:StarsRandomBot")
-    assert make_bot("lazy", 1, game="test-game").name == "random"
+    assert make_bot("test-game", "lazy", 1).name == "random"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -103,7 +110,7 @@ def test_bots_play_the_deals_variant_with_legal_actions(labels, seeds):
     kinds = set()
     for seed in seeds:
         s = new_game(Config(players=len(labels), variants=("deals",)), seed)
-        bots = {seat: make_bot(labels[seat], seed * 10 + seat) for seat in range(len(labels))}
+        bots = {seat: make_bot("stars", labels[seat], seed * 10 + seat) for seat in range(len(labels))}
         last, n = -1, 0
         while not s.is_over:
             seat = pick_seat(s, last)
@@ -130,7 +137,7 @@ def test_bots_are_deterministic(name):
 def test_different_bot_seeds_play_differently():
     s = new_game(Config(players=4), 5)
     seat = s.to_act[0]
-    picks = {make_bot("random", k).choose(s, seat) for k in range(30)}
+    picks = {make_bot("stars", "random", k).choose(s, seat) for k in range(30)}
     assert len(picks) > 1
 
 
@@ -139,13 +146,13 @@ def test_bot_with_no_legal_action_raises():
     idle = next(seat for seat in range(4) if seat not in s.to_act)
     for name in ("random", "heuristic"):
         with pytest.raises(ValueError):
-            make_bot(name).choose(s, idle)
+            make_bot("stars", name).choose(s, idle)
 
 
 def test_heuristic_beats_random_on_a_few_games():
     """Not the 80% measurement (that is `rolling simulate stars`): a smoke check that the heuristic
     bot plays to win."""
-    from rolling.sim.stars import simulate
+    from rolling.sim import simulate
 
-    stats = simulate(["heuristic", "random", "random", "random"], 8, seed=100)
+    stats = simulate("stars", ["heuristic", "random", "random", "random"], 8, seed=100)
     assert stats["seats"][0]["wins"] >= 6

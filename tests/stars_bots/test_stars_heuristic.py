@@ -61,7 +61,7 @@ def test_sells_its_own_company_to_its_corporation_at_the_top_of_the_span():
     give(s, "MS", 0)
     s.phase = 3
     acquisition.enter(s)
-    a = make_bot("heuristic").choose(s, 0)
+    a = make_bot("stars", "heuristic").choose(s, 0)
     assert a == Offer(0, "DA", "MS", D.SPAN_HI[D.INDEX["MS"]])
 
 
@@ -73,7 +73,7 @@ def test_rejects_a_low_offer_for_a_profitable_company():
     acquisition.enter(s)
     s.apply(Offer(1, "DA", "DR", D.SPAN_LO[D.INDEX["DR"]]))
     assert 0 in s.to_act
-    a = make_bot("heuristic").choose(s, 0)
+    a = make_bot("stars", "heuristic").choose(s, 0)
     assert a == Respond(0, "DA", "DR", False)
 
 
@@ -83,7 +83,7 @@ def test_closes_a_money_losing_company_and_keeps_a_profitable_one():
     give(s, "HH", 0)
     s.phase = 4
     closing.enter(s)
-    bot = make_bot("heuristic")
+    bot = make_bot("stars", "heuristic")
     assert bot.choose(s, 0) == Close(0, "BME")
     s.apply(Close(0, "BME"))
     assert bot.choose(s, 0) == Done(0)
@@ -94,7 +94,7 @@ def test_bids_up_to_the_value_of_a_company_and_no_further():
     for code in ("DR", "BME"):
         i = give(s, code, IN_OFFERING)
         s.offering.append(i)
-    bot = make_bot("heuristic")
+    bot = make_bot("stars", "heuristic")
     s.apply(StartAuction(0, "DR", 29))
     assert bot.choose(s, 1) == Bid(1, 30)  # worth far more than its face value this early
     s.apply(LeaveAuction(1))
@@ -112,7 +112,7 @@ def test_pays_the_most_it_can_in_the_last_dividend_phase():
     s.end_flipped = True
     s.phase = 6
     dividends.enter(s)
-    a = make_bot("heuristic").choose(s, 0)
+    a = make_bot("stars", "heuristic").choose(s, 0)
     assert a == Dividend(0, "DA", P.max_dividend(s, c))
 
 
@@ -141,4 +141,4 @@ def test_accepts_a_deal_good_for_it_and_rejects_a_bad_one():
         s = swap_table()
         s.apply(Deal(0, bundle))
         assert 1 in s.to_act
-        assert make_bot("heuristic").choose(s, 1) == RespondDeal(1, bundle, accept)
+        assert make_bot("stars", "heuristic").choose(s, 1) == RespondDeal(1, bundle, accept)

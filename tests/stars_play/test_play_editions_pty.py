@@ -68,7 +68,7 @@ def test_bad_player_count_names_the_editions_range(tmp_path):
 def v22_game_where_player_1_may_buy(path):
     """Save a v2.2 game of bots played until Player 1 (a human from now on) may buy a share."""
     s = new_game(Config(players=3, edition="v2.2"), 4)
-    bots = [make_bot("heuristic", seed=k) for k in range(3)]
+    bots = [make_bot("stars", "heuristic", seed=k) for k in range(3)]
     record = GameRecord("stars", s.config.to_json(), 4, [], {"seats": ["human", "heuristic", "heuristic"]})
     while not (s.phase == 1 and s.to_act == (0,) and s.auction is None and any(m.kind is BuyShare for m in s.legal_moves(0))):
         seat = s.to_act[0]

@@ -1,51 +1,102 @@
-"""Bots for every game, found by game and name.
+"""Bots for every game, found by game and name, and the seat vocabulary of ``play`` and ``simulate``.
 
 Usage::
 
     from rolling.bots import make_bot
-    bot = make_bot("heuristic", seed=7)          # a Rolling Stock Stars bot
+    bot = make_bot("freight", "heuristic", seed=7)
     action = bot.choose(state, seat)
+    why = bot.last_reason          # a one-line reason for that action, or None
 
-The registry maps ``(game, name)`` to ``"module:Class"`` and imports a bot's module only when it is
-first asked for. Other games add their bots with :func:`register`. Every bot class is built as
-``cls(seed=...)`` and follows :class:`~rolling.bots.base.Bot`.
+The registry :data:`BOTS` maps a game and a bot name to ``"module:Class"``; a bot's module is
+imported only when the bot is first asked for, and other code may add bots with :func:`register`.
+Every bot class is built as ``cls(seed=...)`` and follows :class:`~rolling.bots.base.Bot`.
+
+Names: ``bot`` is the strongest bot of the game (:data:`STRONGEST`); ``bot:NAME`` and ``NAME`` are
+the bot ``NAME``. Seats (:mod:`rolling.bots.seats`) add ``human``.
+
+Reasons: after ``choose`` a bot's ``last_reason`` is a short sentence about the move it just chose
+(``"bids up to $18: synergies with MS and BY"``) or ``None`` when it has nothing to say. It is the
+bot's own view, valuations included, so a front end shows it to onlookers, not to the bot's
+opponents at the table.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from .base import Bot
+from .base import Bot, SeatError, UnknownBot
 
-#: game -> bot name -> "module:Class" (or the class itself once registered directly)
+#: game -> bot name -> "module:Class" (or the class itself once imported or registered directly)
 BOTS: dict[str, dict[str, object]] = {
     "stars": {
         "random": "rolling.bots.stars_random:StarsRandomBot",
         "heuristic": "rolling.bots.stars_heuristic:StarsHeuristicBot",
     },
+    "freight": {
+        "random": "rolling.bots.freight:FreightRandomBot",
+        "heuristic": "rolling.bots.freight:FreightHeuristicBot",
+    },
+    "market": {
+        "random": "rolling.bots.market:MarketRandomBot",
+        "heuristic": "rolling.bots.market:MarketHeuristicBot",
+    },
 }
 
+#: game -> the name of its strongest bot, what the seat ``bot`` means
+STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "heuristic"}
 
-def register(game: str, name: str, target: object) -> None:
-    """Add a bot: ``target`` is a class or a ``"module:Class"`` string (imported when first used)."""
+
+def register(game: str, name: str, target: object, strongest: bool = False) -> None:
+    """Add a bot: ``target`` is a class or a ``"module:Class"`` string (imported when first used).
+
+    ``strongest`` makes it what the name ``bot`` means for ``game`` (so does being its first bot).
+    """
     BOTS.setdefault(game, {})[name] = target
+    if strongest or game not in STRONGEST:
+        STRONGEST[game] = name
 
 
-def bot_names(game: str = "stars") -> list[str]:
+def bot_names(game: str) -> list[str]:
     """The names of the bots known for ``game`` (empty for a game without bots)."""
     return list(BOTS.get(game, {}))
 
 
-def get_bot_class(name: str, game: str = "stars") -> type:
-    """The bot class registered as ``name`` for ``game``.
+def known_bots(game: str) -> str:
+    """``"random, heuristic; bot = heuristic"``: the bots of ``game`` for an error message."""
+    names = bot_names(game)
+    if not names:
+        return f"{game} has no bots"
+    return f"{', '.join(names)}; bot = {STRONGEST[game]}"
+
+
+def resolve_bot(game: str, word: str) -> str:
+    """The registry name meant by ``word``: ``bot`` (the strongest), ``bot:NAME`` or ``NAME``
+    (case and surrounding spaces ignored).
 
     Raises:
-        KeyError: no such bot (the message lists the known ones).
+        UnknownBot: ``game`` has no bots, or no bot of that name.
     """
-    table = BOTS.get(game, {})
+    table = BOTS.get(game)
+    if not table:
+        known = ", ".join(sorted(BOTS))
+        raise UnknownBot(f"no bots for game {game!r} (games with bots: {known})")
+    w = word.strip().lower()
+    if w == "bot":
+        return STRONGEST[game]
+    name = w[4:] if w.startswith("bot:") else w
     if name not in table:
-        known = ", ".join(table) or "none"
-        raise KeyError(f"unknown {game} bot {name!r} (known: {known})")
+        raise UnknownBot(f"unknown {game} bot {word.strip()!r} (known: {known_bots(game)})")
+    return name
+
+
+def get_bot_class(game: str, name: str) -> type:
+    """The bot class that ``name`` (see :func:`resolve_bot`) means for ``game``.
+
+    Raises:
+        UnknownBot: no such game or bot (the message lists the known ones).
+    """
+    name = resolve_bot(game, name)
+    table = BOTS[game]
     target = table[name]
     if isinstance(target, str):
         module, _, attr = target.partition(":")
@@ -54,9 +105,31 @@ def get_bot_class(name: str, game: str = "stars") -> type:
     return target  # type: ignore[return-value]
 
 
-def make_bot(name: str, seed: int = 0, game: str = "stars") -> Bot:
-    """A new bot ``name`` for ``game``, seeded with ``seed`` (raises KeyError for an unknown name)."""
-    return get_bot_class(name, game)(seed=seed)
+def make_bot(game: str, name: str, seed: int = 0) -> Bot:
+    """A new bot of ``game`` called ``name`` (``bot``, ``bot:NAME`` or ``NAME``), seeded with ``seed``.
+
+    Raises:
+        UnknownBot: no such game or bot (the message lists the known ones).
+    """
+    return get_bot_class(game, name)(seed=seed)
 
 
-__all__ = ["BOTS", "Bot", "bot_names", "get_bot_class", "make_bot", "register"]
+from .seats import HUMAN, default_names, default_seats, parse_seats  # noqa: E402
+
+__all__ = [
+    "BOTS",
+    "HUMAN",
+    "STRONGEST",
+    "Bot",
+    "SeatError",
+    "UnknownBot",
+    "bot_names",
+    "default_names",
+    "default_seats",
+    "get_bot_class",
+    "known_bots",
+    "make_bot",
+    "parse_seats",
+    "register",
+    "resolve_bot",
+]

@@ -280,6 +280,7 @@ class StarsHeuristicBot:
     """
 
     name = "heuristic"
+    last_reason: str | None = None
 
     #: expected companies leaving the deck and offering per turn, per player
     RATE_PER_PLAYER = 0.5

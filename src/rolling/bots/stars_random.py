@@ -33,6 +33,7 @@ class StarsRandomBot:
     """
 
     name = "random"
+    last_reason: str | None = None
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)

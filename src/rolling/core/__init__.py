@@ -1,7 +1,7 @@
 """Game-agnostic core: state protocol, actions, seeded RNG, errors, game records and replay."""
 
 from .action import Action, action_from_json, action_type
-from .errors import IllegalAction, RecordError
+from .errors import IllegalAction, RecordError, UsageError
 from .record import GameRecord, load_record, new_state, replay, save_record
 from .rng import Rng
 from .state import State, stable_digest
@@ -13,6 +13,7 @@ __all__ = [
     "RecordError",
     "Rng",
     "State",
+    "UsageError",
     "action_from_json",
     "action_type",
     "load_record",

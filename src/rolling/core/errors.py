@@ -19,3 +19,8 @@ class IllegalAction(Exception):
 
 class RecordError(ValueError):
     """A game record (JSON) that cannot be read: wrong shape, unknown game or unknown action."""
+
+
+class UsageError(ValueError):
+    """A request a front end cannot carry out as given (conflicting options, an unknown seat or bot
+    name); the message is one line for the person who made it."""

@@ -11,23 +11,31 @@ spare dice, and end the turn keeping the most stockpile markers.
 from __future__ import annotations
 
 from rolling.core.rng import Rng
+from rolling.games.freight.actions import (
+    Build,
+    BuildStation,
+    BuyImprovement,
+    EndTurn,
+    EstablishRoute,
+    SteadyBuild,
+    TakeContract,
+)
+from rolling.games.freight.components import COLOUR_INDEX, OCEAN, face
+from rolling.games.freight.construction import contract_score
+from rolling.games.freight.routes import distance_bonus, link_cost, parse_path, route_price
+from rolling.games.freight.stockpile import gains, parse_store
 
-from .actions import Build, BuildStation, BuyImprovement, EndTurn, EstablishRoute, SteadyBuild, TakeContract
-from .components import COLOUR_INDEX, OCEAN, face
-from .construction import contract_score
-from .routes import distance_bonus, link_cost, parse_path, route_price
-from .stockpile import gains, parse_store
 
-
-class RandomBot:
+class FreightRandomBot:
     """Picks a legal action uniformly at random (its own seeded generator)."""
 
     name = "random"
+    last_reason: str | None = None
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    def act(self, state, seat: int):
+    def choose(self, state, seat: int):
         """Return one of ``state.legal_actions(seat)``."""
         return self.rng.choice(state.legal_actions(seat))
 
@@ -37,10 +45,11 @@ IMPROVEMENT_TASTE = ("Steady Builder", "Black Die", "Efficient Storage", "Yellow
                      "Gray Die", "Acquisition Expert", "Friendly")
 
 
-class HeuristicBot:
+class FreightHeuristicBot:
     """A greedy planner (see the module's description). Deterministic for a given seed."""
 
     name = "heuristic"
+    last_reason: str | None = None
 
     def __init__(self, seed: int = 0, target_contracts: int = 2):
         self.rng = Rng(seed)
@@ -102,7 +111,7 @@ class HeuristicBot:
 
     # -- the decision --------------------------------------------------------------------------
 
-    def act(self, state, seat: int):
+    def choose(self, state, seat: int):
         """Return the bot's move for ``seat`` (one of the legal moves, or one with an explicit payment)."""
         acts = state.legal_actions(seat)
         if state.stage == "draft":
@@ -160,35 +169,3 @@ class HeuristicBot:
                 best = (v, a)
         return best[1]
 
-
-#: bot name -> class
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bot(name: str, seed: int = 0):
-    """A bot by name.
-
-    Raises:
-        ValueError: unknown bot name.
-    """
-    cls = BOTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    return cls(seed)
-
-
-def play_game(state, bots, max_actions: int = 200_000):
-    """Let ``bots[seat]`` play ``state`` to its end; returns the list of actions applied.
-
-    Raises:
-        RuntimeError: the game did not end within ``max_actions`` actions.
-    """
-    actions = []
-    while not state.is_over:
-        if len(actions) >= max_actions:
-            raise RuntimeError("the game did not end")
-        seat = state.to_act[0]
-        a = bots[seat].act(state, seat)
-        state.apply(a)
-        actions.append(a)
-    return actions

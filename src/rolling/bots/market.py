@@ -1,31 +1,31 @@
 """Bots for Rolling Market: ``random`` and ``heuristic``.
 
-A bot is an object with ``choose(state) -> Action`` returning one legal action for the current
-state. Bots keep their own :class:`~rolling.core.rng.Rng`, never the game's, so a game's dice do
-not depend on which bot plays it.
+Rolling Market is solitaire: the one seat is seat 0. Bots keep their own
+:class:`~rolling.core.rng.Rng`, never the game's, so a game's dice do not depend on which bot
+plays it.
 """
 
 from __future__ import annotations
 
 from rolling.core.action import Action
 from rolling.core.rng import Rng
+from rolling.games.market import rules as R
+from rolling.games.market.actions import DONE, buy, sell
+from rolling.games.market.state import MarketState
 
-from . import rules as R
-from .actions import DONE, buy, sell
-from .state import MarketState
 
-
-class RandomBot:
+class MarketRandomBot:
     """Picks uniformly among all legal actions (each buy/sell count, and done, equally likely)."""
 
     name = "random"
+    last_reason: str | None = None
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    def choose(self, state: MarketState) -> Action:
+    def choose(self, state: MarketState, seat: int) -> Action:
         """Return a uniformly random legal action. Raises IndexError if the game is over."""
-        return self.rng.choice(state.legal_actions(0))
+        return self.rng.choice(state.legal_actions(seat))
 
 
 def _worth_table() -> tuple[tuple[float, ...], ...]:
@@ -59,7 +59,7 @@ def _worth_table() -> tuple[tuple[float, ...], ...]:
 WORTH = _worth_table()
 
 
-class HeuristicBot:
+class MarketHeuristicBot:
     """A sensible player: greedy on the expected worth of the holdings after the next roll.
 
     For each way to finish the turn's trades (nothing, one sell, one buy, a sell then a buy, or
@@ -72,11 +72,12 @@ class HeuristicBot:
     """
 
     name = "heuristic"
+    last_reason: str | None = None
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
 
-    def choose(self, state: MarketState) -> Action:
+    def choose(self, state: MarketState, seat: int) -> Action:
         """Return the first action of the best plan for the rest of this turn."""
         values, shares, vol = state.values, state.shares, state.volatility
         last = state.turns_left == 0
@@ -168,18 +169,3 @@ class HeuristicBot:
                 best_value, best_action = value, action
         return best_action
 
-
-#: bot name -> class taking ``seed``
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
-
-
-def make_bot(name: str, seed: int = 0):
-    """Build a bot by name (``"random"`` or ``"heuristic"``).
-
-    Raises:
-        ValueError: unknown name.
-    """
-    cls = BOTS.get(name)
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    return cls(seed)
