@@ -9,8 +9,9 @@ import json
 import sys
 import time
 
+from rolling.bots import make_bot
 from rolling.games.freight import Config, new_game
-from rolling.games.freight.bots import make_bot, play_game
+from rolling.sim import play_game
 
 
 def bench(map_name: str, seats: list[str], games: int) -> dict:
@@ -19,7 +20,7 @@ def bench(map_name: str, seats: list[str], games: int) -> dict:
     actions = 0
     for g in range(games):
         state = new_game(Config(map_name, len(seats)), g)
-        actions += len(play_game(state, [make_bot(b, g * 10 + i) for i, b in enumerate(seats)]))
+        actions += len(play_game(state, [make_bot("freight", b, g * 10 + i) for i, b in enumerate(seats)]))
     wall = time.perf_counter() - t0
     return {"map": map_name, "seats": seats, "games": games, "seconds": round(wall, 2),
             "games_per_s": round(games / wall, 2), "actions_per_s": round(actions / wall)}

@@ -11,7 +11,7 @@ import time
 
 from rolling.core.rng import Rng
 from rolling.games.market import DONE, MarketState
-from rolling.games.market.sim import simulate
+from rolling.sim import simulate
 
 
 def engine_only(games: int) -> dict:
@@ -46,7 +46,7 @@ def main() -> None:
     out = {"engine": engine_only(args.games), "clone": clones(200_000)}
     for bot in ("random", "heuristic"):
         t0 = time.perf_counter()
-        stats = simulate(args.games, bot, seed=0)
+        stats = simulate("market", bot, args.games, seed=0)
         out[f"simulate_{bot}"] = {**{k: stats[k] for k in ("games", "mean", "median", "p5", "p95")},
                                   "seconds": round(time.perf_counter() - t0, 2)}
     print(json.dumps(out, indent=1))

@@ -14,6 +14,7 @@ from freight_helpers import after_draft, check_invariants, give_contract, set_di
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
+from rolling.bots.freight import FreightHeuristicBot, FreightRandomBot
 from rolling.core.errors import IllegalAction
 from rolling.core.record import GameRecord, replay
 from rolling.core.rng import Rng
@@ -27,11 +28,11 @@ from rolling.games.freight.actions import (
     SteadyBuild,
     TakeContract,
 )
-from rolling.games.freight.bots import HeuristicBot, RandomBot, play_game
 from rolling.games.freight.components import COLOURS, face, load_components
 from rolling.games.freight.payment import generic_budget
 from rolling.games.freight.routes import enumerate_routes, link_cost, route_price, trace
 from rolling.games.freight.stockpile import _counts, auto_choices, gains, options
+from rolling.sim import play_game
 
 GAMES = [("west-coast", 2), ("west-coast", 3), ("west-coast", 4), ("southern", 3), ("southern", 4), ("southern", 5)]
 FAST = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
@@ -114,7 +115,7 @@ def test_illegal_moves_leave_the_state_unchanged(seed, map_index):
 def test_records_replay_bit_for_bit(seed):
     """A record {game, config, seed, actions} replays to the same state (same digest)."""
     state = new_game(Config("west-coast", 3), seed)
-    actions = play_game(state, [HeuristicBot(1), RandomBot(seed), RandomBot(seed + 1)])
+    actions = play_game(state, [FreightHeuristicBot(1), FreightRandomBot(seed), FreightRandomBot(seed + 1)])
     record = GameRecord("freight", state.config.to_json(), seed, [a.to_json() for a in actions])
     again = replay(record)
     assert again.digest() == state.digest() and again.is_over
@@ -281,9 +282,9 @@ def test_games_do_not_depend_on_the_hash_seed():
     """Determinism: the same game plays out the same in processes with different string hashing
     (the route listing once followed the order of a set of colours)."""
     code = ("from rolling.games.freight import Config, new_game\n"
-            "from rolling.games.freight.bots import make_bot, play_game\n"
+            "from rolling.bots import make_bot\nfrom rolling.sim import play_game\n"
             "st = new_game(Config('southern', 3), 7)\n"
-            "play_game(st, [make_bot('random', 1), make_bot('heuristic', 2), make_bot('random', 3)])\n"
+            "play_game(st, [make_bot('freight', 'random', 1), make_bot('freight', 'heuristic', 2), make_bot('freight', 'random', 3)])\n"
             "print(st.digest())\n")
     digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in (1, 2)}

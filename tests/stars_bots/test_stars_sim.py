@@ -9,9 +9,12 @@ import sys
 import pytest
 
 from rolling.games.stars import Config, new_game
-from rolling.sim.stars import play_one, seat_assignment, simulate
+from rolling.sim import play_one, simulate
+from rolling.sim.stars import seat_assignment
 
 CMD = [sys.executable, "-m", "rolling.cli.main"]
+#: what ``rolling simulate GAME --json`` reports for each seat, in every game
+SEAT_FIELDS = {"bot", "win_rate", "wins", "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}
 
 
 def run(args, timeout=120):
@@ -33,8 +36,8 @@ def test_seats_rotate_through_player_order_positions():
 
 def test_simulate_counts_one_winner_per_game_and_is_deterministic():
     labels = ["heuristic", "random", "random"]
-    a = simulate(labels, 6, seed=4)
-    b = simulate(labels, 6, seed=4)
+    a = simulate("stars", labels, 6, seed=4)
+    b = simulate("stars", labels, 6, seed=4)
     assert a == b
     assert a["games"] == 6 and [row["bot"] for row in a["seats"]] == labels
     assert sum(row["wins"] for row in a["seats"]) == 6
@@ -42,30 +45,33 @@ def test_simulate_counts_one_winner_per_game_and_is_deterministic():
 
 
 def test_play_one_rows_follow_the_labels():
-    rows = play_one(["random", "random", "heuristic"], 9, 1)
+    rows, actions = play_one("stars", ["random", "random", "heuristic"], 9, 1)
+    assert actions > 0
     assert sorted(r["rank"] for r in rows) == [1, 2, 3]
     assert len({r["seat"] for r in rows}) == 3
 
 
 def test_simulate_rejects_bad_arguments():
     with pytest.raises(ValueError, match="2 to 6"):
-        simulate(["random"], 2)
+        simulate("stars", ["random"], 2)
     with pytest.raises(ValueError):
-        simulate(["random"] * 7, 2)
+        simulate("stars", ["random"] * 7, 2)
     with pytest.raises(ValueError):
-        simulate(["random"] * 4, 0)
-    with pytest.raises(KeyError):
-        simulate(["random", "random", "genius"], 1)
+        simulate("stars", ["random"] * 4, 0)
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        simulate("stars", ["random", "random", "genius"], 1)
+    with pytest.raises(ValueError, match="only bots"):
+        simulate("stars", ["random", "human"], 1)
 
 
 def test_cli_json_is_one_object_in_seat_order():
     r = run(["simulate", "stars", "--games", "4", "--seats", "heuristic,random,random,random", "--seed", "3", "--json"])
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"games", "seats"} and data["games"] == 4
+    assert set(data) == {"game", "games", "seed", "actions", "seats"} and data["games"] == 4
     assert [row["bot"] for row in data["seats"]] == ["heuristic", "random", "random", "random"]
     for row in data["seats"]:
-        assert set(row) == {"bot", "win_rate", "mean_score"}
+        assert set(row) == SEAT_FIELDS
         assert 0 <= row["win_rate"] <= 1
     assert abs(sum(row["win_rate"] for row in data["seats"]) - 1) < 1e-9
 
@@ -84,7 +90,7 @@ def test_cli_text_and_errors():
 
 def test_two_player_simulation():
     """001: Rolling Stock Stars is for two to six players, so two seats simulate without any option."""
-    stats = simulate(["heuristic", "random"], 4, seed=7)
+    stats = simulate("stars", ["heuristic", "random"], 4, seed=7)
     assert stats["games"] == 4 and len(stats["seats"]) == 2
     assert stats["seats"][0]["wins"] + stats["seats"][1]["wins"] == 4
     r = run(["simulate", "stars", "--games", "2", "--seats", "heuristic,heuristic", "--json"])

@@ -1,1 +1,195 @@
-"""Batch simulation: many bot games, with statistics (one module per game, e.g. :mod:`.stars`)."""
+"""Batch runs of any game between bots: :func:`simulate` and :func:`play_game`.
+
+``simulate("freight", "bot,bot:random,random", games=100, seed=0, map="southern")`` plays 100 games
+and reports, for each entry of the seat list in the order given, its win rate, wins, mean rank and
+its score's mean, median, 5th and 95th percentile. Seats use the vocabulary of
+:mod:`rolling.bots.seats` (``bot``, ``bot:NAME``, ``NAME``; no ``human``).
+
+What differs between games lives in one small module per game (:data:`RUNNERS`), each with:
+
+- ``DEFAULT_SEED``: the seed of a run when none is given;
+- ``check(players, **options)``: raise ``ValueError`` (RecordError, SeatError) for a player count
+  or options the game does not allow;
+- ``game_seeds(seed, games)``: the engine seed of each game of a run;
+- ``deal(players, game_seed, index, **options) -> (state, seats)``: the new game number ``index``
+  and, for each entry of the seat list, the seat it plays in that game (entries rotate through
+  the positions from game to game so that nobody gains from sitting first);
+- ``bot_seed(game_seed, index, entry)``: the seed of the bot of an entry;
+- ``pick_seat(state, last)``: which of ``state.to_act`` to ask next.
+
+A win is rank 1 in the game's standings (with the rules' tie-break; a tie the rules leave standing
+counts as a win for each tied seat). A one-seat game (Rolling Market) also reports its seat's score
+statistics at the top level (``mean``, ``median``, ``p5``, ``p95``), as ``simulate market`` always did.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rolling.bots import make_bot, parse_seats
+
+#: game -> module holding its runner (see the module docstring)
+RUNNERS = {"stars": "rolling.sim.stars", "freight": "rolling.sim.freight", "market": "rolling.sim.market"}
+
+#: a game taking more actions than this is a bug in a bot or an engine
+MAX_ACTIONS = 200_000
+
+
+class GameTooLong(RuntimeError):
+    """A game did not finish within :data:`MAX_ACTIONS` actions."""
+
+
+def runner(game: str):
+    """The runner module of ``game`` (see the module docstring).
+
+    Raises:
+        ValueError: no runner for that game.
+    """
+    if game not in RUNNERS:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(RUNNERS)})")
+    return importlib.import_module(RUNNERS[game])
+
+
+def first_to_act(state: Any, last: int) -> int:
+    """The first seat of ``state.to_act`` (the default ``pick_seat``)."""
+    return state.to_act[0]
+
+
+def play_game(state: Any, bots, pick_seat: Callable[[Any, int], int] = first_to_act,
+              max_actions: int = MAX_ACTIONS) -> list:
+    """Play ``state`` to its end with ``bots[seat]`` (a list or a dict by seat); return the actions applied.
+
+    Raises:
+        GameTooLong: more than ``max_actions`` actions.
+    """
+    actions = []
+    last = -1
+    while not state.is_over:
+        if len(actions) >= max_actions:
+            raise GameTooLong(f"a game took more than {max_actions} actions")
+        seat = pick_seat(state, last)
+        action = bots[seat].choose(state, seat)
+        state.apply(action)
+        actions.append(action)
+        last = seat
+    return actions
+
+
+def play_one(game: str, labels: Sequence[str], game_seed: int, index: int, **options) -> tuple[list[dict], int]:
+    """Play game number ``index`` of a run (engine seed ``game_seed``) between the bots ``labels``.
+
+    Returns:
+        one row ``{"seat", "score", "rank"}`` per label, in label order, and the number of actions.
+    """
+    run = runner(game)
+    state, seats = run.deal(len(labels), game_seed, index, **options)
+    bots = {seat: make_bot(game, labels[j], run.bot_seed(game_seed, index, j)) for j, seat in enumerate(seats)}
+    n = len(play_game(state, bots, run.pick_seat))
+    by_seat = {r["seat"]: r for r in state.standings()}
+    return [{"seat": seat, "score": by_seat[seat]["score"], "rank": by_seat[seat]["rank"]} for seat in seats], n
+
+
+def check_seats(game: str, seats: str | Sequence[str], **options) -> list[str]:
+    """The bots' registry names for a seat list of ``game``, checked against the game and ``options``.
+
+    Raises:
+        ValueError: an unknown game, seat or bot (SeatError), or a player count or option the game
+            does not allow (RecordError, SeatError).
+    """
+    run = runner(game)
+    labels = parse_seats(game, seats, humans=False)
+    run.check(len(labels), **options)
+    return labels
+
+
+def summarize(scores: Sequence[float]) -> dict[str, Any]:
+    """``{"mean", "median", "p5", "p95"}`` of a list of scores, rounded to 3 decimals (numpy's
+    linear interpolation for the percentiles; all ``None`` for no scores)."""
+    import numpy as np
+
+    a = np.asarray(scores, dtype=float)
+    if a.size == 0:
+        return {"mean": None, "median": None, "p5": None, "p95": None}
+    return {
+        "mean": round(float(a.mean()), 3),
+        "median": round(float(np.median(a)), 3),
+        "p5": round(float(np.percentile(a, 5)), 3),
+        "p95": round(float(np.percentile(a, 95)), 3),
+    }
+
+
+def simulate(
+    game: str,
+    seats: str | Sequence[str],
+    games: int,
+    seed: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    **options,
+) -> dict[str, Any]:
+    """Play ``games`` games of ``game`` between bots and report each seat entry's results.
+
+    Args:
+        game: ``"stars"``, ``"freight"`` or ``"market"``.
+        seats: the bots, one per player (``"bot,bot:random,random"`` or a list of such words).
+        games: number of games, 1 or more.
+        seed: seed of the run (the game's ``DEFAULT_SEED`` when ``None``); same seed, same result.
+        progress: called with the number of games just finished (in batches of about 1/200 of them).
+        options: the game's own (``map`` for freight; ``edition``, ``variants`` for stars).
+
+    Returns:
+        ``{"game", "games", "seed", "actions", "seats": [{"bot", "win_rate", "wins", "mean_rank",
+        "mean_score", "median_score", "p5_score", "p95_score"}, ...]}`` with seats in the order given
+        (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game).
+
+    Raises:
+        ValueError: an unknown game, seat or bot (SeatError), a player count or option the game does
+            not allow (RecordError, SeatError), or fewer than one game.
+    """
+    run = runner(game)
+    labels = check_seats(game, seats, **options)
+    if games < 1:
+        raise ValueError(f"at least one game is needed, not {games}")
+    if seed is None:
+        seed = run.DEFAULT_SEED
+    n = len(labels)
+    scores: list[list[int]] = [[] for _ in range(n)]
+    wins = [0] * n
+    ranks = [0] * n
+    actions = 0
+    step = max(1, games // 200)
+    pending = 0
+    for index, game_seed in enumerate(run.game_seeds(seed, games)):
+        rows, count = play_one(game, labels, game_seed, index, **options)
+        actions += count
+        for j, row in enumerate(rows):
+            scores[j].append(row["score"])
+            ranks[j] += row["rank"]
+            wins[j] += row["rank"] == 1
+        pending += 1
+        if progress is not None and pending >= step:
+            progress(pending)
+            pending = 0
+    if progress is not None and pending:
+        progress(pending)
+    rows = []
+    for j in range(n):
+        stats = summarize(scores[j])
+        rows.append({
+            "bot": labels[j],
+            "win_rate": round(wins[j] / games, 4),
+            "wins": wins[j],
+            "mean_rank": round(ranks[j] / games, 3),
+            "mean_score": stats["mean"],
+            "median_score": stats["median"],
+            "p5_score": stats["p5"],
+            "p95_score": stats["p95"],
+        })
+    out: dict[str, Any] = {"game": game, "games": games, "seed": seed, "actions": actions, "seats": rows}
+    if n == 1:
+        out.update(summarize(scores[0]))
+    return out
+
+
+__all__ = ["MAX_ACTIONS", "RUNNERS", "GameTooLong", "check_seats", "play_game", "play_one", "simulate", "summarize"]
