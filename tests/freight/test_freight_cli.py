@@ -3,42 +3,44 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from dataclasses import dataclass
 
 import pytest
-import typer
-from typer.testing import CliRunner
 
-from rolling.cli import freight as freight_cli
+from rolling.bots import make_bot
 from rolling.core.record import GameRecord, load_record, replay, save_record
 from rolling.games.freight import Config, new_game
-from rolling.games.freight.bots import make_bot, play_game
+from rolling.sim import play_game, simulate
+from rolling.ui import freight as freight_ui
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    groups = {k: typer.Typer() for k in ("play", "simulate", "bench")}
-    for k, g in groups.items():
-        app.add_typer(g, name=k)
-    freight_cli.register(app, groups)
-    return app
+@dataclass
+class Result:
+    exit_code: int
+    output: str
 
 
-def run(args, stdin=None):
-    result = CliRunner().invoke(_app(), args, input=stdin)
-    assert "Traceback" not in result.output
-    return result
+def run(args, stdin="", timeout=300):
+    """Run ``rolling ARGS`` with ``stdin``; stdout and stderr together in ``output``."""
+    p = subprocess.run([sys.executable, "-m", "rolling.cli.main", *args], input=stdin, capture_output=True,
+                       text=True, timeout=timeout)
+    assert "Traceback" not in p.stdout + p.stderr
+    return Result(p.returncode, p.stdout + p.stderr)
 
 
 def test_play_scripted_bad_input_undo_and_end_of_input_saves(tmp_path):
     """Play: bad input gets a message and a new prompt; undo takes back this turn's move; the
     record is saved after every action; end of input saves and leaves cleanly."""
     path = tmp_path / "g.json"
-    script = "1\n1\nfoo\n999\n1 pay 99\ntake 7\ntake 0\nundo\nundo\nhelp\nmenu\ndice\nmap\nend\n"
+    script = "1\n1\nfoo\n999\n1 pay 99\ntake 7\n1\nundo\nundo\nhelp\nmenu\ndice\nmap\nend\n"
     r = run(["play", "freight", "--map", "west-coast", "--seats", "human,heuristic,random", "--seed", "5",
              "--save", str(path)], script)
     assert r.exit_code == 0, r.output
     assert "unknown command 'foo'" in r.output and "there is no move 999" in r.output
     assert "Not allowed" in r.output and "Undone." in r.output and "nothing to undo" in r.output
+    assert "Player 1> " in r.output and "Dice of Player 1:" in r.output
     assert "Saved to" in r.output
     rec = load_record(path)
     assert rec.game == "freight" and rec.meta["seats"] == ["human", "heuristic", "random"]
@@ -63,9 +65,13 @@ def test_play_all_bot_seats_runs_to_the_end(tmp_path):
 @pytest.mark.parametrize("args,msg", [
     (["play", "freight", "--map", "mars"], "unknown map"),
     (["play", "freight", "--map", "southern", "--players", "2"], "3-5 players"),
-    (["play", "freight", "--seats", "human,robot"], "unknown seat"),
+    (["play", "freight", "--seats", "human,robot"], "unknown seat 'robot' (seat 2)"),
+    (["play", "freight", "--players", "4", "--seats", "human,bot"], "--players 4 but --seats names 2 seats"),
+    (["play", "freight", "--resume", "x.json", "--map", "southern"], "--map cannot be used with --resume"),
     (["simulate", "freight", "--seats", "heuristic,robot"], "unknown bot"),
+    (["simulate", "freight", "--seats", "human,bot"], "only bots"),
     (["simulate", "freight", "--games", "0"], "--games"),
+    (["simulate", "freight", "--map", "mars"], "unknown map"),
 ])
 def test_bad_options_are_one_line_errors(args, msg):
     """Bad options: a one-line message and exit status 2, never a traceback."""
@@ -74,13 +80,13 @@ def test_bad_options_are_one_line_errors(args, msg):
 
 
 def test_simulate_json_rotates_seats():
-    """simulate --json prints {"games", "seats": [{"bot", "win_rate", "mean_score"}]} per --seats entry."""
-    r = run(["simulate", "freight", "--map", "west-coast", "--games", "3", "--seats", "heuristic,random", "--json"])
+    """simulate --json prints {"games", "seats": [{"bot", "win_rate", "mean_score", ...}]} per --seats entry."""
+    r = run(["simulate", "freight", "--map", "west-coast", "--games", "3", "--seats", "bot,bot:random", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output.strip().splitlines()[-1])
     assert out["games"] == 3 and [s["bot"] for s in out["seats"]] == ["heuristic", "random"]
     assert all(0 <= s["win_rate"] <= 1 and s["mean_score"] >= 0 for s in out["seats"])
-    res = freight_cli.simulate("west-coast", 2, ["random", "random"], seed=1)
+    res = simulate("freight", ["random", "random"], 2, seed=1, map="west-coast")
     assert res["games"] == 2
 
 
@@ -95,7 +101,7 @@ def test_bench_json():
 def test_board_picture_for_a_finished_bot_game(tmp_path, map_name, players):
     """freight board writes a PNG and an SVG for a finished bot game on each map (and --at N)."""
     st = new_game(Config(map_name, players), 11)
-    acts = play_game(st, [make_bot("heuristic", 1)] + [make_bot("random", i) for i in range(2, players + 1)])
+    acts = play_game(st, [make_bot("freight", "heuristic", 1)] + [make_bot("freight", "random", i) for i in range(2, players + 1)])
     rec = GameRecord("freight", st.config.to_json(), 11, [a.to_json() for a in acts])
     path = tmp_path / "r.json"
     save_record(rec, path)
@@ -121,8 +127,8 @@ def test_build_command_chooses_the_number_of_cubes():
     give_contract(st, seat, ln, 1)
     set_dice(st, seat, ["cubes"], ["black"])
     moves = st.legal_actions(seat)
-    assert freight_cli.parse(f"build {ln.id} 1 pay 0", st, moves) == ("move", Build(seat, ln.id, "0", 1))
-    assert freight_cli.parse(f"b {ln.id}", st, moves) == ("move", Build(seat, ln.id, "", 0))
+    assert freight_ui.parse(f"build {ln.id} 1 pay 0", st, moves) == ("move", Build(seat, ln.id, "0", 1))
+    assert freight_ui.parse(f"b {ln.id}", st, moves) == ("move", Build(seat, ln.id, "", 0))
     with pytest.raises(ValueError):
-        freight_cli.parse(f"build {ln.id} two", st, moves)
-    assert "build 2 cubes" in freight_cli.describe(st, Build(seat, ln.id, "0", 2))
+        freight_ui.parse(f"build {ln.id} two", st, moves)
+    assert "build 2 cubes" in freight_ui.describe(st, Build(seat, ln.id, "0", 2))

@@ -69,7 +69,7 @@ def test_bad_input_gets_a_message_and_the_prompt_again(tmp_path):
     for msg in ("unknown command", "no company 'Z'", "not a number", "1 or more", "at most 12",
                 "Not allowed (Phase Two: buying/selling)", "nothing to undo", "Commands"):
         assert msg in out, msg
-    assert out.count("market> ") == 12
+    assert out.count("Player 1> ") == 12
     assert load_record(path).actions == []
 
 
@@ -109,20 +109,26 @@ def test_replay_command_narrates_a_market_record(tmp_path):
 
 
 def test_simulate_json_is_one_object():
-    """simulate --json prints one object with games, mean, median, p5, p95 (progress on stderr)."""
-    r = run(["simulate", "market", "--games", "200", "--bot", "heuristic", "--seed", "3", "--json"])
+    """simulate --json prints one object with games, mean, median, p5, p95 (progress on stderr),
+    and the seats as every game's simulate reports them; the old --bot still works."""
+    r = run(["simulate", "market", "--games", "200", "--seats", "bot", "--seed", "3", "--json"])
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"games", "mean", "median", "p5", "p95"}
+    assert set(data) == {"game", "games", "seed", "actions", "seats", "mean", "median", "p5", "p95"}
     assert data["games"] == 200 and data["p5"] <= data["median"] <= data["p95"]
+    assert [row["bot"] for row in data["seats"]] == ["heuristic"]
+    old = run(["simulate", "market", "--games", "200", "--bot", "heuristic", "--seed", "3", "--json"])
+    assert json.loads(old.stdout) == data
 
 
 def test_simulate_text_and_errors():
     """simulate prints the statistics as text; an unknown bot is a one-line error."""
-    r = run(["simulate", "market", "--games", "50", "--bot", "random"])
+    r = run(["simulate", "market", "--games", "50", "--seats", "bot:random"])
     assert r.returncode == 0 and "mean" in r.stdout and "p95" in r.stdout
-    r = run(["simulate", "market", "--games", "5", "--bot", "genius"])
+    r = run(["simulate", "market", "--games", "5", "--seats", "genius"])
     assert r.returncode == 2 and "unknown bot" in r.stderr and "Traceback" not in r.stderr
+    r = run(["simulate", "market", "--games", "5", "--seats", "bot,bot"])
+    assert r.returncode == 2 and "solitaire" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_bench_reports_speed():
@@ -140,12 +146,12 @@ def test_interactive_session_with_pexpect(tmp_path):
     child = pexpect.spawn(sys.executable, ["-m", "rolling.cli.main", "play", "market", "--seed", "5",
                                            "--save", str(path)], encoding="utf-8", timeout=30,
                           dimensions=(50, 120))
-    child.expect("market> ")
+    child.expect("Player 1> ")
     assert "buy/sell turn 1 of 12" in child.before
     child.sendline("buy A 1")
     child.expect(r"Confirm\? \[Y/n\] ")
     child.sendline("y")
-    child.expect("market> ")
+    child.expect("Player 1> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()

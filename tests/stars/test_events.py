@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rolling.cli.narrate import print_replay
 from rolling.core.record import GameRecord
 from rolling.core.rng import Rng
 from rolling.games.stars import Config, DeclineIpo, Done, LeaveAuction, Pass, new_game
 from rolling.games.stars import events as E
 from rolling.games.stars.state import StarsState
+from rolling.ui.narrate import print_replay
 
 from .conftest import blank, give, goto
 

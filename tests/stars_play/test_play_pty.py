@@ -60,7 +60,7 @@ def test_interactive_game_with_auction_undo_save_quit_and_resume(tmp_path):
     child.expect("Saved to")
     child.expect(PROMPT)
     child.sendline("quit")
-    child.expect("Game saved")
+    child.expect("Saved to")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

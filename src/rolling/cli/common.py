@@ -21,7 +21,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         """Replay a game record turn by turn and print the standings."""
         record = load_record(record_file)
         if not quiet and not as_json:
-            from rolling.cli import narrate
+            from rolling.ui import narrate
 
             narrate.print_replay(record)
         state = replay(record)
@@ -33,5 +33,5 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             return
         print("Final standings" if state.is_over else "Standings (game not over)")
         for row in standings:
-            name = names[row["seat"]] if names and row["seat"] < len(names) else f"seat {row['seat']}"
+            name = names[row["seat"]] if names and row["seat"] < len(names) else f"Player {row['seat'] + 1}"
             print(f"  {row['rank']}. {name}: {row['score']}")

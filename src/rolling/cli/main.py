@@ -1,8 +1,10 @@
 """Entry point of the ``rolling`` command.
 
 Each game's commands live in their own module (``rolling.cli.<game>``) with a
-``register(app, groups)`` function; this module only assembles them and turns every error
-into a one-line message and a non-zero exit, never a traceback.
+``register(app, groups)`` function; they parse their options and call the shared layers
+(:mod:`rolling.cli.shared`, :mod:`rolling.ui`, :mod:`rolling.sim`, :mod:`rolling.bots`). This module
+only assembles them and turns every error into a one-line message and a non-zero exit, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import sys
 
 import typer
 
-from rolling.core.errors import IllegalAction, RecordError
+from rolling.core.errors import IllegalAction, RecordError, UsageError
 
 # Recent typer releases carry their own copy of click (and do not depend on click); older ones use
 # click itself. Catch the errors of whichever is there.
@@ -56,8 +58,6 @@ GROUPS = {"play": play_app, "simulate": simulate_app, "bench": bench_app}
 COMMAND_MODULES = [
     "rolling.cli.common",
     "rolling.cli.stars",
-    "rolling.cli.play_stars",
-    "rolling.cli.simulate_stars",
     "rolling.cli.market",
     "rolling.cli.freight",
 ]
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
         msg = e.format_message().replace("\n", " ")
         print(f"rolling: {msg}", file=sys.stderr)
         raise SystemExit(e.exit_code if e.exit_code else 2) from None
-    except (RecordError, IllegalAction) as e:
+    except (RecordError, IllegalAction, UsageError) as e:
         print(f"rolling: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     except KeyboardInterrupt:

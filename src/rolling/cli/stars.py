@@ -1,4 +1,5 @@
-"""Rolling Stock Stars commands: ``rolling import-18xx`` and ``rolling bench stars``."""
+"""Rolling Stock Stars commands: ``rolling play stars``, ``rolling simulate stars``,
+``rolling import-18xx`` and ``rolling bench stars``."""
 
 from __future__ import annotations
 
@@ -7,12 +8,69 @@ import sys
 
 import typer
 
+from rolling.cli import shared
 from rolling.core.errors import RecordError
 from rolling.core.record import save_record
+from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
+
+EDITION_HELP = "one of " + ", ".join(EDITIONS)
+PLAYERS_HELP = ", ".join(f"{e}: {lo}-{hi}" for e, (lo, hi) in PLAYERS.items())
+VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
+#: the two-handed variant's seating without --names: A's right hand 1, B's left 2, B's right 3, A's left 4
+TWO_HANDED_NAMES = "A right hand,B left hand,B right hand,A left hand"
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     """Add the Rolling Stock Stars commands."""
+
+    @groups["play"].command("stars")
+    def play_stars(
+        players: int = shared.players_option(PLAYERS_HELP),
+        seats: str = shared.SEATS,
+        seed: int = shared.SEED,
+        edition: str = typer.Option(None, "--edition", help=EDITION_HELP + " (default: stars)"),
+        variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
+        names: str = shared.NAMES,
+        save: str = shared.SAVE,
+        resume: str = shared.RESUME,
+        quiet: bool = shared.QUIET,
+    ) -> None:
+        """Play Rolling Stock Stars in the terminal, alone against bots or with friends at one keyboard."""
+        from rolling.games.stars import Config
+        from rolling.ui.stars import StarsScreen
+
+        if "two-handed" in variant and not resume:
+            seats = seats or "human,human,human,human"
+            names = names or TWO_HANDED_NAMES
+
+        def new_config(seat_kinds: list[str], name_list: list[str]) -> dict:
+            cfg = Config(players=len(seat_kinds), edition=edition or "stars", variants=tuple(variant),
+                         names=tuple(name_list))
+            cfg.validate()
+            return cfg.to_json()
+
+        set_up = [flag for flag, given in (("--edition", edition), ("--variant", variant)) if given]
+        opts = shared.PlayOptions(seats, players, seed, names, save, resume, quiet)
+        shared.run_play(StarsScreen(), opts, new_config, default_players=4, set_up=tuple(set_up))
+
+    @groups["simulate"].command("stars")
+    def simulate_stars(
+        games: int = shared.games_option(200),
+        seats: str = shared.sim_seats_option("heuristic,random,random,random"),
+        seed: int = shared.sim_seed_option(1),
+        edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),
+        variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
+        as_json: bool = shared.JSON,
+    ) -> None:
+        """Play many bot games of Rolling Stock Stars and print each seat's win rate and scores.
+
+        Seats rotate through the player-order positions from game to game; a win is rank 1 after
+        the rules' tie-break (player order), so the win rates add up to 1.
+        """
+        from rolling.games.stars.config import TITLES
+
+        shared.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json, edition=edition,
+                            variants=tuple(variant))
 
     @app.command("import-18xx")
     def import_18xx(

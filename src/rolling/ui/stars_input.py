@@ -331,8 +331,6 @@ def help_text(edition: str) -> str:
             "  " + col("div 3           pay $3 per share (phase 6)") + "issue         issue one share (phase 8)",
             "  " + col(f"{'ipo MHE ' + code[first] + ' 11':<15} form {name[first]} from MHE at $11") + "decline       keep the company private (phase 9)",
             f"  {'deal ' + code[last] + ' OL 8 ' + code[first] + ' BY 7':<23}(variant deals) {code[last]} buys OL for $8, then {code[first]} buys BY for $7, in one step",
-            "  " + col("undo            back to your previous decision") + "save          save the game now",
-            "  " + col("help            this text") + "quit          save and leave",
             f"Corporations (type the code, or a one-word name): {', '.join(f'{k} {n}' for k, n in zip(code, name, strict=True))}.",
         ]
     )

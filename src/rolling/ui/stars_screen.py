@@ -144,12 +144,3 @@ def render(v: dict[str, Any], me: int | None = None) -> Group:
         parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']} (open)", style="yellow"))
     return Group(Panel(Group(*parts), title=v["title"], expand=False))
 
-
-def standings_table(rows: list[dict[str, Any]]) -> Table:
-    """Final ranking as a table."""
-    t = Table(box=box.SIMPLE_HEAD, title="Final standings", title_justify="left")
-    for col in ("rank", "player", "total", "cash", "companies", "shares"):
-        t.add_column(col)
-    for r in rows:
-        t.add_row(str(r["rank"]), r["name"] + (f" ({r['hand']})" if "hand" in r else ""), f"${r['score']}", f"${r['cash']}", f"${r['companies']}", f"${r['shares']}")
-    return t

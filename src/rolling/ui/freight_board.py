@@ -46,7 +46,7 @@ def draw_board(state, out: str, names: list[str] | None = None) -> None:
     ax.axis("off")
     ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6 + 4.0 / scale)
     ax.set_ylim(min(ys) - 0.5, max(ys) + 0.5)
-    names = names or [f"P{i}" for i in range(state.n)]
+    names = names or [f"Player {i + 1}" for i in range(state.n)]
 
     # Parallel links between the same pair of cities are drawn side by side.
     groups: dict[frozenset, list] = {}
@@ -133,7 +133,7 @@ def draw_board(state, out: str, names: list[str] | None = None) -> None:
     handles = []
     for i, p in enumerate(state.players):
         handles.append(Line2D([0], [0], color=PLAYER_COLOURS[i], lw=6, alpha=0.7,
-                              label=f"{names[i] if i < len(names) else i}: ${p.stock}, {p.stations} stations, "
+                              label=f"{names[i] if i < len(names) else f'Player {i + 1}'}: ${p.stock}, {p.stations} stations, "
                                     f"{p.links_owned} links"))
     for colour, hex_ in LINK_COLOURS.items():
         handles.append(Line2D([0], [0], color=hex_, marker="s", markerfacecolor="white", lw=1.2,

@@ -1,0 +1,171 @@
+"""A game being played by people and bots, for any game and any front end.
+
+:class:`PlaySession` holds a game's record and its live state (with the event log on), who sits
+where, the bots, and where the record is saved. Every action goes through :meth:`PlaySession.apply`,
+which applies it, appends it to the record and saves the record atomically, so a crash or Ctrl-C
+loses nothing. :meth:`PlaySession.undo` takes a person back to just before their previous decision
+by replaying the record up to there; it never reaches back past a *barrier*, an action after which
+something random became known (a roll of the dice), which the game's screen names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rolling.bots import HUMAN, default_names, make_bot
+from rolling.core.record import GameRecord, replay_steps, save_record
+from rolling.games import get_game
+
+#: ``(action, seats to act before it, state after it) -> True`` when undo may not reach back past it
+Barrier = Callable[[Any, tuple[int, ...], Any], bool]
+
+
+def default_save_name(game: str, seed: int) -> str:
+    """The file a game with people at the table is saved to unless told otherwise."""
+    return f"rolling-{game}-{seed}.json"
+
+
+def log_lines(state: Any, seat: int | None, start: int) -> list[str]:
+    """The lines of ``state``'s event log from event ``start`` on, as ``seat`` may read them
+    (``None``: an onlooker). A state with ``log_lines(seat, start)`` renders its events per seat
+    (secret money stays secret); a plain list of lines is the same for everyone."""
+    if hasattr(state, "log_lines"):
+        return state.log_lines(seat, start)
+    return list((getattr(state, "log", None) or [])[start:])
+
+
+def log_size(state: Any) -> int:
+    """How many events ``state``'s log holds (0 with the log off)."""
+    return len(getattr(state, "log", None) or ())
+
+
+class PlaySession:
+    """A game at the table: its record, state, seats, bots and save file.
+
+    Args:
+        record: the game record; its actions are replayed to build the state.
+        seats: ``"human"`` or a bot's registry name, one per seat (see :mod:`rolling.bots.seats`).
+        path: where the record is saved after every action (``None``: not saved).
+        barrier: says which actions undo may not reach back past (``None``: none).
+
+    Attributes:
+        state: the live state, log on.
+        names: the players' names, seat by seat (``record.meta["names"]``, or ``Player 1``...).
+        bots: seat -> bot, for the seats bots play (seeded from the record's seed and the seat).
+        decisions: seat -> the record positions where that seat's person decided (kept in
+            ``record.meta["decisions"]`` so that undo works after ``--resume``).
+        seen: seat -> how much of the log that seat has been shown (its own moves and what
+            followed them are news to it until shown).
+
+    Raises:
+        RecordError: the record cannot be replayed.
+    """
+
+    def __init__(self, record: GameRecord, seats: list[str], path: str | Path | None,
+                 barrier: Barrier | None = None):
+        self.record = record
+        self.game = record.game
+        self.seats = list(seats)
+        self.path = Path(path) if path is not None else None
+        self.barrier_test = barrier
+        names = record.meta.get("names")
+        if not (isinstance(names, list) and len(names) == len(seats)):
+            names = default_names(seats)
+        self.names = [str(n) for n in names]
+        self.bots = {k: make_bot(record.game, kind, seed=record.seed * 101 + k)
+                     for k, kind in enumerate(seats) if kind != HUMAN}
+        self.decisions: dict[int, list[int]] = {
+            int(k): [int(i) for i in v] for k, v in record.meta.get("decisions", {}).items()
+        }
+        self.barrier = 0
+        self.rebuild(len(record.actions))
+        # a new game shows its setup; a resumed one starts from where it stands
+        start = log_size(self.state) if record.actions else 0
+        self.seen = {k: start for k in range(len(seats))}
+
+    # -- who is who --------------------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        """The seats people play."""
+        return [k for k, kind in enumerate(self.seats) if kind == HUMAN]
+
+    def next_seat(self) -> int:
+        """Who acts next: a bot that may act goes first; otherwise the first person to act."""
+        acting = self.state.to_act
+        for seat in acting:
+            if self.seats[seat] != HUMAN:
+                return seat
+        return acting[0]
+
+    # -- the record ----------------------------------------------------------------------------------
+    def rebuild(self, upto: int) -> None:
+        """Replay the record's first ``upto`` actions (the rest are dropped); find the last barrier.
+
+        Raises:
+            RecordError: an action of the record is malformed or illegal.
+        """
+        self.record.actions = self.record.actions[:upto]
+        read = get_game(self.game).action_from_json
+        self.barrier = 0
+        before: tuple[int, ...] = ()
+        for n, state in enumerate(replay_steps(self.record, log=True)):
+            if n and self.barrier_test is not None and self.barrier_test(read(self.record.actions[n - 1]), before, state):
+                self.barrier = n
+            before = state.to_act if not state.is_over else ()
+            self.state = state
+
+    def save(self) -> None:
+        """Write the record, with who sits where, to its file (atomically); nothing without a file."""
+        if self.path is None:
+            return
+        self.record.meta["seats"] = self.seats
+        self.record.meta["names"] = self.names
+        self.record.meta["decisions"] = {str(k): v for k, v in self.decisions.items() if v}
+        save_record(self.record, self.path)
+
+    def apply(self, action: Any, decided_by: int | None = None) -> None:
+        """Apply ``action``, record it and save the record.
+
+        Args:
+            decided_by: the seat of the person who chose it (``None`` for a bot's action).
+
+        Raises:
+            IllegalAction: the rules forbid it; nothing has changed.
+        """
+        before = self.state.to_act
+        self.state.apply(action)
+        mark = len(self.record.actions)
+        self.record.actions.append(action.to_json())
+        if self.barrier_test is not None and self.barrier_test(action, before, self.state):
+            self.barrier = len(self.record.actions)
+        if decided_by is not None:
+            self.decisions.setdefault(decided_by, []).append(mark)
+        self.save()
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` has a decision to take back (after the last barrier)."""
+        marks = self.decisions.get(seat)
+        return bool(marks) and marks[-1] >= self.barrier
+
+    def undo(self, seat: int) -> bool:
+        """Take ``seat`` back to just before its previous decision (and drop every action since,
+        other seats' included); False if it has none since the last barrier."""
+        if not self.can_undo(seat):
+            return False
+        mark = self.decisions[seat].pop()
+        for marks in self.decisions.values():
+            while marks and marks[-1] >= mark:
+                marks.pop()
+        self.rebuild(mark)
+        size = log_size(self.state)
+        for k in self.seen:
+            self.seen[k] = min(self.seen[k], size)
+        self.seen[seat] = size  # start again from the restored point
+        self.save()
+        return True
+
+    def news(self, seat: int | None, start: int | None = None) -> list[str]:
+        """What ``seat`` has not been shown of the log yet (``start``: from that event instead)."""
+        return log_lines(self.state, seat, self.seen.get(seat, 0) if start is None else start)

@@ -1,0 +1,322 @@
+"""The terminal table every game is played at: one loop, one set of commands, one end of game.
+
+:func:`open_session` starts a game or resumes a saved one from the options of ``rolling play GAME``
+(one seat vocabulary, the default save file ``rolling-<game>-<seed>.json`` when a person plays);
+:func:`play` runs it: bots move, and before each decision of a person it shows what happened since
+their previous one (their own move and what followed it included), the game's screen and a prompt
+``<name>> ``. Every game understands the same commands besides its own:
+
+- ``undo``: back to your previous decision (never past a roll of the dice: see :class:`Screen.barrier`);
+- ``save``: save the game now (it is saved after every action anyway, atomically);
+- ``help``: the game's commands and these;
+- ``quit`` (or the end of input): save and leave; ``--resume FILE`` continues.
+
+The game ends with the same block in every game, printed once: ``Game over.``, the game's final
+screen, the final standings (players numbered from 1) and where the record is.
+
+What differs between games is a :class:`Screen`: how to draw the position, read a typed line and
+show the end. Screens only ask the engine what is legal; every action goes through the engine.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from rolling.bots import HUMAN, bot_names, default_names, default_seats, parse_seats
+from rolling.core.errors import IllegalAction, RecordError, UsageError
+from rolling.core.record import GameRecord, load_record
+
+from .session import PlaySession, default_save_name, log_lines, log_size
+
+#: how many lines of news are shown before a decision at most
+NEWS_LINES = 60
+
+#: the commands every game understands, typed alone on a line
+COMMANDS = {"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit", "exit": "quit",
+            "save": "save", "undo": "undo", "u": "undo"}
+
+
+class Quit(Exception):
+    """Leave the play loop (the quit command, or the end of input)."""
+
+
+def read_line(console: Console, prompt: str) -> str:
+    """Show ``prompt`` and read one line from standard input (raises Quit at the end of input)."""
+    console.print(prompt, end="", markup=False, highlight=False)
+    console.file.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise Quit
+    return line
+
+
+def make_console() -> Console:
+    """The console a game is drawn on (140 columns wide when the output is not a terminal)."""
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=140)
+    return console
+
+
+class Screen:
+    """One game's part of the terminal table; subclasses override what their game needs.
+
+    Attributes:
+        game: the game's registry name.
+        undo_scope: how far back ``undo`` reaches, said in ``help`` (``" in this turn"``).
+        standings_columns: ``(header, key, money)`` of the columns the final standings show after
+            the score, when the game's standings rows have that key.
+    """
+
+    game = ""
+    undo_scope = ""
+    standings_columns: tuple[tuple[str, str, bool], ...] = ()
+
+    def title(self, session: PlaySession) -> str:
+        """The game's name and set-up, for the first line (``Rolling Freight (west-coast)``)."""
+        return self.game
+
+    def commands(self, session: PlaySession) -> str:
+        """The game's own commands, for ``help`` (the shared ones are listed below them)."""
+        return ""
+
+    def players(self, record: GameRecord) -> int:
+        """How many seats the record's game has."""
+        return int(record.config.get("players", 1))
+
+    def barrier(self, action: Any, before: tuple[int, ...], state: Any) -> bool:
+        """True when ``undo`` may not reach back past ``action`` (taken while ``before`` were to act),
+        because something random became known after it. None by default."""
+        return False
+
+    def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
+        """Draw what ``seat`` needs before typing: the whole screen when ``first`` (a new decision),
+        else only what must stay in view after a message (a menu)."""
+
+    def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any | None:
+        """The action meant by a typed line, or ``None`` when the line was answered on screen (a
+        listing, a cancelled preview).
+
+        Raises:
+            ValueError: the line means nothing here; the message says why, in one line.
+        """
+        raise NotImplementedError
+
+    def final(self, session: PlaySession, console: Console, viewer: int | None) -> None:
+        """The game's own part of the end block (the final position), as ``viewer`` sees it."""
+
+
+@dataclass
+class PlayOptions:
+    """The options ``rolling play GAME`` shares across games (see :func:`open_session`)."""
+
+    seats: str | None = None
+    players: int | None = None
+    seed: int | None = None
+    names: str | None = None
+    save: str | None = None
+    resume: str | None = None
+    quiet: bool = False
+
+
+def open_session(
+    screen: Screen,
+    opts: PlayOptions,
+    new_config: Callable[[list[str], list[str]], dict],
+    default_players: int,
+    set_up: tuple[str, ...] = (),
+) -> PlaySession:
+    """Start a new game, or resume a saved one, from the shared ``play`` options.
+
+    Args:
+        screen: the game's screen.
+        opts: the shared options.
+        new_config: ``(seats, names) -> config`` (JSON) of a new game; raises RecordError for a
+            number of players the game does not allow.
+        default_players: the number of players without ``--seats`` and ``--players``.
+        set_up: the game's own set-up options given on the command line (``--map``), which a
+            resumed game cannot take.
+
+    Raises:
+        UsageError: options that do not fit together, unknown seats, a wrong number of names.
+        RecordError: a record that cannot be read or replayed, or a set-up the game does not allow.
+    """
+    game = screen.game
+    if opts.resume:
+        given = [flag for flag, value in (("--seed", opts.seed), ("--players", opts.players), ("--names", opts.names))
+                 if value is not None] + list(set_up)
+        if given:
+            raise UsageError(f"{', '.join(given)} cannot be used with --resume (the saved game has them)")
+        record = load_record(opts.resume)
+        if record.game != game:
+            raise RecordError(f"{opts.resume} is a game of {record.game}, not {game}")
+        n = screen.players(record)
+        if opts.seats:
+            seats = parse_seats(game, opts.seats, players=n)
+        else:
+            seats = [str(s) for s in record.meta.get("seats") or []]
+            if len(seats) != n or any(s != HUMAN and s not in bot_names(game) for s in seats):
+                seats = default_seats(game, n)
+    else:
+        seats = parse_seats(game, opts.seats, opts.players, default_players)
+        names = [x.strip() for x in opts.names.split(",")] if opts.names else default_names(seats)
+        if len(names) != len(seats):
+            raise UsageError(f"--names gives {len(names)} names for {len(seats)} seats")
+        seed = opts.seed if opts.seed is not None else secrets.randbelow(2**31)
+        record = GameRecord(game, new_config(seats, names), seed, [], {"seats": seats, "names": names})
+    path = opts.save or opts.resume or (default_save_name(game, record.seed) if HUMAN in seats else None)
+    try:
+        session = PlaySession(record, seats, path, barrier=screen.barrier)
+    except RecordError as e:
+        raise RecordError(f"the saved game cannot be replayed: {e}") from None
+    session.save()
+    return session
+
+
+def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = False) -> int:
+    """Run the game to its end, or until a person quits; returns the exit status (130 on Ctrl-C).
+
+    With nobody at the keyboard the game is narrated as it goes (unless ``quiet``), each bot's
+    reason for its move included; with people, each sees the news before their own decision.
+    """
+    humans = session.humans
+    if not quiet:
+        where = f"; saving to {session.path} after every action" if session.path else ""
+        hint = " Type 'help' for commands." if humans else ""
+        console.print(f"{screen.title(session)}, seed {session.record.seed}{where}.{hint}", markup=False, highlight=False)
+    printed = session.seen.get(0, 0)
+    try:
+        while not session.state.is_over:
+            seat = session.next_seat()
+            if seat in humans:
+                decide(session, screen, console, seat)
+                continue
+            bot = session.bots[seat]
+            action = bot.choose(session.state, seat)
+            reason = getattr(bot, "last_reason", None)
+            session.apply(action)
+            if not humans and not quiet:
+                if reason:
+                    console.print(f"  ({session.names[seat]} {reason})", style="dim", markup=False, highlight=False)
+                for line in log_lines(session.state, None, printed):
+                    console.print(line, markup=False, highlight=False)
+                printed = log_size(session.state)
+    except Quit:
+        session.save()
+        console.print(f"\n{_saved(session)}", markup=False, highlight=False)
+        return 0
+    except KeyboardInterrupt:
+        session.save()
+        print(f"\nInterrupted. {_saved(session)}", file=sys.stderr)
+        return 130
+    end_block(session, screen, console)
+    return 0
+
+
+def _saved(session: PlaySession) -> str:
+    if session.path is None:
+        return "The game is not saved (no --save FILE)."
+    return f"Saved to {session.path}; resume with: rolling play {session.game} --resume {session.path}"
+
+
+def decide(session: PlaySession, screen: Screen, console: Console, seat: int) -> None:
+    """One decision of the person at ``seat``: news, screen, prompt, until an action is applied,
+    the decision is undone, or they quit (raises Quit)."""
+    name = session.names[seat]
+    news = session.news(seat)
+    if news:
+        console.rule(f"Since {name}'s last decision" if session.decisions.get(seat) else "The game so far")
+        if len(news) > NEWS_LINES:
+            console.print(f"({len(news) - NEWS_LINES} earlier lines not shown)", style="dim")
+            news = news[-NEWS_LINES:]
+        for line in news:
+            console.print(line, markup=False, highlight=False)
+    session.seen[seat] = log_size(session.state)
+    first = True
+    while True:
+        screen.show(session, seat, console, first)
+        first = False
+        line = read_line(console, f"{name}> ")
+        command = COMMANDS.get(line.strip().lower())
+        if command == "help":
+            console.print(help_text(screen, session), markup=False, highlight=False)
+            continue
+        if command == "quit":
+            raise Quit
+        if command == "save":
+            session.save()
+            console.print(f"Saved to {session.path}." if session.path else "No save file (use --save FILE).",
+                          markup=False, highlight=False)
+            continue
+        if command == "undo":
+            if session.undo(seat):
+                console.print(f"Undone. Back to {name}'s previous decision.", markup=False, highlight=False)
+                return
+            console.print(f"There is nothing to undo: no decision of yours{screen.undo_scope or ' yet'}.",
+                          style="yellow", markup=False, highlight=False)
+            continue
+        try:
+            action = screen.read(session, seat, line, console)
+            if action is None:
+                continue
+            session.apply(action, decided_by=seat)
+        except IllegalAction as e:
+            console.print(f"Not allowed ({e.rule}): {e.reason}", style="yellow", markup=False, highlight=False)
+            continue
+        except ValueError as e:
+            console.print(str(e), style="yellow", markup=False, highlight=False)
+            continue
+        return
+
+
+def help_text(screen: Screen, session: PlaySession) -> str:
+    """The game's commands, then the commands every game shares."""
+    shared = "\n".join([
+        f"  undo            back to your previous decision{screen.undo_scope}",
+        "  save            save the game now (it is also saved after every action)",
+        "  help            this text",
+        "  quit            save and leave (continue later with --resume FILE)",
+    ])
+    own = screen.commands(session)
+    return f"{own}\n{shared}" if own else f"Commands:\n{shared}"
+
+
+def end_block(session: PlaySession, screen: Screen, console: Console) -> None:
+    """The end of every game, printed once: what the players have not seen yet, ``Game over.``, the
+    game's final screen, the final standings and where the record is.
+
+    The closing screen is one player's when one person plays, an onlooker's when several share the
+    keyboard (nobody's secret money shows) or nobody plays.
+    """
+    humans = session.humans
+    viewer = humans[0] if len(humans) == 1 else None
+    if humans:
+        for line in session.news(viewer, min(session.seen[k] for k in humans)):
+            console.print(line, markup=False, highlight=False)
+    console.print("Game over.", style="bold")
+    screen.final(session, console, viewer)
+    console.print(standings_table(session, screen))
+    if session.path:
+        console.print(f"Game record: {session.path}; replay it with: rolling replay {session.path}",
+                      markup=False, highlight=False)
+
+
+def standings_table(session: PlaySession, screen: Screen) -> Table:
+    """The final standings: rank, player, score and the game's own columns."""
+    rows = session.state.standings()
+    extra = [c for c in screen.standings_columns if any(c[1] in r for r in rows)]
+    t = Table(box=box.SIMPLE_HEAD, title="Final standings", title_justify="left")
+    for col in ("rank", "player", "score", *(c[0] for c in extra)):
+        t.add_column(col)
+    for r in rows:
+        cells = [f"${r[key]}" if money else str(r[key]) for _, key, money in extra]
+        t.add_row(str(r["rank"]), session.names[r["seat"]], f"${r['score']}", *cells)
+    return t
