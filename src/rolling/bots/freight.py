@@ -5,7 +5,8 @@ major route (its own payout, distance bonus and end-of-phase cargo bonus against
 costs), keep two contracts going (favouring short-to-finish, well-paid links next to its own
 network in colours its dice show), pour matching dice into the contract nearest completion
 (markers only when they finish it), buy useful improvements and a few switching stations with
-spare dice, and end the turn keeping the most stockpile markers.
+spare dice, and end the turn keeping the most stockpile markers. After a route, a contract taken,
+a build, an improvement or a station, ``last_reason`` says why in one line.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ class FreightHeuristicBot:
         """Return the bot's move for ``seat`` (one of the legal moves, or one with an explicit payment)."""
         acts = state.legal_actions(seat)
         if state.stage == "draft":
+            self.last_reason = None
             return self._draft(state, seat, acts)
+        self.last_reason = None
         p = state.players[seat]
         by: dict[type, list] = {}
         for a in acts:
@@ -126,11 +129,17 @@ class FreightHeuristicBot:
         routes = by.get(EstablishRoute, [])
         if routes:
             best = max(routes, key=lambda a: self._route_value(state, seat, a))
-            if self._route_value(state, seat, best) > 0:
+            value = self._route_value(state, seat, best)
+            if value > 0:
+                self.last_reason = (f"ships {best.colour} {best.origin} -> {best.dest}: the best route, "
+                                    f"worth {value:.1f} after the dice it costs")
                 return best
         takes = by.get(TakeContract, [])
         if takes and len(p.contracts) < self.target:
             best = max(takes, key=lambda a: self._contract_value(state, seat, state.map.links[state.contract_track[a.slot]]))
+            link = state.map.links[state.contract_track[best.slot]]
+            self.last_reason = (f"takes {link.label}: keeps {self.target} contracts going, the best points per die "
+                                f"({link.length} long) for its network and dice")
             return best
         builds = []
         for a in by.get(Build, []):
@@ -138,7 +147,11 @@ class FreightHeuristicBot:
             if r is not None:
                 builds.append((r, a))
         if builds:
-            return min(builds, key=lambda x: x[0])[1]
+            best = min(builds, key=lambda x: x[0])[1]
+            link = state.link_by_id(best.link)
+            left = link.length - state.cubes[link.index]
+            self.last_reason = f"builds on {link.label}: the contract nearest completion ({left} to go)"
+            return best
         spare = sum(1 for s in p.spent if not s)
         imps = by.get(BuyImprovement, [])
         if imps and state.phase < 2:
@@ -147,9 +160,12 @@ class FreightHeuristicBot:
                 return IMPROVEMENT_TASTE.index(name) if name in IMPROVEMENT_TASTE else 99
             good = [a for a in imps if a.discard == -1 and taste(a) < 5]
             if good and spare >= 4:
-                return min(good, key=taste)
+                best = min(good, key=taste)
+                self.last_reason = f"buys {state.improvement_track[best.slot]}: high on its list, {spare} dice spare"
+                return best
         stations = by.get(BuildStation, [])
         if stations and p.stations < 3 and spare >= 2 and p.links_owned >= 2:
+            self.last_reason = f"builds a switching station: {spare} dice spare and {p.links_owned} links owned"
             return stations[0]
         ends = by.get(EndTurn, [])
         return max(ends, key=lambda a: sum(gains(state, seat, parse_store(state, seat, a.store))))

@@ -68,7 +68,8 @@ class MarketHeuristicBot:
     when the value is likely to rise, so the bot buys low-valued companies and sells high ones;
     it counts the overflow fee, so it avoids split overflows. In the penultimate turn only the two
     best holdings count (the last turn can sell only two companies) and in the last turn holdings
-    count nothing, so it sells out over the last two turns.
+    count nothing, so it sells out over the last two turns. ``last_reason`` compares the plan it
+    follows with standing pat.
     """
 
     name = "heuristic"
@@ -167,5 +168,11 @@ class MarketHeuristicBot:
             # a trade must gain a little over standing pat, so float noise never trades
             if value > best_value + 1e-9:
                 best_value, best_action = value, action
+        if best_action is DONE:
+            self.last_reason = f"done: no trade beats standing pat (cash and expected holdings ${best_value:.1f})"
+        else:
+            verb = "buys" if best_action.type_name == "buy" else "sells"
+            self.last_reason = (f"{verb} {best_action.shares} {R.COMPANIES[best_action.company]}: cash and expected "
+                                f"holdings ${best_value:.1f} after this turn's plan, ${plans[0][0]:.1f} standing pat")
         return best_action
 

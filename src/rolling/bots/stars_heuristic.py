@@ -27,6 +27,11 @@ proposes none), closes
 companies that lose money, picks dividends and share issues by the share price they lead to, and
 forms corporations when the new corporation's treasury can buy its other companies.
 
+After its key choices ``last_reason`` says in one line why: bids and leaving auctions, starting
+an auction, share trades, proposals and answers, closings, dividends, issuing a share and forming
+a corporation (``"bids up to $18 for MHE: synergies with MS and BY in PR"``), in the edition's
+corporation codes; it is ``None`` after a routine pass or done.
+
 The bot is deterministic: its choices depend only on the state and on the proposals it made in the
 current phase (it remembers them so that a rejected offer is not repeated, and the any-order phases
 always end). It takes a seed like every bot, but needs no random numbers.
@@ -269,6 +274,15 @@ def target_after(s: StarsState, c: int, cash_delta: int) -> int:
         s.corp_cash[c] = old
 
 
+def _answer_reason(verb: str, gain: float) -> str:
+    """``"accepts: gains $4 by its reckoning"``, ``"rejects: would lose $3 by its reckoning"``."""
+    if gain > 0:
+        return f"{verb}: gains ${gain:.0f} by its reckoning"
+    if gain < -0.5:
+        return f"{verb}: would lose ${-gain:.0f} by its reckoning"
+    return f"{verb}: would gain nothing by its reckoning"
+
+
 # ------------------------------------------------------------------------------------------- bot
 
 
@@ -327,6 +341,7 @@ class StarsHeuristicBot:
         moves = s.legal_moves(seat)
         if not moves:
             raise ValueError(f"seat {seat} has no legal action")
+        self.last_reason = None
         sched = self.sched(s)
         phase = s.phase
         if phase == 1:
@@ -352,7 +367,11 @@ class StarsHeuristicBot:
     def company_worth(self, s: StarsState, seat: int, i: int, sched, exclude: int = -1) -> float:
         """What owning private company ``i`` is worth to ``seat``: kept, or sold at the top of its
         span to one of its corporations (other than ``exclude``) in a phase 3."""
-        best = private_value(i, sched)
+        return self.worth_and_buyer(s, seat, i, sched, exclude)[0]
+
+    def worth_and_buyer(self, s: StarsState, seat: int, i: int, sched, exclude: int = -1) -> tuple[float, int]:
+        """:meth:`company_worth` and the corporation whose purchase makes it (-1: kept private)."""
+        best, buyer = private_value(i, sched), -1
         for c in self.my_corps(s, seat):
             if c == exclude:
                 continue
@@ -362,8 +381,19 @@ class StarsHeuristicBot:
             p = min(D.SPAN_HI[i], cash)
             f = self.frac(s, c, seat)
             v = p + f * (corp_value(c, i, s.companies_of(CORP_BASE + c), sched) - p)
-            best = max(best, v)
-        return best
+            if v > best:
+                best, buyer = v, c
+        return best, buyer
+
+    def why_worth(self, s: StarsState, seat: int, i: int, sched) -> tuple[float, str]:
+        """:meth:`company_worth` of ``i`` and, in a few words, where that worth comes from."""
+        worth, c = self.worth_and_buyer(s, seat, i, sched)
+        if c < 0:
+            return worth, "its income for the turns left"
+        partners = [D.CODES[j] for j, _ in D.SYNERGY[i] if s.company_owner[j] == CORP_BASE + c]
+        if partners:
+            return worth, f"synergies with {' and '.join(partners)} in {s.corp_code(c)}"
+        return worth, f"{s.corp_code(c)} can buy it from it"
 
     def deal_gain(self, s: StarsState, seat: int, buyer: int, i: int, price: int, sched) -> float:
         """What ``seat`` gains if corporation ``buyer`` buys company ``i`` for ``price`` $."""
@@ -395,28 +425,36 @@ class StarsHeuristicBot:
     def _investment(self, s: StarsState, seat: int, moves, sched):
         if s.auction is not None:
             i, high = s.auction[0], s.auction[1]
-            limit = self.company_worth(s, seat, i, sched)
+            limit, why = self.why_worth(s, seat, i, sched)
             for m in moves:
                 if m.kind is Bid and high + 1 <= limit and high + 1 <= m.hi:
+                    self.last_reason = f"bids up to ${int(limit)} for {D.CODES[i]}: {why}"
                     return m.action(high + 1)
+            self.last_reason = f"leaves: {D.CODES[i]} is worth ${int(limit)} to it ({why}), the bid is ${high}"
             return LeaveAuction(seat)
         best, best_gain = Pass(seat), self.MARGIN
+        reason = None
         for m in moves:
             if m.kind is StartAuction:
                 i = D.INDEX[m.args["company"]]
-                gain = self.company_worth(s, seat, i, sched) - D.FACE[i]
+                worth, why = self.why_worth(s, seat, i, sched)
+                gain = worth - D.FACE[i]
                 if gain > best_gain:
                     best, best_gain = m.action(m.lo), gain
+                    reason = f"auctions {D.CODES[i]} (face ${D.FACE[i]}): worth ${int(worth)} to it, {why}"
             elif m.kind is BuyShare:
                 c = D.CORP_INDEX[m.args["corporation"]]
                 gain = self._buy_gain(s, seat, c, sched)
                 if gain > best_gain:
                     best, best_gain = m.action(), gain
+                    reason = f"buys a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning"
             elif m.kind is SellShare:
                 c = D.CORP_INDEX[m.args["corporation"]]
                 gain = self._sell_gain(s, seat, c, sched)
                 if gain > best_gain:
                     best, best_gain = m.action(), gain
+                    reason = f"sells a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning"
+        self.last_reason = reason
         return best
 
     def _control_value(self, s: StarsState, seat: int, c: int, sched, frac: float) -> float:
@@ -485,11 +523,13 @@ class StarsHeuristicBot:
             if m.kind is Respond:
                 if m.args["accept"]:
                     gain = self._respond_gain(s, seat, m.args, sched)
+                    self.last_reason = _answer_reason("accepts" if gain > 0 else "rejects", gain)
                     return m.action() if gain > 0 else Respond(**(m.args | {"accept": False}))
                 continue
             if m.kind is RespondDeal:
                 if m.args["accept"]:
                     gain = self.bundle_gain(s, seat, m.args["transactions"], sched)
+                    self.last_reason = _answer_reason("accepts the deal" if gain > 0 else "rejects the deal", gain)
                     return m.action() if gain > 0 else RespondDeal(**(m.args | {"accept": False}))
                 continue
             if m.kind is not Offer:
@@ -515,6 +555,9 @@ class StarsHeuristicBot:
             return Done(seat)
         m, price, key = best
         tried.add(key)
+        c, i, _ = key
+        self.last_reason = (f"proposes that {s.corp_code(c)} buy {D.CODES[i]} for ${price}: "
+                            f"gains ${best_gain:.0f} by its reckoning")
         return m.action(price)
 
     def _offer_price(self, s: StarsState, seat: int, c: int, i: int, m, sched) -> int | None:
@@ -556,6 +599,7 @@ class StarsHeuristicBot:
         forced = must_close(s, seat)
         rescue = self._rescue(s, seat, moves)
         if rescue is not None:
+            self.last_reason = f"closes {rescue.company} so that its corporation can pay its income in phase 5"
             return rescue
         worst, worst_v = None, 0.0
         for m in moves:
@@ -580,6 +624,9 @@ class StarsHeuristicBot:
             if v < worst_v - 1e-9:
                 worst, worst_v = m, v
         if worst is not None:
+            code = worst.args["company"]
+            self.last_reason = (f"must close a company: {code} earns least" if forced
+                                else f"closes {code}: keeping it is worth ${worst_v:.0f} to it")
             return worst.action()
         if forced:
             return next(m for m in moves if m.kind is Close).action()
@@ -635,6 +682,8 @@ class StarsHeuristicBot:
                 v = mine * (d + P.card_price(k))
             if v > best_v + 1e-9:
                 best, best_v = d, v
+        self.last_reason = (f"pays ${best} a share from {s.corp_code(c)}: best for its {mine} share{'s' if mine != 1 else ''}"
+                            + (f", keeping ${reserve} for next turn's income" if reserve else ""))
         return m.action(best)
 
     def _cash_need(self, s: StarsState, seat: int, c: int, sched) -> float:
@@ -660,7 +709,10 @@ class StarsHeuristicBot:
         if not t.corp_active[c]:
             return Issue(seat, m.args["corporation"], False)
         after = mine * share_value(t, c, sched) + self._control_value(t, seat, c, sched, self.frac(t, c, seat))
-        return Issue(seat, m.args["corporation"], after > now + self.MARGIN)
+        issue = after > now + self.MARGIN
+        if issue:
+            self.last_reason = f"issues a share of {s.corp_code(c)}: its stake gains ${after - now:.0f}"
+        return Issue(seat, m.args["corporation"], issue)
 
     # ---------------------------------------------------------------------------- phase 9
     def _ipo(self, s: StarsState, seat: int, moves, sched):
@@ -701,4 +753,9 @@ class StarsHeuristicBot:
                 v += 1
             if v > best_v + 1e-9:
                 best, best_v = a, v
-        return best if best is not None else decline
+        if best is not None:
+            c = D.CORP_INDEX[best.corporation]
+            self.last_reason = (f"forms {s.corp_code(c)} from {best.company} at ${best.price}: "
+                                f"worth ${best_v:.0f} more than keeping it private")
+            return best
+        return decline
