@@ -196,7 +196,7 @@ class Session(TurnUndo):
 def render(console: Console, s: Session, full: bool = True) -> None:
     """New log lines, then (``full``) the tracks, the players, your dice and the menu."""
     st = s.state
-    for line in st.log[s.shown:]:
+    for line in st.log_lines(None, s.shown):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     s.shown = len(st.log)
     if st.is_over:

@@ -17,9 +17,10 @@ from functools import lru_cache
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
-from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, pay_text, spend
+from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, spend
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -151,16 +152,20 @@ def establish(state, a: EstablishRoute) -> None:
     paid: dict[int, int] = {}
     for i in path:
         paid[state.owner[i]] = paid.get(state.owner[i], 0) + 1
-    state.say(f"{state.name(a.seat)} ships {a.colour} cargo {a.origin} -> {a.dest} over {len(path)} link(s) "
-              f"for {cost} dice ({base} less {used} for stations), paying {pay_text(tokens)}")
+    log = state.log
+    if log is not None:
+        log.append((E.ROUTE, E.PUBLIC, a.seat, a.colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
     for owner, n in sorted(paid.items()):
         extra = 1 if owner != a.seat and state.players[owner].has("Friendly") else 0
         state.players[owner].stock += n + extra
-        state.say(f"  {state.name(owner)} earns ${n + extra} for {n} link(s)" + (" (Friendly)" if extra else ""))
+        if log is not None:
+            log.append((E.LINK_INCOME_FRIENDLY if extra else E.LINK_INCOME, E.PUBLIC, owner, n + extra, n))
     dist = distance_bonus(state.comp, a.colour, len(path))
     if dist or bonus_dice:
         p.stock += dist + 2 * bonus_dice
-        state.say(f"  {state.name(a.seat)} earns a distance bonus of ${dist}" + (f" and ${2 * bonus_dice} for bonus dice" if bonus_dice else ""))
+        if log is not None:
+            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, a.seat, dist, 2 * bonus_dice) if bonus_dice
+                       else (E.DISTANCE_BONUS, E.PUBLIC, a.seat, dist))
     state.cargo[origin].remove(a.colour)
     p.cargo.append(a.colour)
     ring[2] = True
