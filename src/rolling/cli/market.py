@@ -97,7 +97,7 @@ def _money(x: int) -> str:
 def render(console: Console, s: Session) -> None:
     """Draw the screen: new events, the dice, each company and the player's position."""
     st = s.state
-    for line in st.log[s.shown:]:
+    for line in st.log_lines(None, s.shown):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     s.shown = len(st.log)
     if st.over:
