@@ -68,6 +68,21 @@ def build(state, a: Build) -> None:
             would add no cube (beyond the last square or the cubes left), a number of cubes the
             payment cannot add, or no construction cube left in your supply.
     """
+    link, tokens, added = plan_build(state, a)
+    if state.log is not None:
+        state.log.append((E.BUILD, E.PUBLIC, a.seat, added, link.index, tuple(tokens)))
+    spend(state, a.seat, tokens)
+    state.cubes[link.index] += added
+    if state.cubes[link.index] >= link.length:
+        complete(state, a.seat, link.index)
+
+
+def plan_build(state, a: Build) -> tuple:
+    """Check a build without making it: ``(link, payment tokens, cubes it adds)``.
+
+    Raises:
+        IllegalAction: as :func:`build`.
+    """
     link = _own_contract(state, a.seat, a.link, RULE)
     p = state.players[a.seat]
     remaining = link.length - state.cubes[link.index]
@@ -99,12 +114,7 @@ def build(state, a: Build) -> None:
         added = a.cubes
     else:
         added = min(hi, cap)
-    if state.log is not None:
-        state.log.append((E.BUILD, E.PUBLIC, a.seat, added, link.index, tuple(tokens)))
-    spend(state, a.seat, tokens)
-    state.cubes[link.index] += added
-    if state.cubes[link.index] >= link.length:
-        complete(state, a.seat, link.index)
+    return link, tokens, added
 
 
 def steady_build(state, a: SteadyBuild) -> None:
