@@ -111,15 +111,16 @@ def test_config_json():
 
 
 def test_view_is_json_and_log_is_readable():
-    """view() is JSON-able; enable_log() gives readable events from the first roll."""
+    """view() is JSON-able; enable_log() gives readable events from the first roll (the log holds
+    events; log_lines() is their text)."""
     s, _ = play_random(5, 5)
     json.dumps(s.view())
     t = new_game(None, 5)
     t.enable_log()
-    assert t.log[0].startswith("Rolling Market, seed 5")
-    assert any(line.startswith("Roll 1:") for line in t.log)
+    assert t.log_lines()[0].startswith("Rolling Market, seed 5")
+    assert any(line.startswith("Roll 1:") for line in t.log_lines())
     t.apply(DONE)
-    assert any("done" in line for line in t.log)
+    assert any("done" in line for line in t.log_lines())
 
 
 def test_log_does_not_change_the_game():

@@ -103,10 +103,8 @@ def link_text(state, index: int) -> str:
 
 def describe(state, a) -> str:
     """A menu line for an action."""
-    from rolling.games.freight import contracts, improvements, stations
-    from rolling.games.freight.payment import auto_purchase, pay_text
-    from rolling.games.freight.routes import distance_bonus, link_cost, parse_path, route_price
-    from rolling.games.freight.stockpile import gains, parse_store
+    from rolling.games.freight import previews
+    from rolling.games.freight.payment import pay_text
 
     seat = a.seat
     if isinstance(a, DraftContract):
@@ -117,10 +115,8 @@ def describe(state, a) -> str:
         return "pass (nothing to draft)"
     if isinstance(a, TakeContract):
         card = state.contract_track[a.slot]
-        ln = state.map.links[card]
-        cost = contracts.contract_cost(state, seat, ln)
-        toks = auto_purchase(state, seat, ln.colour, cost, "contract") or []
-        return f"take {link_text(state, card)}: 1 {ln.colour if ln.colour != 'ocean' else 'split'} + {cost} any  [pay {pay_text(toks)}]"
+        pv = previews.contract(state, a)
+        return f"take {link_text(state, card)}: 1 {pv.colour if pv.colour != 'ocean' else 'split'} + {pv.dice} any  [pay {pay_text(pv.pay or ())}]"
     if isinstance(a, Build):
         ln = state.link_by_id(a.link)
         p = state.players[seat]
@@ -136,24 +132,20 @@ def describe(state, a) -> str:
         ln = state.link_by_id(a.link)
         return f"Steady Builder: free cube on {link_text(state, ln.index)}"
     if isinstance(a, EstablishRoute):
-        path = parse_path(state, a.path)
-        base = sum(link_cost(state, seat, i) for i in path)
-        cost, _ = route_price(state, seat, base)
-        own = sum(1 for i in path if state.owner[i] == seat)
-        bonus = distance_bonus(state.comp, a.colour, len(path))
-        return (f"route {a.colour} {a.origin} -> {a.dest}, {len(path)} links via {a.path}: {cost} dice, "
-                f"you ${own}+{bonus} bonus")
+        pv = previews.route(state, a)
+        own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
+        return (f"route {a.colour} {a.origin} -> {a.dest}, {pv.links} links via {a.path}: {pv.dice} dice, "
+                f"you ${own}+{pv.distance_bonus} bonus")
     if isinstance(a, BuildStation):
-        return f"build switching station #{state.players[seat].stations + 1} for {stations.station_cost(state, seat)} dice"
+        return f"build switching station #{state.players[seat].stations + 1} for {previews.station(state, a).dice} dice"
     if isinstance(a, BuyImprovement):
-        name = state.improvement_track[a.slot]
-        text = f"buy {name} for {improvements.improvement_cost(state, seat, name)} dice"
-        if a.discard >= 0:
-            held = improvements.held(state, seat) + [name]
-            text += f", returning {held[a.discard]}"
+        pv = previews.improvement(state, a)
+        text = f"buy {pv.name} for {pv.cost.dice} dice"
+        if pv.returned is not None:
+            text += f", returning {pv.returned}"
         return text
     if isinstance(a, EndTurn):
-        g = gains(state, seat, parse_store(state, seat, a.store))
+        g = previews.stockpile(state, a)
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"
         return f"end turn, stockpiling {kept}" + (f" (splits as {a.store})" if a.store else "")
     return str(a.to_json())

@@ -10,8 +10,9 @@ from rich.table import Table
 
 from rolling.core.errors import IllegalAction
 from rolling.core.record import replay
+from rolling.games.market import previews
 from rolling.games.market import rules as R
-from rolling.games.market.actions import DONE, Buy, action_from_json, buy, sell
+from rolling.games.market.actions import DONE, action_from_json, buy, sell
 from rolling.games.market.state import MarketState
 
 from .session import PlaySession
@@ -194,12 +195,7 @@ def parse(line: str, state: MarketState):
 
 def preview(state: MarketState, action) -> str:
     """One line saying what a legal trade costs or brings and how it moves the value."""
-    c, n = action.company, action.shares
-    name = R.COMPANIES[c]
-    if isinstance(action, Buy):
-        cost, after = state.quote_buy(c, n)
-        return (f"Buy {n} {name} for {_money(cost)}: value {state.values[c]} -> {after}, "
-                f"cash {_money(state.cash)} -> {_money(state.cash - cost)}, {name} shares {state.shares[c]} -> {state.shares[c] + n}")
-    got, after = state.quote_sell(c, n)
-    return (f"Sell {n} {name} for {_money(got)}: value {state.values[c]} -> {after}, "
-            f"cash {_money(state.cash)} -> {_money(state.cash + got)}, {name} shares {state.shares[c]} -> {state.shares[c] - n}")
+    t = previews.trade(state, action)
+    name = R.COMPANIES[t.company]
+    return (f"{'Buy' if t.buy else 'Sell'} {t.shares} {name} for {_money(t.amount)}: value {t.value_before} -> {t.value_after}, "
+            f"cash {_money(t.cash_before)} -> {_money(t.cash_after)}, {name} shares {t.held_before} -> {t.held_after}")

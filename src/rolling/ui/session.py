@@ -29,11 +29,8 @@ def default_save_name(game: str, seed: int) -> str:
 
 def log_lines(state: Any, seat: int | None, start: int) -> list[str]:
     """The lines of ``state``'s event log from event ``start`` on, as ``seat`` may read them
-    (``None``: an onlooker). A state with ``log_lines(seat, start)`` renders its events per seat
-    (secret money stays secret); a plain list of lines is the same for everyone."""
-    if hasattr(state, "log_lines"):
-        return state.log_lines(seat, start)
-    return list((getattr(state, "log", None) or [])[start:])
+    (``None``: an onlooker): every game renders its events per seat (secret money stays secret)."""
+    return state.log_lines(seat, start)
 
 
 def log_size(state: Any) -> int:

@@ -34,10 +34,10 @@ from rolling.games.stars import (
     SellShare,
     StartAuction,
     Transaction,
+    previews,
 )
 from rolling.games.stars import data as D
-from rolling.games.stars import procedures as P
-from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
+from rolling.games.stars.state import FOREIGN_INVESTOR, StarsState
 
 GROUPS = {
     Pass: "pass",
@@ -77,23 +77,6 @@ def _company(code: str) -> int:
     return i
 
 
-def dividend_preview(s: StarsState, c: int, amount: int) -> int:
-    """The share price ($) corporation ``c`` ends at after paying ``amount`` $ per share."""
-    t = s.clone()
-    t.log = None
-    P.pay_dividends(t, c, amount)
-    return P.card_price(P.target_card(t, c))
-
-
-def offer_income_gain(s: StarsState, c: int, i: int) -> int:
-    """$ of phase 5 income corporation ``c`` would gain by owning company ``i`` now."""
-    t = s.clone()
-    t.log = None
-    before = P.income_of(t, CORP_BASE + c)
-    t.company_owner[i] = CORP_BASE + c
-    return P.income_of(t, CORP_BASE + c) - before
-
-
 def describe(s: StarsState, m: Move) -> str:
     """A menu line for a move, with the numbers a player would work out by hand."""
     a = m.args
@@ -110,19 +93,19 @@ def describe(s: StarsState, m: Move) -> str:
         return f"auction {a['company']} (face ${D.FACE[i]}, income ${D.INCOME[i]}, {D.COLORS[D.COLOR[i]]}){rng}"
     if k is BuyShare:
         c = D.CORP_INDEX[a["corporation"]]
-        price = P.card_price(P.next_higher_card(s, c))
+        price = previews.buy_share(s, c, bool(a.get("presidents_share"))).amount
         extra = " (President's Share)" if a.get("presidents_share") else ""
         return f"buy a share of {s.corp_code(c)} {s.corp_name(c)} for ${price} (now ${s.share_price(c)}){extra}"
     if k is SellShare:
         c = D.CORP_INDEX[a["corporation"]]
-        price = P.card_price(P.next_lower_card(s, c))
+        price = previews.sell_share(s, c).amount
         return f"sell a share of {s.corp_code(c)} {s.corp_name(c)} for ${price} (now ${s.share_price(c)})"
     if k is Offer:
         c = D.CORP_INDEX[a["corporation"]]
         i = D.INDEX[a["company"]]
         owner = s.company_owner[i]
         who = "foreign investor" if owner == FOREIGN_INVESTOR else s.entity_name(owner)
-        gain = offer_income_gain(s, c, i)
+        gain = previews.purchase(s, c, i).gain
         price = f" for ${a['price']}" if "price" in a else rng
         return f"{s.corp_code(c)} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
     if k is Respond:
@@ -143,25 +126,25 @@ def describe(s: StarsState, m: Move) -> str:
     if k is Close:
         i = D.INDEX[a["company"]]
         owner = s.company_owner[i]
-        net = D.INCOME[i] - s.company_cost(i)
-        return f"close {a['company']} of {s.entity_name(owner)} (net income {net:+d})"
+        effect = previews.closing(s, i)
+        scrap = f", scrap bonus ${effect.scrap_bonus}" if effect.scrap_bonus else ""
+        return f"close {a['company']} of {s.entity_name(owner)} (income {effect.income.gain:+d}/turn{scrap})"
     if k is Dividend:
         c = D.CORP_INDEX[a["corporation"]]
-        prev = ", ".join(f"${d}→${dividend_preview(s, c, d)}" for d in range(m.lo, m.hi + 1))
+        prev = ", ".join(f"${d}→${previews.dividend(s, c, d).price}" for d in range(m.lo, m.hi + 1))
         return f"dividend per share for {s.corp_code(c)} ({s.corp_issued[c]} shares; payout→share price: {prev})"
     if k is Issue:
         c = D.CORP_INDEX[a["corporation"]]
         if a["issue"]:
-            price = s.share_price(c) if c == D.STOCK_MASTERS else P.card_price(P.next_lower_card(s, c))
-            return f"{s.corp_code(c)} issues a share: receives ${price}"
+            return f"{s.corp_code(c)} issues a share: receives ${previews.issue_share(s, c).amount}"
         return f"{s.corp_code(c)} issues no share"
     if k is FormCorporation:
         i = D.INDEX[a["company"]]
         c = D.CORP_INDEX[a["corporation"]]
-        n = P.ipo_shares(D.FACE[i], a["price"])
+        terms = previews.ipo(D.FACE[i], a["price"])
         return (
             f"form {s.corp_code(c)} {s.corp_name(c)} with {a['company']} at ${a['price']}: "
-            f"you pay ${P.ipo_payment(D.FACE[i], a['price'])}, {n} share(s) each, treasury ${P.ipo_payment(D.FACE[i], a['price']) + n * a['price']}"
+            f"you pay ${terms.pay}, {terms.shares} share(s) each, treasury ${terms.treasury}"
         )
     if k is DeclineIpo:
         return f"keep {a['company']} private"

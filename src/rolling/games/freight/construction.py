@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import Build, SteadyBuild
-from .payment import auto_build, build_range, parse_pay, pay_text, spend
+from .payment import auto_build, build_range, parse_pay, spend
 
 RULE = "B: Constructing Links"
 
@@ -52,8 +53,8 @@ def complete(state, seat: int, index: int) -> None:
     state.owner[index] = seat
     p.links_owned += 1
     state.completed.append(index)
-    state.say(f"  {state.name(seat)} completes {link.label} ({state.map.cities[link.a].name}-"
-              f"{state.map.cities[link.b].name}, length {link.length}) and scores ${pts}")
+    if state.log is not None:
+        state.log.append((E.COMPLETE, E.PUBLIC, seat, index, pts))
 
 
 def build(state, a: Build) -> None:
@@ -66,6 +67,21 @@ def build(state, a: Build) -> None:
         IllegalAction: not your contract, a die or marker that cannot build this link, a die that
             would add no cube (beyond the last square or the cubes left), a number of cubes the
             payment cannot add, or no construction cube left in your supply.
+    """
+    link, tokens, added = plan_build(state, a)
+    if state.log is not None:
+        state.log.append((E.BUILD, E.PUBLIC, a.seat, added, link.index, tuple(tokens)))
+    spend(state, a.seat, tokens)
+    state.cubes[link.index] += added
+    if state.cubes[link.index] >= link.length:
+        complete(state, a.seat, link.index)
+
+
+def plan_build(state, a: Build) -> tuple:
+    """Check a build without making it: ``(link, payment tokens, cubes it adds)``.
+
+    Raises:
+        IllegalAction: as :func:`build`.
     """
     link = _own_contract(state, a.seat, a.link, RULE)
     p = state.players[a.seat]
@@ -98,11 +114,7 @@ def build(state, a: Build) -> None:
         added = a.cubes
     else:
         added = min(hi, cap)
-    state.say(f"{state.name(a.seat)} builds {added} cube(s) on {link.label} paying {pay_text(tokens)}")
-    spend(state, a.seat, tokens)
-    state.cubes[link.index] += added
-    if state.cubes[link.index] >= link.length:
-        complete(state, a.seat, link.index)
+    return link, tokens, added
 
 
 def steady_build(state, a: SteadyBuild) -> None:
@@ -121,6 +133,7 @@ def steady_build(state, a: SteadyBuild) -> None:
                                   "your unfinished contracts")
     state.steady_used += 1
     state.cubes[link.index] += 1
-    state.say(f"{state.name(a.seat)} adds a free cube to {link.label} (Steady Builder)")
+    if state.log is not None:
+        state.log.append((E.STEADY_BUILD, E.PUBLIC, a.seat, link.index))
     if state.cubes[link.index] >= link.length:
         complete(state, a.seat, link.index)

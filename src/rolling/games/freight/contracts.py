@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import TakeContract
-from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+from .payment import auto_purchase, check_purchase, parse_pay, spend
 
 RULE = "A: Taking on Contracts"
 
@@ -56,7 +57,8 @@ def take_contract(state, a: TakeContract) -> None:
         tokens = auto_purchase(state, a.seat, link.colour, cost, "contract")
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
-    state.say(f"{state.name(a.seat)} takes contract {link.label} paying {pay_text(tokens) or 'nothing'}")
+    if state.log is not None:
+        state.log.append((E.TAKE_CONTRACT, E.PUBLIC, a.seat, card, tuple(tokens)))
     spend(state, a.seat, tokens)
     state.contract_track[a.slot] = None
     p.contracts.append(card)

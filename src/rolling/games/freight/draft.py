@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import DraftContract, DraftImprovement, DraftPass
 from .dice import add_die
 from .refill import fill_contract_track, fill_improvement_track
@@ -63,7 +64,8 @@ def draft_contract(state, a: DraftContract) -> None:
     state.cubes[card] = 1
     if not p.draft_kind:
         p.draft_kind = "contract"
-    state.say(f"{state.name(a.seat)} drafts contract {state.map.links[card].label}")
+    if state.log is not None:
+        state.log.append((E.DRAFT_CONTRACT, E.PUBLIC, a.seat, card))
     fill_contract_track(state, a.seat, False)
     _next_pick(state)
 
@@ -84,7 +86,9 @@ def draft_improvement(state, a: DraftImprovement) -> None:
     die = state.comp.improvements[name].die
     if die:
         add_die(state, a.seat, die)
-    state.say(f"{state.name(a.seat)} drafts improvement {name}" + (f" and rolls {p.dice[-1]}" if die else ""))
+    if state.log is not None:
+        state.log.append((E.DRAFT_DIE, E.PUBLIC, a.seat, name, p.dice[-1]) if die
+                         else (E.DRAFT_IMPROVEMENT, E.PUBLIC, a.seat, name))
     fill_improvement_track(state)
     _next_pick(state)
 
@@ -93,5 +97,6 @@ def draft_pass(state, a: DraftPass) -> None:
     """Pass a draft pick: only when no card of an allowed kind is on its track."""
     if any(not isinstance(x, DraftPass) for x in legal(state, a.seat)):
         raise IllegalAction(RULE, "you may pass only when there is nothing you may draft")
-    state.say(f"{state.name(a.seat)} has nothing to draft")
+    if state.log is not None:
+        state.log.append((E.DRAFT_PASS, E.PUBLIC, a.seat))
     _next_pick(state)

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import BuyImprovement
-from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+from .payment import auto_purchase, check_purchase, parse_pay, spend
 
 RULE = "E. Purchasing Improvements"
 
@@ -69,7 +70,8 @@ def buy(state, a: BuyImprovement) -> None:
     spend(state, a.seat, tokens)
     track[a.slot] = None
     p.pending.append(name)
-    state.say(f"{state.name(a.seat)} buys {name} paying {pay_text(tokens) or 'nothing'}")
+    if state.log is not None:
+        state.log.append((E.BUY_IMPROVEMENT, E.PUBLIC, a.seat, name, tuple(tokens)))
     if n > limit:
         k = a.discard
         if k < len(p.improvements):
@@ -77,4 +79,5 @@ def buy(state, a: BuyImprovement) -> None:
         else:
             gone = p.pending.pop(k - len(p.improvements))
         state.improvement_deck.insert(0, gone)
-        state.say(f"  {state.name(a.seat)} returns {gone} to the bottom of the deck")
+        if state.log is not None:
+            state.log.append((E.RETURN_IMPROVEMENT, E.PUBLIC, a.seat, gone))

@@ -10,7 +10,7 @@ After phase C each cube on an unfinished contract scores $1 and the game is over
 
 from __future__ import annotations
 
-from .components import PHASES
+from . import events as E
 from .refill import fill_contract_track, fill_improvement_track
 
 
@@ -23,11 +23,13 @@ def end_of_phase_drawn(state, drawer: int, in_turn: bool) -> None:
     """
     if state.final_left >= 0:
         state.eop_pending += 1
-        state.say(f"  {state.name(drawer)} draws another End of Phase card; it takes effect next phase")
+        if state.log is not None:
+            state.log.append((E.END_OF_PHASE_AGAIN, E.PUBLIC, drawer))
         return
     state.eop_holder = drawer
     state.final_left = state.n + (1 if in_turn else 0)
-    state.say(f"  {state.name(drawer)} draws the End of Phase card: every player takes one more turn")
+    if state.log is not None:
+        state.log.append((E.END_OF_PHASE_DRAWN, E.PUBLIC, drawer))
 
 
 def after_turn(state) -> None:
@@ -46,22 +48,26 @@ def end_phase(state) -> None:
     for seat, p in enumerate(state.players):
         if p.cargo:
             p.stock += bonus * len(p.cargo)
-            state.say(f"  {state.name(seat)} scores ${bonus * len(p.cargo)} for {len(p.cargo)} cargo marker(s)")
+            if state.log is not None:
+                state.log.append((E.CARGO_SCORE, E.PUBLIC, seat, bonus * len(p.cargo), len(p.cargo)))
         state.cargo_returned += len(p.cargo)
         p.cargo = []
     state.eop_holder = -1
     state.final_left = -1
     state.eop_removed += 1
-    state.say(f"End of phase {PHASES[ph]}: " + ", ".join(f"{state.name(s)} ${p.stock}" for s, p in enumerate(state.players)))
+    if state.log is not None:
+        state.log.append((E.PHASE_END, E.PUBLIC, ph, tuple((s, p.stock) for s, p in enumerate(state.players))))
     if ph == 2:
         per = state.comp.unfinished_cube_bonus
         for seat, p in enumerate(state.players):
             cubes = state.cubes_in_use(seat)
             if cubes:
                 p.stock += per * cubes
-                state.say(f"  {state.name(seat)} scores ${per * cubes} for {cubes} cube(s) on unfinished contracts")
+                if state.log is not None:
+                    state.log.append((E.CUBE_SCORE, E.PUBLIC, seat, per * cubes, cubes))
         state.stage = "over"
-        state.say("Game over: " + ", ".join(f"{state.name(r['seat'])} ${r['score']}" for r in state.standings()))
+        if state.log is not None:
+            state.log.append((E.GAME_OVER, E.PUBLIC, tuple((r["seat"], r["score"]) for r in state.standings())))
         return
     begin_phase(state, ph + 1)
 
@@ -71,14 +77,16 @@ def begin_phase(state, ph: int) -> None:
     from .setup import draw_cargo
 
     state.phase = ph
-    state.say(f"Phase {PHASES[ph]} begins")
+    if state.log is not None:
+        state.log.append((E.PHASE_BEGINS, E.PUBLIC, ph))
     key = "grow_b" if ph == 1 else "grow_c"
     for c in state.map.cities:
         if getattr(c, key):
             col = draw_cargo(state)
             if col:
                 state.cargo[c.index].append(col)
-                state.say(f"  {c.name} grows: wants {getattr(c, key)}, offers {col} cargo")
+                if state.log is not None:
+                    state.log.append((E.CITY_GROWS, E.PUBLIC, c.index, getattr(c, key), col))
     nxt = (state.current + 1) % state.n
     track = [c for c in state.contract_track if c is not None]
     if track:

@@ -5,6 +5,7 @@ Tracks are lists with slot 0 the lowest card; decks are lists with the top card 
 
 from __future__ import annotations
 
+from . import events as E
 from .components import END_OF_PHASE
 
 
@@ -22,7 +23,8 @@ def draw_contract(state, drawer: int, in_turn: bool) -> None:
             phases.end_of_phase_drawn(state, drawer, in_turn)
             continue
         state.contract_track.append(card)
-        state.say(f"  contract {state.map.links[card].label} comes onto the track")
+        if state.log is not None:
+            state.log.append((E.CONTRACT_DRAWN, E.PUBLIC, card))
         return
 
 

@@ -17,9 +17,10 @@ from functools import lru_cache
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
-from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, pay_text, spend
+from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, spend
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -110,17 +111,16 @@ def parse_path(state, text: str) -> list[int]:
     return out
 
 
-def establish(state, a: EstablishRoute) -> None:
-    """Establish a major route.
+def check_route(state, a: EstablishRoute) -> tuple:
+    """Check a major route but its payment: ``(origin, dest, demand ring, path, base cost)``, city
+    and link indices and the dice before stations (:func:`trace`).
 
     Raises:
-        IllegalAction: a second route without the route symbol, a third route, no such cargo,
-            no open demand, an invalid path, a wrong payment, or no saturation marker left.
+        IllegalAction: a third route this turn, no such cargo, no open demand, no saturation
+            marker left, or an invalid path.
     """
-    p = state.players[a.seat]
     if state.routes_done >= 2:
         raise IllegalAction(RULE, "you may establish only one major route each turn (two with the route symbol)")
-    second = state.routes_done == 1
     if a.colour not in COLOUR_INDEX:
         raise IllegalAction(RULE, f"{a.colour!r} is not a cargo colour")
     origin = _city(state, a.origin)
@@ -133,34 +133,70 @@ def establish(state, a: EstablishRoute) -> None:
     if state.saturation <= 0:
         raise IllegalAction(RULE, "no saturation markers are left")
     path = parse_path(state, a.path)
-    base = trace(state, a.seat, origin, a.colour, dest, path)
-    cost, used = route_price(state, a.seat, base)
+    return origin, dest, ring, path, trace(state, a.seat, origin, a.colour, dest, path)
+
+
+def route_payment(state, a: EstablishRoute, cost: int) -> list[tuple]:
+    """The tokens paying ``cost`` dice for route ``a``: ``a.pay`` checked, or the engine's choice.
+
+    Raises:
+        IllegalAction: a wrong payment, a second route without the route symbol, or dice short.
+    """
+    p = state.players[a.seat]
+    second = state.routes_done == 1
     if a.pay.strip():
         tokens = parse_pay(a.pay, p, RULE)
         check_purchase(p, tokens, None, cost, "route", RULE, second)
-    else:
-        if second and not any(f == "route" for f, s in zip(p.dice, p.spent, strict=True) if not s):
-            raise IllegalAction(RULE, "a second major route needs the route symbol of an improvement die")
-        tokens = auto_purchase(state, a.seat, None, cost, "route", second)
-        if tokens is None:
-            raise IllegalAction(RULE, f"the route costs {cost} dice; you cannot pay them")
+        return tokens
+    if second and not any(f == "route" for f, s in zip(p.dice, p.spent, strict=True) if not s):
+        raise IllegalAction(RULE, "a second major route needs the route symbol of an improvement die")
+    tokens = auto_purchase(state, a.seat, None, cost, "route", second)
+    if tokens is None:
+        raise IllegalAction(RULE, f"the route costs {cost} dice; you cannot pay them")
+    return tokens
+
+
+def payouts(state, seat: int, path: list[int]) -> list[tuple[int, int, int]]:
+    """What a route over ``path`` pays, by owner in seat order: ``(owner, links used, $)``. Each
+    owner earns $1 per link; a Friendly owner $1 more when another player's route uses its links."""
+    paid: dict[int, int] = {}
+    for i in path:
+        paid[state.owner[i]] = paid.get(state.owner[i], 0) + 1
+    out = []
+    for owner, n in sorted(paid.items()):
+        extra = 1 if owner != seat and state.players[owner].has("Friendly") else 0
+        out.append((owner, n, n + extra))
+    return out
+
+
+def establish(state, a: EstablishRoute) -> None:
+    """Establish a major route.
+
+    Raises:
+        IllegalAction: a second route without the route symbol, a third route, no such cargo,
+            no open demand, an invalid path, a wrong payment, or no saturation marker left.
+    """
+    p = state.players[a.seat]
+    origin, dest, ring, path, base = check_route(state, a)
+    cost, used = route_price(state, a.seat, base)
+    tokens = route_payment(state, a, cost)
     bonus_dice = bonus_faces(p, tokens)
     spend(state, a.seat, tokens)
     state.stations_used += used
     state.routes_done += 1
-    paid: dict[int, int] = {}
-    for i in path:
-        paid[state.owner[i]] = paid.get(state.owner[i], 0) + 1
-    state.say(f"{state.name(a.seat)} ships {a.colour} cargo {a.origin} -> {a.dest} over {len(path)} link(s) "
-              f"for {cost} dice ({base} less {used} for stations), paying {pay_text(tokens)}")
-    for owner, n in sorted(paid.items()):
-        extra = 1 if owner != a.seat and state.players[owner].has("Friendly") else 0
-        state.players[owner].stock += n + extra
-        state.say(f"  {state.name(owner)} earns ${n + extra} for {n} link(s)" + (" (Friendly)" if extra else ""))
+    log = state.log
+    if log is not None:
+        log.append((E.ROUTE, E.PUBLIC, a.seat, a.colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
+    for owner, n, amount in payouts(state, a.seat, path):
+        state.players[owner].stock += amount
+        if log is not None:
+            log.append((E.LINK_INCOME_FRIENDLY if amount > n else E.LINK_INCOME, E.PUBLIC, owner, amount, n))
     dist = distance_bonus(state.comp, a.colour, len(path))
     if dist or bonus_dice:
         p.stock += dist + 2 * bonus_dice
-        state.say(f"  {state.name(a.seat)} earns a distance bonus of ${dist}" + (f" and ${2 * bonus_dice} for bonus dice" if bonus_dice else ""))
+        if log is not None:
+            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, a.seat, dist, 2 * bonus_dice) if bonus_dice
+                       else (E.DISTANCE_BONUS, E.PUBLIC, a.seat, dist))
     state.cargo[origin].remove(a.colour)
     p.cargo.append(a.colour)
     ring[2] = True

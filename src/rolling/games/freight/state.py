@@ -142,7 +142,7 @@ class FreightState:
         self.routes_done = 0
         self.stations_used = 0
         self.steady_used = 0
-        self.log: list[str] | None = None
+        self.log: list[tuple] | None = None  # events (see .events), or None when the log is off
 
     # -- protocol -------------------------------------------------------------------------------
 
@@ -264,14 +264,18 @@ class FreightState:
     # -- helpers used by the rule modules ------------------------------------------------------
 
     def enable_log(self) -> None:
-        """Keep readable event lines in ``self.log`` (off by default for speed)."""
+        """Start keeping the log of events in ``self.log`` (off by default, for speed).
+
+        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them."""
         if self.log is None:
             self.log = []
 
-    def say(self, text: str) -> None:
-        """Add an event line to the log when logging is on."""
-        if self.log is not None:
-            self.log.append(text)
+    def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
+        """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
+        onlooker), one line each."""
+        from .events import lines
+
+        return lines(self, seat, start)
 
     def name(self, seat: int) -> str:
         """How the log names a seat."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
 
+from . import events as E
 from .actions import BuildStation
-from .payment import auto_purchase, check_purchase, parse_pay, pay_text, spend
+from .payment import auto_purchase, check_purchase, parse_pay, spend
 
 RULE = "D: Building Switching Stations"
 
@@ -43,4 +44,5 @@ def build_station(state, a: BuildStation) -> None:
             raise IllegalAction(RULE, f"a switching station costs {cost} dice; you cannot pay them")
     spend(state, a.seat, tokens)
     p.stations += 1
-    state.say(f"{state.name(a.seat)} builds switching station {p.stations} paying {pay_text(tokens) or 'nothing'}")
+    if state.log is not None:
+        state.log.append((E.STATION, E.PUBLIC, a.seat, p.stations, tuple(tokens)))

@@ -13,7 +13,8 @@ from itertools import product
 
 from rolling.core.errors import IllegalAction
 
-from .components import COLOUR_INDEX, COLOURS, face
+from . import events as E
+from .components import COLOUR_INDEX, face
 
 RULE = "F. Stockpiling Resources"
 
@@ -132,5 +133,5 @@ def stockpile(state, seat: int, choices: list[str]) -> None:
     for k, n in enumerate(g):
         p.markers[k] += n
         state.supply[k] -= n
-    if any(g):
-        state.say(f"  {state.name(seat)} stockpiles " + ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n))
+    if any(g) and state.log is not None:
+        state.log.append((E.STOCKPILE, E.PUBLIC, seat, tuple(g)))

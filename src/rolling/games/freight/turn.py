@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import events as E
 from .actions import EndTurn
 from .dice import roll_all
 from .phases import after_turn
@@ -15,9 +16,9 @@ def start_turn(state) -> None:
     state.routes_done = 0
     state.stations_used = 0
     state.steady_used = 0
-    p = state.players[state.current]
-    state.say(f"Turn {state.turn}, phase {'ABC'[state.phase]}: {state.name(state.current)} has dice "
-              + " ".join(p.dice))
+    if state.log is not None:
+        state.log.append((E.TURN, E.PUBLIC, state.turn, state.phase, state.current,
+                          tuple(state.players[state.current].dice)))
 
 
 def end_turn(state, a: EndTurn) -> None:

@@ -15,6 +15,7 @@ from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.rng import Rng
 from rolling.core.state import stable_digest
 
+from . import events as E
 from . import rules as R
 from .actions import DONE, Buy, Done, Sell, buy, sell
 
@@ -67,7 +68,7 @@ class MarketState:
         closed: closed-market turns so far.
         overflow_cash: dollars received so far from overflow sales after splits.
         rng: the state's only source of randomness.
-        log: readable events when :meth:`enable_log` was called, else ``None``.
+        log: events (:mod:`.events`) when :meth:`enable_log` was called, else ``None``.
     """
 
     __slots__ = (
@@ -101,7 +102,7 @@ class MarketState:
         self.closed = 0
         self.overflow_cash = 0
         self.rng = Rng(seed)
-        self.log: list[str] | None = None
+        self.log: list[tuple] | None = None
         if roll:
             self.roll()
 
@@ -123,11 +124,11 @@ class MarketState:
         return self.turns_left < R.FINAL_TURNS
 
     def enable_log(self) -> None:
-        """Keep readable events in :attr:`log` from now on (off by default, for speed)."""
+        """Keep events in :attr:`log` from now on (off by default, for speed); :meth:`log_lines`
+        renders them."""
         if self.log is not None:
             return
-        header = (f"Rolling Market, seed {self.seed}: companies A-D valued {R.START_VALUE}, "
-                  f"${R.START_CASH}, {R.BUY_SELL_TURNS} buy/sell turns")
+        header = (E.START, E.PUBLIC, self.seed, R.START_VALUE, R.START_CASH, R.BUY_SELL_TURNS)
         fresh = (self.turns_left == R.BUY_SELL_TURNS - 1 and self.rolls == self.closed + 1
                  and self.bought < 0 and self.n_sold == 0 and not self.over)
         if fresh:
@@ -138,8 +139,11 @@ class MarketState:
             twin.roll()
             self.log = twin.log
         else:
-            self.log = [header, f"(log starts at roll {self.rolls}, buy/sell turn "
-                                f"{R.BUY_SELL_TURNS - self.turns_left}, cash ${self.cash})"]
+            self.log = [header, (E.LOG_STARTS, E.PUBLIC, self.rolls, R.BUY_SELL_TURNS - self.turns_left, self.cash)]
+
+    def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
+        """The log's events from index ``start`` on, as text, one line each (everything is public)."""
+        return E.lines(self, seat, start)
 
     def legal_actions(self, seat: int = 0) -> list[Action]:
         """Every legal action now: each ``Buy(c, n)`` and ``Sell(c, n)`` allowed, then ``Done``.
@@ -297,9 +301,7 @@ class MarketState:
         if cost > self.cash:
             raise IllegalAction(R.R_BUY_SELL, f"{n} {name} cost ${cost}; you have ${self.cash}")
         if self.log is not None:
-            self.log.append(
-                f"  buy {n} {name} for ${cost}: value {self.values[c]}->{after}, cash ${self.cash}->${self.cash - cost}"
-            )
+            self.log.append((E.BUY, E.PUBLIC, n, c, cost, self.values[c], after, self.cash, self.cash - cost))
         self.cash -= cost
         self.shares[c] += n
         self.values[c] = after
@@ -322,9 +324,7 @@ class MarketState:
             raise IllegalAction(R.R_BUY_SELL, f"you hold {self.shares[c]} of {name}, not {n}")
         got, after = R.sell_proceeds(self.values[c], n, self.volatility)
         if self.log is not None:
-            self.log.append(
-                f"  sell {n} {name} for ${got}: value {self.values[c]}->{after}, cash ${self.cash}->${self.cash + got}"
-            )
+            self.log.append((E.SELL, E.PUBLIC, n, c, got, self.values[c], after, self.cash, self.cash + got))
         self.cash += got
         self.shares[c] -= n
         self.values[c] = after
@@ -333,13 +333,13 @@ class MarketState:
 
     def _done(self) -> None:
         if self.log is not None:
-            self.log.append(f"  done: cash ${self.cash}")
+            self.log.append((E.DONE, E.PUBLIC, self.cash))
         if self.turns_left == 0:
             self.over = True
             self.volatility = 0
             self.bought, self.sold, self.n_sold = -1, 0, 0
             if self.log is not None:
-                self.log.append(f"Game over after {R.BUY_SELL_TURNS} buy/sell turns: final cash ${self.cash}")
+                self.log.append((E.GAME_OVER, E.PUBLIC, R.BUY_SELL_TURNS, self.cash))
             return
         self.roll()
 
@@ -363,18 +363,15 @@ class MarketState:
             self.rolls += 1
             self.before = tuple(values)
             self.splits = 0
-            notes = []
+            notes = []  # split events, logged after the roll's line
             for c in range(R.N_COMPANIES):
                 v, s, split = R.fluctuate(values[c], dice[c], shares[c])
                 if split:
                     self.splits |= 1 << c
                     kept, excess, got = R.overflow_sale(v, s)
                     if log is not None:
-                        note = f"{R.COMPANIES[c]} splits: {shares[c]} -> {s} shares at {v}"
-                        if excess:
-                            note += (f", {excess} over {R.MAX_SHARES} sold at ${v} less a fee of "
-                                     f"${R.OVERFLOW_FEE_SHARES * v}: +${got}")
-                        notes.append(note)
+                        notes.append((E.SPLIT_OVERFLOW, E.PUBLIC, c, shares[c], s, v, excess, R.OVERFLOW_FEE_SHARES * v, got)
+                                     if excess else (E.SPLIT, E.PUBLIC, c, shares[c], s, v))
                     s = kept
                     self.cash += got
                     self.overflow_cash += got
@@ -385,30 +382,19 @@ class MarketState:
             self.rolled = tuple(values)
             closed = not final and R.is_closed(vdie)
             if log is not None:
-                moves = " ".join(
-                    f"{R.COMPANIES[c]}:{self.before[c]}->{values[c]}" if self.before[c] != values[c]
-                    else f"{R.COMPANIES[c]}:{values[c]}"
-                    for c in range(R.N_COMPANIES)
-                )
-                vtxt = f"vol {vdie}" if vdie else "vol fixed 3"
-                log.append(f"Roll {self.rolls}: dice {' '.join(map(str, dice[:4]))} {vtxt}; values {moves}")
-                log.extend("  " + n for n in notes)
+                log.append((E.ROLL, E.PUBLIC, self.rolls, self.dice[:4], vdie, tuple(zip(self.before, self.rolled, strict=True))))
+                log.extend(notes)
             if closed:
                 self.closed += 1
                 if log is not None:
-                    log.append(f"  market closed (volatility die {vdie}); {self.turns_left} buy/sell turns to go")
+                    log.append((E.CLOSED, E.PUBLIC, vdie, self.turns_left))
                 continue
             self.turns_left -= 1
             self.volatility = R.FINAL_VOLATILITY if final else vdie
             self.bought, self.sold, self.n_sold = -1, 0, 0
             if log is not None:
-                turn = R.BUY_SELL_TURNS - self.turns_left
-                extra = ", last two turns: two sells allowed" if final else ""
-                log.append(
-                    f"Buy/sell turn {turn} of {R.BUY_SELL_TURNS}: volatility {self.volatility}{extra}; "
-                    f"cash ${self.cash}, shares " + " ".join(
-                        f"{R.COMPANIES[c]}{shares[c]}" for c in range(R.N_COMPANIES))
-                )
+                log.append((E.FINAL_TURN if final else E.TURN, E.PUBLIC, R.BUY_SELL_TURNS - self.turns_left,
+                            R.BUY_SELL_TURNS, self.volatility, self.cash, tuple(shares)))
             return
 
 

@@ -1,6 +1,7 @@
 """The log of a Rolling Stock Stars game: the kinds of event, who may see one, and its text.
 
-An event is a tuple ``(kind, visibility, *fields)``:
+An event is a tuple ``(kind, visibility, *fields)``, the form every game's log shares
+(:mod:`rolling.core.events`):
 
 - ``kind``: one of the string constants below (:data:`PASS`, :data:`BUY_SHARE`, ...);
 - ``visibility``: a bitmask of the viewers who may see it, bit ``seat`` for a player and bit
@@ -30,16 +31,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rolling.core import events as core
+
+# the log's form is shared by every game (rolling.core.events): re-exported for this game's modules
+from rolling.core.events import ONLOOKER as ONLOOKER
+from rolling.core.events import PUBLIC as PUBLIC
+from rolling.core.events import sees as sees
+
 from . import data as D
-from .state import MAXP, PHASE_NAMES
+from .state import PHASE_NAMES
 
 if TYPE_CHECKING:
     from .state import StarsState
-
-#: visibility of an event everybody sees
-PUBLIC = -1
-#: the visibility bit of an onlooker (``seat=None``): above every seat
-ONLOOKER = MAXP
 
 # -- kinds. Each one's text is in TEXT below; its fields are named there, in order.
 PHASE = "phase"
@@ -176,11 +179,6 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
 REVEALS_CASH: dict[str, str] = {PASS_NO_CHOICE: "p", CANNOT_FORM: "p"}
 
 
-def sees(visibility: int, seat: int | None) -> bool:
-    """True if the viewer ``seat`` (``None``: an onlooker) may see an event of this visibility."""
-    return bool(visibility >> (ONLOOKER if seat is None else seat) & 1)
-
-
 def private(log: list, audience: int, secret: tuple, public: tuple) -> None:
     """Log one moment twice: ``(*secret)`` for the viewers in ``audience``, ``(*public)`` for the
     others (not logged when ``audience`` is everyone). Both are ``(kind, *fields)``."""
@@ -225,11 +223,4 @@ def render(s: StarsState, event: tuple, seat: int | None = None) -> str | None:
 def lines(s: StarsState, seat: int | None = None, start: int = 0) -> list[str]:
     """The text of the log's events from index ``start`` on that ``seat`` may see, one line each
     (empty when the log is off)."""
-    if s.log is None:
-        return []
-    out = []
-    for event in s.log[start:]:
-        text = render(s, event, seat)
-        if text is not None:
-            out.append(text)
-    return out
+    return core.lines(s.log, seat, start, lambda event, viewer: render(s, event, viewer))

@@ -98,9 +98,17 @@ def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool
         raise IllegalAction(
             "Buy One Share", f"a share of {s.corp_name(c)} would cost ${price}; {s.names[seat]} has ${s.cash[seat]}"
         )
+    return buy_terms(s, c, presidents_share)
+
+
+def buy_terms(s: StarsState, c: int, presidents_share: bool = False) -> tuple[int, int]:
+    """Buy One Share, unchecked: (the card ``c`` moves to, -1 for $75 without a card; the $ the
+    buyer pays). The buyer pays the new share price, except with compat option
+    ``18xx-receivership-buy`` for the President's Share out of receivership (the price before)."""
+    k = next_higher_card(s, c)
     if presidents_share and RECEIVERSHIP_BUY in s.config.compat:
-        price = s.share_price(c)
-    return k, price
+        return k, s.share_price(c)
+    return k, card_price(k)
 
 
 def buy_one_share(s: StarsState, seat: int, c: int, k: int, price: int) -> None:
@@ -194,20 +202,25 @@ def check_issue_one_share(s: StarsState, c: int) -> None:
 def issue_one_share(s: StarsState, c: int) -> None:
     """Issue One Share (checked): like Sell One Share with the corporation as seller and the share
     taken from its unissued stack; Stock Masters keeps its share price and receives it."""
+    k, price = issue_terms(s, c)
     s.corp_issued[c] += 1
-    if c == D.STOCK_MASTERS:
-        price = s.share_price(c)
-        k = s.corp_card[c]
-    else:
-        k = next_lower_card(s, c)
+    if k != s.corp_card[c]:
         move_to_card(s, c, k)
-        price = card_price(k)
     s.corp_cash[c] += price
     s.bank_paid += price
     if s.log is not None:
         s.log.append((E.ISSUE, E.PUBLIC, c, price))
     if k == 0:
         go_bankrupt(s, c)
+
+
+def issue_terms(s: StarsState, c: int) -> tuple[int, int]:
+    """Issue One Share, unchecked: (the card ``c`` takes, the $ the bank pays it). Like Sell One
+    Share, the next lower available card; Stock Masters keeps its card and receives its price."""
+    if c == D.STOCK_MASTERS:
+        return s.corp_card[c], s.share_price(c)
+    k = next_lower_card(s, c)
+    return k, card_price(k)
 
 
 def go_bankrupt(s: StarsState, c: int) -> None:
@@ -234,16 +247,18 @@ def go_bankrupt(s: StarsState, c: int) -> None:
 # ------------------------------------------------------------------------------- share price, dividends
 
 
-def target_card(s: StarsState, c: int) -> int:
+def target_card(s: StarsState, c: int, owned: int | None = None) -> int:
     """Adjust Share Price: the card ``c`` would take now, with no change made (-1: no card, $75).
 
-    Owned stars = stars of its companies + one per full $10 + 2 for Stars, Inc.; compared with the
-    stars the card requires for its issued shares, the price moves -2, -1, 0, +1 or +2 cards, then
-    on to the next available card in the direction of the move.
+    Owned stars = stars of its companies + one per full $10 + 2 for Stars, Inc. (``owned``, when
+    given, replaces that count: what the stars would be); compared with the stars the card
+    requires for its issued shares, the price moves -2, -1, 0, +1 or +2 cards, then on to the next
+    available card in the direction of the move.
     """
     k = s.corp_card[c]
     base_card = D.TOP_CARD if k < 0 else k
-    owned = corp_stars(s, c)
+    if owned is None:
+        owned = corp_stars(s, c)
     required = D.REQUIRED_STARS[s.corp_issued[c]][base_card]
     diff = owned - required
     if diff == 0:

@@ -1,0 +1,151 @@
+"""The log of a Rolling Freight game: the kinds of event, who may see one, and its text.
+
+An event is a tuple ``(kind, visibility, *fields)`` (:mod:`rolling.core.events`): ``kind`` one of
+the string constants below, ``visibility`` a bitmask of viewers, ``fields`` what happened as the
+engine holds it (seats, link and city indexes, $ amounts, dice faces, payment tokens). The rule
+modules append events to ``state.log`` only when the log is on (``if state.log is not None:``), so
+a game without a log builds neither events nor text. Text is made here, per viewer, when a screen
+asks (:func:`render`, :func:`lines`).
+
+Who sees what. Rolling Freight has no hidden money; every player's mat, dice, markers, stock,
+contracts, improvements and cargo lie open on the table, and so does the board. The hidden
+information is the order of the face-down decks (contracts, improvements) and of the cargo bag.
+Every event reports something the whole table sees happen: a card turned face up onto a track, a
+card taken from a track or from a mat and put under its deck (it was face up before), a cargo
+marker drawn from the bag onto a city, a roll, a payment. No event names a card still face down
+in a deck, so every event is :data:`PUBLIC`. The visibility field stays, as in every game, so that
+screens filter the same way for all of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rolling.core import events as core
+
+# the log's form is shared by every game (rolling.core.events): re-exported for the rule modules
+from rolling.core.events import PUBLIC as PUBLIC
+from rolling.core.events import sees
+
+from .components import COLOURS, PHASES
+from .payment import pay_text
+
+if TYPE_CHECKING:
+    from .state import FreightState
+
+# -- kinds. Each one's text is in TEXT below; its fields are named there, in order.
+# Beginning the Game: the opening draft
+DRAFT_CONTRACT = "draft_contract"
+DRAFT_IMPROVEMENT = "draft_improvement"
+DRAFT_DIE = "draft_die"
+DRAFT_PASS = "draft_pass"
+# On Your Turn
+TURN = "turn"
+# A, B (and the contract it completes), C, D, E
+TAKE_CONTRACT = "take_contract"
+BUILD = "build"
+STEADY_BUILD = "steady_build"
+COMPLETE = "complete"
+ROUTE = "route"
+LINK_INCOME = "link_income"
+LINK_INCOME_FRIENDLY = "link_income_friendly"
+DISTANCE_BONUS = "distance_bonus"
+DISTANCE_AND_DICE_BONUS = "distance_and_dice_bonus"
+STATION = "station"
+BUY_IMPROVEMENT = "buy_improvement"
+RETURN_IMPROVEMENT = "return_improvement"
+# F, G
+STOCKPILE = "stockpile"
+CONTRACT_DRAWN = "contract_drawn"
+# Ending Phase A/B/C, Beginning Phase B/C, the end of the game
+END_OF_PHASE_DRAWN = "end_of_phase_drawn"
+END_OF_PHASE_AGAIN = "end_of_phase_again"
+CARGO_SCORE = "cargo_score"
+PHASE_END = "phase_end"
+CUBE_SCORE = "cube_score"
+GAME_OVER = "game_over"
+PHASE_BEGINS = "phase_begins"
+CITY_GROWS = "city_grows"
+
+#: TEXT[kind] = (template, field names). A field is shown by its name: ``p`` a seat (``P0``...);
+#: ``link`` a link index (its card's label, ``Red 5A``); ``contract`` a link index, with its cities
+#: and length; ``city``, ``origin``, ``dest`` a city index (its name); ``phase`` a phase index
+#: (``A``, ``B``, ``C``); ``dice`` the faces showing; ``pay`` payment tokens (die numbers and
+#: marker colours, as typed after ``pay``); ``markers`` markers per colour (blue, gray, red,
+#: yellow); ``path`` the link indices of a route (shown as their number); ``scores`` ``(seat, $)``
+#: pairs; any other field (stock $, counts, colours, improvement names, faces) as it is.
+TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
+    DRAFT_CONTRACT: ("{p} drafts contract {link}", ("p", "link")),
+    DRAFT_IMPROVEMENT: ("{p} drafts improvement {improvement}", ("p", "improvement")),
+    DRAFT_DIE: ("{p} drafts improvement {improvement} and rolls {face}", ("p", "improvement", "face")),
+    DRAFT_PASS: ("{p} has nothing to draft", ("p",)),
+    TURN: ("Turn {turn}, phase {phase}: {p} has dice {dice}", ("turn", "phase", "p", "dice")),
+    TAKE_CONTRACT: ("{p} takes contract {link} paying {pay}", ("p", "link", "pay")),
+    BUILD: ("{p} builds {cubes} cube(s) on {link} paying {pay}", ("p", "cubes", "link", "pay")),
+    STEADY_BUILD: ("{p} adds a free cube to {link} (Steady Builder)", ("p", "link")),
+    COMPLETE: ("  {p} completes {contract} and scores ${score}", ("p", "contract", "score")),
+    ROUTE: (
+        "{p} ships {colour} cargo {origin} -> {dest} over {path} for {cost} dice ({base} less {stations} "
+        "for stations), paying {pay}",
+        ("p", "colour", "origin", "dest", "path", "cost", "base", "stations", "pay"),
+    ),
+    LINK_INCOME: ("  {p} earns ${amount} for {links} link(s)", ("p", "amount", "links")),
+    LINK_INCOME_FRIENDLY: ("  {p} earns ${amount} for {links} link(s) (Friendly)", ("p", "amount", "links")),
+    DISTANCE_BONUS: ("  {p} earns a distance bonus of ${bonus}", ("p", "bonus")),
+    DISTANCE_AND_DICE_BONUS: (
+        "  {p} earns a distance bonus of ${bonus} and ${dice_bonus} for bonus dice",
+        ("p", "bonus", "dice_bonus"),
+    ),
+    STATION: ("{p} builds switching station {n} paying {pay}", ("p", "n", "pay")),
+    BUY_IMPROVEMENT: ("{p} buys {improvement} paying {pay}", ("p", "improvement", "pay")),
+    RETURN_IMPROVEMENT: ("  {p} returns {improvement} to the bottom of the deck", ("p", "improvement")),
+    STOCKPILE: ("  {p} stockpiles {markers}", ("p", "markers")),
+    CONTRACT_DRAWN: ("  contract {link} comes onto the track", ("link",)),
+    END_OF_PHASE_DRAWN: ("  {p} draws the End of Phase card: every player takes one more turn", ("p",)),
+    END_OF_PHASE_AGAIN: ("  {p} draws another End of Phase card; it takes effect next phase", ("p",)),
+    CARGO_SCORE: ("  {p} scores ${amount} for {n} cargo marker(s)", ("p", "amount", "n")),
+    PHASE_END: ("End of phase {phase}: {scores}", ("phase", "scores")),
+    CUBE_SCORE: ("  {p} scores ${amount} for {cubes} cube(s) on unfinished contracts", ("p", "amount", "cubes")),
+    GAME_OVER: ("Game over: {scores}", ("scores",)),
+    PHASE_BEGINS: ("Phase {phase} begins", ("phase",)),
+    CITY_GROWS: ("  {city} grows: wants {wants}, offers {colour} cargo", ("city", "wants", "colour")),
+}
+
+
+def _field(s: FreightState, name: str, value) -> str:
+    if name == "p":
+        return s.name(value)
+    if name == "link":
+        return s.map.links[value].label
+    if name == "contract":
+        ln = s.map.links[value]
+        return f"{ln.label} ({s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}, length {ln.length})"
+    if name in ("city", "origin", "dest"):
+        return s.map.cities[value].name
+    if name == "phase":
+        return PHASES[value]
+    if name == "dice":
+        return " ".join(value)
+    if name == "pay":
+        return pay_text(value) or "nothing"
+    if name == "markers":
+        return ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(value) if n)
+    if name == "path":
+        return f"{len(value)} link(s)"
+    if name == "scores":
+        return ", ".join(f"{s.name(seat)} ${score}" for seat, score in value)
+    return str(value)
+
+
+def render(s: FreightState, event: tuple, seat: int | None = None) -> str | None:
+    """The text of ``event`` for the viewer ``seat`` (``None``: an onlooker), or None if that
+    viewer may not see it."""
+    if not sees(event[1], seat):
+        return None
+    return core.text_of(TEXT, event, lambda name, value: _field(s, name, value))
+
+
+def lines(s: FreightState, seat: int | None = None, start: int = 0) -> list[str]:
+    """The text of the log's events from index ``start`` on that ``seat`` may see, one line each
+    (empty when the log is off)."""
+    return core.lines(s.log, seat, start, lambda event, viewer: render(s, event, viewer))
