@@ -11,10 +11,11 @@ from .state import Config, FreightState
 
 
 def config_from_json(data) -> Config:
-    """Read ``{"map": ..., "players": ...}``.
+    """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player).
 
     Raises:
-        RecordError: unknown map, or a player count outside the map's range.
+        RecordError: unknown map, a player count outside the map's range, or names that are not
+            one string per player.
     """
     if not isinstance(data, dict):
         raise RecordError("a Rolling Freight config must be an object")
@@ -27,10 +28,15 @@ def config_from_json(data) -> Config:
     m = load_map(name)
     if not m.min_players <= players <= m.max_players:
         raise RecordError(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
-    extra = set(data) - {"map", "players"}
+    extra = set(data) - {"map", "players", "names"}
     if extra:
         raise RecordError(f"unknown config keys {sorted(extra)}")
-    return Config(name, players)
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise RecordError("names must be a list of strings")
+    if names and len(names) != players:
+        raise RecordError(f"{len(names)} names given for {players} players")
+    return Config(name, players, tuple(names))
 
 
 def draw_cargo(state) -> str | None:

@@ -6,7 +6,7 @@ the modules named after the rule text's sections; :meth:`FreightState.apply` dis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rolling.core.errors import IllegalAction
@@ -23,14 +23,20 @@ class Config:
     Attributes:
         map: ``"west-coast"`` (2-4 players) or ``"southern"`` (3-5 players).
         players: the number of players.
+        names: optional display names, one per seat (the log names seats by them; by default
+            ``Player 1``, ``Player 2``...). They change nothing in the game.
     """
 
     map: str = "west-coast"
     players: int = 3
+    names: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """Return ``{"map": ..., "players": ...}``."""
-        return {"map": self.map, "players": self.players}
+        """Return ``{"map": ..., "players": ...}``, and ``"names"`` when given."""
+        d: dict[str, Any] = {"map": self.map, "players": self.players}
+        if self.names:
+            d["names"] = list(self.names)
+        return d
 
 
 class Player:
@@ -278,8 +284,10 @@ class FreightState:
         return lines(self, seat, start)
 
     def name(self, seat: int) -> str:
-        """How the log names a seat."""
-        return f"P{seat}"
+        """How the log names a seat: its name in the config, else ``Player 1``... (numbered from 1,
+        as everywhere a player reads)."""
+        names = self.config.names
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
     def cubes_in_use(self, seat: int) -> int:
         """Construction cubes of ``seat`` on the board (on its unfinished contracts)."""
