@@ -107,7 +107,7 @@ class FreightScreen(Screen):
             show_menu(console, st, self.moves)
         elif kind == "board":
             out = write_board(session, arg)
-            console.print(f"Wrote the board picture to {out}.", markup=False, highlight=False)
+            console.print(f"Wrote the board picture to {out}.", markup=False, highlight=False, soft_wrap=True)
         return None
 
     def final(self, session: PlaySession, console: Console, viewer: int | None) -> None:
@@ -197,7 +197,8 @@ def describe(state, a) -> str:
         pv = previews.route(state, a)
         own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
         links = f"{pv.links} link{'s' if pv.links != 1 else ''}"
-        return f"ship {route_text(state, a)} ({links}): {pv.dice} dice, you ${own} + ${pv.distance_bonus} bonus"
+        dice = f"{pv.dice} {'die' if pv.dice == 1 else 'dice'}"
+        return f"ship {route_text(state, a)} ({links}): {dice}, you ${own} + ${pv.distance_bonus} bonus"
     if isinstance(a, BuildStation):
         return f"build switching station #{state.players[seat].stations + 1} for {previews.station(state, a).dice} dice"
     if isinstance(a, BuyImprovement):

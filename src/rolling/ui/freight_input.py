@@ -50,7 +50,8 @@ def read_link(st, words: list[str], i: int):
         if found is None:
             raise ValueError(f"there is no contract card {label} on this map")
         j = i + 2
-        if j < len(words) and _link_number(words[j]) is not None:
+        # after a card's name only ``L28`` is its number: a bare number there is a count of cubes
+        if j < len(words) and words[j][:1] in "lL" and _link_number(words[j]) is not None:
             if _link_number(words[j]) != found.id:
                 raise ValueError(f"{found.label} is link L{found.id}, not {words[j]}")
             j += 1
