@@ -61,6 +61,11 @@ def _samples():
     pay = (("d", 0), ("d", 3), ("m", 0))
     n = {k: f"{k} L{st.map.links[i].id}" for k, i in ln.items()}
     return st, [
+        ((E.SETUP, E.PUBLIC, "U.S. West Coast", 3, 0),
+         "Rolling Freight, U.S. West Coast map, 3 players; Player 1 is the start player"),
+        ((E.STARTING_CARGO, E.PUBLIC, ((city["Fresno"], ("blue",)), (city["Reno"], ("gray", "red")))),
+         "  starting cargo: Fresno blue, Reno gray red"),
+        ((E.OPENING_ROLL, E.PUBLIC, 1, ("red", "wild")), "  Player 2 rolls red wild"),
         ((E.DRAFT_CONTRACT, E.PUBLIC, 1, ln["Red 3A"]), f"Player 2 drafts contract {n['Red 3A']}"),
         ((E.DRAFT_IMPROVEMENT, E.PUBLIC, 0, "Acquisition Expert"), "Player 1 drafts improvement Acquisition Expert"),
         ((E.DRAFT_DIE, E.PUBLIC, 2, "Black Die", "wild"), "Player 3 drafts improvement Black Die and rolls wild"),
@@ -178,10 +183,11 @@ def test_removals_at_the_start_of_phases_b_and_c_and_every_refill_are_logged():
         if ev[0] == E.PHASE_BEGINS:
             after = kinds[k:k + 40]
             assert E.CONTRACT_REMOVED in after and E.IMPROVEMENT_REMOVED in after
-    # replaying the log's track events from the deal gives the tracks the state shows
-    first = new_game(Config("west-coast", 3), 4)
-    contracts = [c for c in first.contract_track if c is not None]
-    improvements = [c for c in first.improvement_track if c is not None]
+    # the log holds the whole life of both tracks, from the deal on: replaying its track events
+    # from empty tracks gives the tracks the state shows at the end
+    assert [ev[0] for ev in st.log[:2]] == [E.SETUP, E.STARTING_CARGO]
+    contracts: list[int] = []
+    improvements: list[str] = []
     for ev in st.log:
         if ev[0] == E.CONTRACT_DRAWN:
             contracts.append(ev[2])
@@ -231,3 +237,26 @@ def test_every_template_names_only_its_fields(kind):
     template, names = E.TEXT[kind]
     used = {f for _, f, _, _ in string.Formatter().parse(template) if f}
     assert used == set(names)
+
+
+def test_the_log_starts_with_the_set_up():
+    """A game's log starts with the set-up: the map and start player, the starting cargo, the four
+    contracts and three improvements dealt (duplicates put back said), every player's opening roll;
+    only on a game not yet begun, and the same whether the log was on from the start or not."""
+    fresh = new_game(Config("southern", 4), 9)
+    fresh.enable_log()
+    logged = new_game(Config("southern", 4), 9, log=True)
+    assert fresh.log == logged.log and fresh.digest() == logged.digest()
+    kinds = [ev[0] for ev in fresh.log]
+    assert kinds[:2] == [E.SETUP, E.STARTING_CARGO]
+    assert kinds.count(E.CONTRACT_DRAWN) == 4 and kinds.count(E.IMPROVEMENT_DRAWN) == 3
+    assert kinds.count(E.OPENING_ROLL) == 4
+    cargo = dict(fresh.log[1][2])
+    assert {c: list(v) for c, v in cargo.items()} == {c: v for c, v in enumerate(fresh.cargo) if v}
+    lines = fresh.log_lines()
+    assert lines[0] == "Rolling Freight, Southern U.S. map, 4 players; Player 1 is the start player"
+    assert any(x.startswith("  Player 4 rolls ") for x in lines)
+    st = new_game(Config("west-coast", 3), 9)
+    st.apply(st.legal_actions(st.to_act[0])[0])
+    st.enable_log()
+    assert st.log == []  # begun: the set-up is not in it

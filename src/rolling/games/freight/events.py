@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from .state import FreightState
 
 # -- kinds. Each one's text is in TEXT below; its fields are named there, in order.
+# Setting Up the Game Board (the tracks' cards are CONTRACT_DRAWN, IMPROVEMENT_DRAWN below)
+SETUP = "setup"
+STARTING_CARGO = "starting_cargo"
+OPENING_ROLL = "opening_roll"
 # Beginning the Game: the opening draft
 DRAFT_CONTRACT = "draft_contract"
 DRAFT_IMPROVEMENT = "draft_improvement"
@@ -81,9 +85,12 @@ IMPROVEMENT_REMOVED = "improvement_removed"
 #: ``phase`` a phase index (``A``, ``B``, ``C``); ``dice`` the faces showing; ``pay`` payment
 #: tokens (dice numbered from 1, markers by colour); ``markers`` markers per colour (blue, gray,
 #: red, yellow); ``path`` the link indices of a route (the cities it passes through, and how many
-#: links); ``scores`` ``(seat, $)`` pairs; any other field (stock $, counts, colours, improvement
-#: names, faces) as it is.
+#: links); ``cargo`` ``(city, colours)`` pairs; ``scores`` ``(seat, $)`` pairs; any other field
+#: (stock $, counts, colours, improvement names, faces, the map's title) as it is.
 TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
+    SETUP: ("Rolling Freight, {map} map, {players} players; {p} is the start player", ("map", "players", "p")),
+    STARTING_CARGO: ("  starting cargo: {cargo}", ("cargo",)),
+    OPENING_ROLL: ("  {p} rolls {dice}", ("p", "dice")),
     DRAFT_CONTRACT: ("{p} drafts contract {link}", ("p", "link")),
     DRAFT_IMPROVEMENT: ("{p} drafts improvement {improvement}", ("p", "improvement")),
     DRAFT_DIE: ("{p} drafts improvement {improvement} and rolls {face}", ("p", "improvement", "face")),
@@ -181,6 +188,8 @@ def _field(s: FreightState, name: str, value) -> str:
         via = route_cities(s, value)
         many = f"{len(value)} link{'s' if len(value) != 1 else ''}"
         return f" via {', '.join(via)} ({many})" if via else f" ({many})"
+    if name == "cargo":
+        return ", ".join(f"{s.map.cities[c].name} {' '.join(colours)}" for c, colours in value)
     if name == "scores":
         return ", ".join(f"{s.name(seat)} ${score}" for seat, score in value)
     return str(value)

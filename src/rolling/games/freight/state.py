@@ -118,6 +118,7 @@ class FreightState:
         self.map: MapData = load_map(config.map)
         self.comp: Components = load_components()
         self.n = config.players
+        self.seed = seed
         self.rng = Rng(seed)
         self.players = [Player() for _ in range(self.n)]
         nl = len(self.map.links)
@@ -235,6 +236,7 @@ class FreightState:
         s.map = self.map
         s.comp = self.comp
         s.n = self.n
+        s.seed = self.seed
         s.rng = self.rng.copy()
         s.players = [p.copy() for p in self.players]
         s.owner = self.owner[:]
@@ -272,9 +274,19 @@ class FreightState:
     def enable_log(self) -> None:
         """Start keeping the log of events in ``self.log`` (off by default, for speed).
 
-        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them."""
-        if self.log is None:
-            self.log = []
+        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them. On a
+        game just set up (before the first draft pick) the log starts with the set-up: the
+        starting cargo, the cards dealt onto the tracks and the opening rolls."""
+        if self.log is not None:
+            return
+        self.log = []
+        if self.stage == "draft" and self.draft_pos == 0:
+            from .setup import new_game
+
+            # the set-up depends on the config and the seed alone: deal it again with the log on
+            twin = new_game(self.config, self.seed, log=True)
+            if twin.digest() == self.digest():
+                self.log = twin.log
 
     def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
         """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
