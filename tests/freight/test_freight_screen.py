@@ -89,7 +89,9 @@ def test_take_and_buy_count_slots_from_one_as_the_screen_and_menu_do():
     assert ui.parse("station pay 6", st, moves) == ("move", BuildStation(seat, "5"))
     assert ui.parse("end blue", st, moves) == ("move", EndTurn(seat, "blue"))
     take = next(a for a in moves if isinstance(a, TakeContract))
-    assert ui.describe(st, take).startswith(f"take {ui.link_text(st, st.contract_track[take.slot])}")
+    assert ui.describe(st, take).startswith(f"take slot {take.slot + 1}: {ui.link_text(st, st.contract_track[take.slot])}")
+    typed = ui.parse(ui.describe(st, take)[:len("take slot 1") + 1].replace("slot ", "").rstrip(":"), st, moves)
+    assert typed == ("move", take)  # what the menu says is what 'take' reads
     assert "[pay " in ui.describe(st, take) and "[pay 0" not in ui.describe(st, take)
 
 
@@ -229,4 +231,4 @@ def test_screen_fits_100_columns_and_counts_from_one():
     assert max(len(x) for x in text.splitlines()) <= 100
     assert " 1:" in text and " 0:" not in text
     set_dice(session.state, seat, ["red"])
-    assert ui.dice_line(session.state, seat, "Ann") == "Dice of Ann: 1:red   markers: none"
+    assert ui.dice_line(session.state, seat, "Ann") == "Dice of Ann: 1:red; markers: none"

@@ -36,20 +36,22 @@ from .session import PlaySession
 from .terminal import Screen
 
 COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows them):
-  N                  do move N of the menu (the engine picks the dice to pay with)
-  N pay 1 4 blue     do move N paying with dice 1 and 4 and one blue marker
-  take S             take the contract in slot S of the contract track (or 'take Gray 2A')
-  build L [N]        build on your contract on link L ('build Gray 2A', 'build L28', 'build 28');
-                     N: how many cubes (the cubes symbol adds one or two); default: all it can
-  ship [COLOUR] CITY ... CITY   a major route through these cities ('ship blue Fresno Stockton
-                     Oakland'; links work too: 'ship Fresno L31 L24'; only the two ends: the menu's)
-  buy S              buy the improvement in slot S of the improvement track (or 'buy Black Die')
-  station            build a switching station
-  end [COLOURS]      end the turn; optional colour for each unspent split die to stockpile as
-  ... pay 1 4 blue   after take, build, ship, buy, station: pay with these dice and markers
-  map                the board as text;  map CITY   one city: cargo, demands, links
-  board [FILE]       draw the board as a picture (PNG) and say where
-  dice               your dice again;  menu   the moves again
+  N               do move N of the menu (the engine picks the dice to pay with)
+  N pay 1 4 blue  do move N paying with dice 1 and 4 and one blue marker
+  take S          take the contract in slot S of the contract track (or 'take Gray 2A')
+  build L [N]     build on your contract on link L ('build Gray 2A', 'build L28' or 'build 28');
+                  N cubes (the cubes symbol adds one or two; default: all the dice can)
+  ship CITY ...   a major route through these cities, the cargo's colour first if need be:
+                  'ship blue Fresno Stockton Oakland' or by links 'ship Fresno L31 L24'; the
+                  two ends alone take the menu's route between them
+  buy S           buy the improvement in slot S of the improvement track (or 'buy Black Die')
+  station         build a switching station
+  end [COLOURS]   end the turn; a colour for each unspent split die to stockpile as (default:
+                  the most markers)
+  ... pay 1 blue  after take, build, ship, buy, station: pay with these dice and markers
+  map [CITY]      the board as text: every city's cargo, demands and links, or one city's
+  board [FILE]    draw the board as a picture (PNG) and say where it is
+  dice, menu      your dice again, the moves again
 Each turn: take contracts (A), build (B), one major route (C), switching stations (D),
 improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
 In the opening draft 'take S' and 'buy S' draft that card, free."""
@@ -86,7 +88,7 @@ class FreightScreen(Screen):
         """The whole table and the menu (for a new decision)."""
         if first:
             render(console, session, seat)
-            self.moves = session.state.legal_actions(seat)
+            self.moves = menu_moves(session.state, seat)
             show_menu(console, session.state, self.moves)
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
@@ -178,7 +180,7 @@ def describe(state, a) -> str:
         card = state.contract_track[a.slot]
         pv = previews.contract(state, a)
         colour = "split" if pv.colour == "ocean" else pv.colour
-        return f"take {link_text(state, card)}: 1 {colour} + {pv.dice} any  [{pay_shown(pv.pay)}]"
+        return f"take slot {a.slot + 1}: {link_text(state, card)}, 1 {colour} + {pv.dice} any  [{pay_shown(pv.pay)}]"
     if isinstance(a, Build):
         ln = state.link_by_id(a.link)
         p = state.players[seat]
@@ -210,7 +212,7 @@ def describe(state, a) -> str:
     if isinstance(a, EndTurn):
         g = previews.stockpile(state, a)
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"
-        return f"end turn, stockpiling {kept}" + (f" (splits as {a.store})" if a.store else "")
+        return f"end turn, stockpiling {kept}" + (f" (split dice as {a.store})" if a.store else "")
     return str(a.to_json())
 
 
@@ -250,7 +252,7 @@ def players_table(session: PlaySession, seat: int | None) -> Table:
     improvements and cargo."""
     st = session.state
     players = Table(title="Players", title_justify="left", show_edge=False)
-    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts (link, cubes)", "improvements", "cargo"):
+    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts, cubes", "improvements", "cargo"):
         players.add_column(col)
     for i, p in enumerate(st.players):
         name = f"{i + 1} [{RICH_SEAT[i]}]{session.names[i]}[/]" + (" *" if i == seat else "")
@@ -279,7 +281,18 @@ def dice_line(st, seat: int, name: str) -> str:
     p = st.players[seat]
     dice = "  ".join(f"{i + 1}:{'(' + f + ')' if p.spent[i] else f}" for i, f in enumerate(p.dice))
     marks = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(p.markers) if n) or "none"
-    return f"Dice of {name}: {dice}   markers: {marks}"
+    return f"Dice of {name}: {dice}; markers: {marks}"
+
+
+def menu_moves(st, seat: int) -> list:
+    """The legal moves as the menu lists them: one ``end turn`` (the engine's stockpile, the
+    most markers) stands for the engine's one per way to stockpile the split dice, which
+    ``end COLOURS`` still chooses."""
+    moves = st.legal_actions(seat)
+    ends = [a for a in moves if isinstance(a, EndTurn)]
+    if len(ends) <= 1:
+        return moves
+    return [a for a in moves if not isinstance(a, EndTurn)] + [EndTurn(seat)]
 
 
 def show_menu(console: Console, st, moves) -> None:

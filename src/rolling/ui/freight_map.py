@@ -64,7 +64,7 @@ def map_table(st) -> Table:
     t.add_column("city", no_wrap=True)
     t.add_column("cargo")
     t.add_column("wants")
-    t.add_column("links (to, length) [whose]", overflow="fold")
+    t.add_column(Text("links (to, length) [whose]"), overflow="fold")
     for c in st.map.cities:
         open_, _ = demands(st, c.index)
         # plain Text: the [brackets] of a link's status are not rich markup
