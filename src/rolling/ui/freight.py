@@ -165,6 +165,11 @@ def pay_shown(tokens) -> str:
     return "pay " + " ".join(str(v + 1) if k == "d" else COLOURS[v] for k, v in tokens) if tokens else "cannot pay"
 
 
+def dice_count(n: int) -> str:
+    """``1 die``, ``3 dice``."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def describe(state, a) -> str:
     """A menu line for an action."""
     from rolling.games.freight import previews
@@ -199,13 +204,12 @@ def describe(state, a) -> str:
         pv = previews.route(state, a)
         own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
         links = f"{pv.links} link{'s' if pv.links != 1 else ''}"
-        dice = f"{pv.dice} {'die' if pv.dice == 1 else 'dice'}"
-        return f"ship {route_text(state, a)} ({links}): {dice}, you ${own} + ${pv.distance_bonus} bonus"
+        return f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + ${pv.distance_bonus} bonus"
     if isinstance(a, BuildStation):
-        return f"build switching station #{state.players[seat].stations + 1} for {previews.station(state, a).dice} dice"
+        return f"build switching station #{state.players[seat].stations + 1} for {dice_count(previews.station(state, a).dice)}"
     if isinstance(a, BuyImprovement):
         pv = previews.improvement(state, a)
-        text = f"buy {pv.name} (slot {a.slot + 1}) for {pv.cost.dice} dice"
+        text = f"buy {pv.name} (slot {a.slot + 1}) for {dice_count(pv.cost.dice)}"
         if pv.returned is not None:
             text += f", returning {pv.returned}"
         return text
