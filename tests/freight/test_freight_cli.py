@@ -39,7 +39,9 @@ def test_play_scripted_bad_input_undo_and_end_of_input_saves(tmp_path):
              "--save", str(path)], script)
     assert r.exit_code == 0, r.output
     assert "unknown command 'foo'" in r.output and "there is no move 999" in r.output
-    assert "Not allowed" in r.output and "Undone." in r.output and "nothing to undo" in r.output
+    assert "there is no die 99: your dice are 1-" in r.output
+    assert "there is no contract in slot 7 of the contract track" in r.output
+    assert "Undone." in r.output and "nothing to undo" in r.output
     assert "Player 1> " in r.output and "Dice of Player 1:" in r.output
     assert "Saved to" in r.output
     rec = load_record(path)
@@ -127,7 +129,7 @@ def test_build_command_chooses_the_number_of_cubes():
     give_contract(st, seat, ln, 1)
     set_dice(st, seat, ["cubes"], ["black"])
     moves = st.legal_actions(seat)
-    assert freight_ui.parse(f"build {ln.id} 1 pay 0", st, moves) == ("move", Build(seat, ln.id, "0", 1))
+    assert freight_ui.parse(f"build {ln.id} 1 pay 1", st, moves) == ("move", Build(seat, ln.id, "0", 1))
     assert freight_ui.parse(f"b {ln.id}", st, moves) == ("move", Build(seat, ln.id, "", 0))
     with pytest.raises(ValueError):
         freight_ui.parse(f"build {ln.id} two", st, moves)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -157,3 +159,66 @@ def test_interactive_session_with_pexpect(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert load_record(path).actions == [{"type": "buy", "company": 0, "shares": 1}]
+
+
+def child_env() -> dict:
+    """The child's environment: this interpreter's import path (an editable install, or
+    PYTHONPATH=src), a 100-column terminal."""
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    path = os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, "COLUMNS": "100", "LINES": "50", "TERM": "xterm"}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a pty")
+def test_save_in_a_terminal_then_resume_continues(tmp_path):
+    """play market in a real terminal: 'save' writes the default file (rolling-market-SEED.json,
+    named on screen); --resume of that file continues where it stood."""
+    child = pexpect.spawn(sys.executable, ["-m", "rolling.cli.main", "play", "market", "--seed", "5"],
+                          encoding="utf-8", timeout=30, dimensions=(50, 100), env=child_env(), cwd=str(tmp_path))
+    child.expect("Player 1> ")
+    child.sendline("buy A 1")
+    child.expect(r"Confirm\? \[Y/n\] ")
+    child.sendline("y")
+    child.expect("Player 1> ")
+    child.sendline("save")
+    child.expect(r"Saved to rolling-market-5\.json\.")
+    child.expect("Player 1> ")
+    path = tmp_path / "rolling-market-5.json"
+    assert load_record(path).actions == [{"type": "buy", "company": 0, "shares": 1}]
+    child.sendline("done")
+    child.expect("buy/sell turn 2 of 12")
+    child.expect("Player 1> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and len(load_record(path).actions) == 2
+
+    again = pexpect.spawn(sys.executable, ["-m", "rolling.cli.main", "play", "market", "--resume", str(path)],
+                          encoding="utf-8", timeout=30, dimensions=(50, 100), env=child_env(), cwd=str(tmp_path))
+    again.expect("Player 1> ")
+    assert "buy/sell turn 2 of 12" in again.before
+    again.sendline("done")
+    again.expect("buy/sell turn 3 of 12")
+    again.expect("Player 1> ")
+    again.sendline("save")
+    again.expect("Saved to ")
+    again.sendline("quit")
+    again.expect(pexpect.EOF)
+    assert [action_from_json(a) for a in load_record(path).actions][1:] == [DONE, DONE]
+
+
+def test_last_turn_warns_that_shares_are_worth_nothing(tmp_path):
+    """The 12th buy/sell turn says the game ends after it and only cash counts; 'done' while
+    holding shares asks first ('n' keeps the turn open); selling then ending scores the cash."""
+    path = tmp_path / "g.json"
+    script = "buy A 1\ny\n" + "done\n" * 11 + "done\nn\nsell A all\ny\ndone\n"
+    r = run(["play", "market", "--seed", "3", "--save", str(path)], script)
+    assert r.returncode == 0, r.stderr
+    out = " ".join(r.stdout.split())
+    assert "Last turn: the game ends after it and only your cash counts: shares still held are worth nothing." in out
+    assert "buy/sell turn 11 of 12" in out and "Last turn" not in out.split("buy/sell turn 12 of 12")[0]
+    assert "You still hold" in out and "shares are worth nothing at the end of the game" in out
+    assert "Not ended: sell first" in out and "Game over" in out
+    rec = load_record(path)
+    assert action_from_json(rec.actions[-1]) == DONE
+    assert replay(rec).shares == [0, 0, 0, 0]

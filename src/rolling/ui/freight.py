@@ -1,12 +1,15 @@
 """Rolling Freight at the terminal table: the tracks, the players, the cargo, your dice and a
 numbered menu of your legal moves, plugged into the shared loop of :mod:`.terminal`.
 
-Players are numbered from 1 on the screen; dice and track slots are numbered as ``pay`` and
-``take`` read them (from 0).
+Everything counts from 1 on the screen, as the player types it (:mod:`.freight_input`): players,
+menu moves, dice, track slots. Links are named as ``build`` reads them (``Gray 2A L28``), routes
+by the cities they pass. ``map`` lists the board as text (:mod:`.freight_map`); ``board`` draws
+it as a picture (:mod:`.freight_board`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -25,20 +28,33 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.components import COLOURS, PHASES, load_map
+from rolling.games.freight.events import link_name, route_cities
 
+from .freight_input import parse as parse
+from .freight_map import LEGEND, city_detail, map_table
 from .session import PlaySession
 from .terminal import Screen
 
-COMMANDS = """Commands:
+COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows them):
   N               do move N of the menu (the engine picks the dice to pay with)
-  N pay 0 3 blue  do move N paying with dice 0 and 3 and one blue marker
-  take S [pay ..] take the contract in slot S of the contract track
-  build L [pay ..] build on your contract on link L (default: all matching dice)
-  build L N [pay ..] the same, adding N cubes (the cubes symbol adds one or two)
-  end [COLOURS]   end the turn; optional colour for each unspent split die to stockpile as
-  dice            list your dice again;  map   list cities with cargo or demand;  menu   the moves again
+  N pay 1 4 blue  do move N paying with dice 1 and 4 and one blue marker
+  take S          take the contract in slot S of the contract track (or 'take Gray 2A')
+  build L [N]     build on your contract on link L ('build Gray 2A', 'build L28' or 'build 28');
+                  N cubes (the cubes symbol adds one or two; default: all the dice can)
+  ship CITY ...   a major route through these cities, the cargo's colour first if need be:
+                  'ship blue Fresno Stockton Oakland' or by links 'ship Fresno L31 L24'; the
+                  two ends alone take the menu's route between them
+  buy S           buy the improvement in slot S of the improvement track (or 'buy Black Die')
+  station         build a switching station
+  end [COLOURS]   end the turn; a colour for each unspent split die to stockpile as (default:
+                  the most markers)
+  ... pay 1 blue  after take, build, ship, buy, station: pay with these dice and markers
+  map [CITY]      the board as text: every city's cargo, demands and links, or one city's
+  board [FILE]    draw the board as a picture (PNG) and say where it is
+  dice, menu      your dice again, the moves again
 Each turn: take contracts (A), build (B), one major route (C), switching stations (D),
-improvements (E) in any order, then end the turn: F stockpile, G refill, H roll."""
+improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
+In the opening draft 'take S' and 'buy S' draft that card, free."""
 
 #: moves after which undo cannot reach back (each draft pick is a turn of its own)
 TURN_ENDS = (EndTurn, DraftContract, DraftImprovement, DraftPass)
@@ -72,51 +88,104 @@ class FreightScreen(Screen):
         """The whole table and the menu (for a new decision)."""
         if first:
             render(console, session, seat)
-            self.moves = session.state.legal_actions(seat)
+            self.moves = menu_moves(session.state, seat)
             show_menu(console, session.state, self.moves)
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
-        """A move (by number or typed), or a listing printed here (``None``)."""
+        """A move (by number or typed), or a listing or picture made here (``None``)."""
         st = session.state
-        kind, action = parse(line, st, self.moves)
+        kind, arg = parse(line, st, self.moves)
+        if kind == "move":
+            return arg
         if kind == "dice":
             console.print(dice_line(st, seat, session.names[seat]), markup=False, highlight=False)
+        elif kind == "map" and arg is None:
+            console.print(map_table(st))
+            console.print(LEGEND, markup=False, highlight=False, style="dim")
         elif kind == "map":
-            console.print(cities_line(st), markup=False, highlight=False)
+            for text in city_detail(st, arg, session.names):
+                console.print(text, markup=False, highlight=False)
         elif kind == "menu":
             show_menu(console, st, self.moves)
-        return action
+        elif kind == "board":
+            out = write_board(session, arg)
+            console.print(f"Wrote the board picture to {out}.", markup=False, highlight=False, soft_wrap=True)
+        return None
 
     def final(self, session: PlaySession, console: Console, viewer: int | None) -> None:
         """The players' table at the end."""
         console.print(players_table(session, None))
 
 
+def board_file(session: PlaySession) -> Path:
+    """Where ``board`` writes without a file name: beside the save file, named after it and the
+    turn (``rolling-freight-7-turn12.png``), so that each turn's picture is kept."""
+    st = session.state
+    when = "draft" if st.stage == "draft" else "end" if st.is_over else f"turn{st.turn}"
+    if session.path is not None:
+        return session.path.with_name(f"{session.path.stem}-{when}.png")
+    return Path(f"rolling-freight-{session.record.seed}-{when}.png")
+
+
+def write_board(session: PlaySession, name: str | None) -> Path:
+    """Draw the current position to ``name`` (.png or .svg; default :func:`board_file`).
+
+    Raises:
+        ValueError: a name not ending in .png or .svg, or a file that cannot be written.
+    """
+    from .freight_board import draw_board  # matplotlib: loaded only when a picture is asked for
+
+    out = Path(name) if name else board_file(session)
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise ValueError(f"the board picture is a .png or .svg file, not {out.name!r}")
+    try:
+        draw_board(session.state, str(out), names=session.names)
+    except OSError as e:
+        raise ValueError(f"cannot write {out}: {e.strerror or e}") from None
+    return out
+
+
 # -- describing things ------------------------------------------------------------------------------
 
 
 def link_text(state, index: int) -> str:
-    """``"Red 5A Birmingham-Memphis (6)"``."""
+    """``"Red 5A L14 Birmingham-Memphis (6)"``: the name ``build`` reads, the cities, the length."""
     ln = state.map.links[index]
-    return f"{ln.label} {state.map.cities[ln.a].name}-{state.map.cities[ln.b].name} ({ln.length})"
+    return f"{link_name(ln)} {state.map.cities[ln.a].name}-{state.map.cities[ln.b].name} ({ln.length})"
+
+
+def route_text(state, a: EstablishRoute) -> str:
+    """``"blue Fresno > Stockton > Oakland"``: the cargo and the cities a route passes."""
+    path = [state.link_by_id(int(w)).index for w in a.path.split(",")]
+    return " > ".join([f"{a.colour} {a.origin}", *route_cities(state, path), a.dest])
+
+
+def pay_shown(tokens) -> str:
+    """The engine's payment as the player would type it (dice from 1): ``pay 1 4 blue``."""
+    return "pay " + " ".join(str(v + 1) if k == "d" else COLOURS[v] for k, v in tokens) if tokens else "cannot pay"
+
+
+def dice_count(n: int) -> str:
+    """``1 die``, ``3 dice``."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
 
 
 def describe(state, a) -> str:
     """A menu line for an action."""
     from rolling.games.freight import previews
-    from rolling.games.freight.payment import pay_text
 
     seat = a.seat
     if isinstance(a, DraftContract):
-        return f"draft contract {link_text(state, state.contract_track[a.slot])}"
+        return f"draft contract {link_text(state, state.contract_track[a.slot])} (slot {a.slot + 1})"
     if isinstance(a, DraftImprovement):
-        return f"draft improvement {state.improvement_track[a.slot]}"
+        return f"draft improvement {state.improvement_track[a.slot]} (slot {a.slot + 1})"
     if isinstance(a, DraftPass):
         return "pass (nothing to draft)"
     if isinstance(a, TakeContract):
         card = state.contract_track[a.slot]
         pv = previews.contract(state, a)
-        return f"take {link_text(state, card)}: 1 {pv.colour if pv.colour != 'ocean' else 'split'} + {pv.dice} any  [pay {pay_text(pv.pay or ())}]"
+        colour = "split" if pv.colour == "ocean" else pv.colour
+        return f"take slot {a.slot + 1}: {link_text(state, card)}, 1 {colour} + {pv.dice} any  [{pay_shown(pv.pay)}]"
     if isinstance(a, Build):
         ln = state.link_by_id(a.link)
         p = state.players[seat]
@@ -124,9 +193,9 @@ def describe(state, a) -> str:
         if not words:
             what = "all matching dice"
         else:
-            what = ", ".join(f"die {w} ({p.dice[int(w)]})" if w.isdigit() and int(w) < len(p.dice) else f"a {w} marker"
-                             for w in words)
-        many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} " if a.cubes else ""
+            what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() and int(w) < len(p.dice)
+                             else f"a {w} marker" for w in words)
+        many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} on " if a.cubes else ""
         return f"build {many}{link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {what}"
     if isinstance(a, SteadyBuild):
         ln = state.link_by_id(a.link)
@@ -134,20 +203,20 @@ def describe(state, a) -> str:
     if isinstance(a, EstablishRoute):
         pv = previews.route(state, a)
         own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
-        return (f"route {a.colour} {a.origin} -> {a.dest}, {pv.links} links via {a.path}: {pv.dice} dice, "
-                f"you ${own}+{pv.distance_bonus} bonus")
+        links = f"{pv.links} link{'s' if pv.links != 1 else ''}"
+        return f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + ${pv.distance_bonus} bonus"
     if isinstance(a, BuildStation):
-        return f"build switching station #{state.players[seat].stations + 1} for {previews.station(state, a).dice} dice"
+        return f"build switching station #{state.players[seat].stations + 1} for {dice_count(previews.station(state, a).dice)}"
     if isinstance(a, BuyImprovement):
         pv = previews.improvement(state, a)
-        text = f"buy {pv.name} for {pv.cost.dice} dice"
+        text = f"buy {pv.name} (slot {a.slot + 1}) for {dice_count(pv.cost.dice)}"
         if pv.returned is not None:
             text += f", returning {pv.returned}"
         return text
     if isinstance(a, EndTurn):
         g = previews.stockpile(state, a)
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"
-        return f"end turn, stockpiling {kept}" + (f" (splits as {a.store})" if a.store else "")
+        return f"end turn, stockpiling {kept}" + (f" (split dice as {a.store})" if a.store else "")
     return str(a.to_json())
 
 
@@ -174,11 +243,11 @@ def render(console: Console, session: PlaySession, seat: int) -> None:
         c = st.contract_track[i] if i < len(st.contract_track) else None
         m = st.improvement_track[i] if i < len(st.improvement_track) else None
         ln = st.map.links[c] if c is not None else None
-        tracks.add_row(str(i), link_text(st, c) if ln else "-", f"{ln.cost}+1" if ln else "",
+        tracks.add_row(str(i + 1), link_text(st, c) if ln else "-", f"{ln.cost}+1" if ln else "",
                        m or "-", str(st.comp.improvements[m].cost) if m else "")
     console.print(tracks)
     console.print(players_table(session, seat))
-    console.print("Cargo and demand: " + cities_line(st), highlight=False, markup=False)
+    console.print("Cargo and demand ('map' lists the links too): " + cities_line(st), highlight=False, markup=False)
     console.print(dice_line(st, seat, names[seat]), highlight=False, markup=False)
 
 
@@ -187,11 +256,11 @@ def players_table(session: PlaySession, seat: int | None) -> Table:
     improvements and cargo."""
     st = session.state
     players = Table(title="Players", title_justify="left", show_edge=False)
-    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts (link, cubes)", "improvements", "cargo"):
+    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts, cubes", "improvements", "cargo"):
         players.add_column(col)
     for i, p in enumerate(st.players):
         name = f"{i + 1} [{RICH_SEAT[i]}]{session.names[i]}[/]" + (" *" if i == seat else "")
-        cons = ", ".join(f"{st.map.links[c].label} L{st.map.links[c].id} {st.cubes[c]}/{st.map.links[c].length}"
+        cons = ", ".join(f"{link_name(st.map.links[c])} {st.cubes[c]}/{st.map.links[c].length}"
                          for c in p.contracts)
         imps = ", ".join(p.improvements + [x + " (next turn)" for x in p.pending])
         players.add_row(name, f"${p.stock}", str(p.stations), "/".join(map(str, p.markers)), cons or "-",
@@ -211,61 +280,26 @@ def cities_line(st) -> str:
 
 
 def dice_line(st, seat: int, name: str) -> str:
-    """``Dice of Player 1: 0:red 1:blue/gray 2:(spent) ...`` and markers."""
+    """``Dice of Player 1: 1:red 2:blue/gray 3:(spent) ...`` (numbered from 1, as ``pay`` reads
+    them) and markers."""
     p = st.players[seat]
-    dice = "  ".join(f"{i}:{'(' + f + ')' if p.spent[i] else f}" for i, f in enumerate(p.dice))
+    dice = "  ".join(f"{i + 1}:{'(' + f + ')' if p.spent[i] else f}" for i, f in enumerate(p.dice))
     marks = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(p.markers) if n) or "none"
-    return f"Dice of {name}: {dice}   markers: {marks}"
+    return f"Dice of {name}: {dice}; markers: {marks}"
+
+
+def menu_moves(st, seat: int) -> list:
+    """The legal moves as the menu lists them: one ``end turn`` (the engine's stockpile, the
+    most markers) stands for the engine's one per way to stockpile the split dice, which
+    ``end COLOURS`` still chooses."""
+    moves = st.legal_actions(seat)
+    ends = [a for a in moves if isinstance(a, EndTurn)]
+    if len(ends) <= 1:
+        return moves
+    return [a for a in moves if not isinstance(a, EndTurn)] + [EndTurn(seat)]
 
 
 def show_menu(console: Console, st, moves) -> None:
     """Numbered list of the legal moves."""
     for i, a in enumerate(moves, 1):
         console.print(f"  {i:>3}. {describe(st, a)}", markup=False, highlight=False)
-
-
-def parse(line: str, st, moves):
-    """A command line to ``(kind, action_or_None)``; kind in move/dice/map/menu.
-
-    Raises:
-        ValueError: with a message for the player.
-    """
-    words = line.strip().split()
-    if not words:
-        raise ValueError("type a move number or a command ('help' lists them)")
-    cmd = words[0].lower()
-    simple = {"dice": "dice", "map": "map", "menu": "menu", "m": "menu"}
-    if cmd in simple:
-        return simple[cmd], None
-    seat = st.to_act[0]
-    pay = ""
-    if "pay" in [w.lower() for w in words]:
-        k = [w.lower() for w in words].index("pay")
-        pay = " ".join(words[k + 1:])
-        words = words[:k]
-        if not pay:
-            raise ValueError("'pay' needs dice numbers or marker colours after it")
-    if cmd.isdigit():
-        n = int(cmd)
-        if not 1 <= n <= len(moves):
-            raise ValueError(f"there is no move {n} (1-{len(moves)})")
-        a = moves[n - 1]
-        if pay:
-            if not hasattr(a, "pay"):
-                raise ValueError("that move takes no payment")
-            a = type(a)(**{**{f: getattr(a, f) for f in a.__dataclass_fields__}, "pay": pay})
-        return "move", a
-    if cmd in ("take", "t"):
-        if len(words) != 2 or not words[1].isdigit():
-            raise ValueError(f"write it as '{cmd} S' (a slot number), optionally 'pay ...'")
-        return "move", TakeContract(seat, int(words[1]), pay)
-    if cmd in ("build", "b"):
-        if len(words) not in (2, 3) or not all(w.isdigit() for w in words[1:]):
-            raise ValueError(f"write it as '{cmd} L' or '{cmd} L CUBES' (a link number, how many cubes), "
-                             "optionally 'pay ...'")
-        return "move", Build(seat, int(words[1]), pay, int(words[2]) if len(words) == 3 else 0)
-    if cmd in ("end", "e", "done", "d"):
-        return "move", EndTurn(seat, " ".join(words[1:]))
-    if cmd in ("station", "s"):
-        return "move", BuildStation(seat, pay)
-    raise ValueError(f"unknown command {words[0]!r} ('help' lists them)")

@@ -70,9 +70,19 @@ class MarketScreen(Screen):
             self.closed_seen = session.state.closed
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
-        """``done``, or a trade previewed and confirmed (``None`` when cancelled)."""
+        """``done`` (asked again on the last turn while shares are held: they are worth nothing
+        at the end), or a trade previewed and confirmed (``None`` when cancelled)."""
         action = parse(line, session.state)
         if action == DONE:
+            held = held_text(session.state)
+            if session.state.turns_left == 0 and held:
+                # ending the game with shares throws them away: the one 'done' worth a question
+                console.print(f"You still hold {held}: shares are worth nothing at the end of the game, "
+                              "only your cash counts.", style="yellow", highlight=False, markup=False)
+                answer = read_line(console, "End the game anyway? [y/N] ").strip().lower()
+                if answer not in ("y", "yes"):
+                    console.print("Not ended: sell first ('sell A all').", markup=False, highlight=False)
+                    return None
             return action
         # check it on a copy first so the preview is only shown for legal trades
         try:
@@ -151,6 +161,20 @@ def render(console: Console, st: MarketState, closed_seen: int) -> None:
         can = ["buy one and sell another, or sell two"]
     console.print("You may: " + (" / ".join(can) if can else "nothing more") + "; then 'done'. ('help')",
                   highlight=False)
+    if left == 0:
+        console.print(f"[bold yellow]Last turn:[/bold yellow] {LAST_TURN}", highlight=False)
+
+
+#: the warning of the last buy/sell turn ("scores based on their final pile of cash")
+LAST_TURN = "the game ends after it and only your cash counts: shares still held are worth nothing."
+
+
+def held_text(st: MarketState) -> str:
+    """The shares held, ``3 A and 2 C`` (empty when none)."""
+    parts = [f"{n} {R.COMPANIES[c]}" for c, n in enumerate(st.shares) if n]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def parse(line: str, state: MarketState):

@@ -11,10 +11,15 @@ Who sees what. Rolling Freight has no hidden money; every player's mat, dice, ma
 contracts, improvements and cargo lie open on the table, and so does the board. The hidden
 information is the order of the face-down decks (contracts, improvements) and of the cargo bag.
 Every event reports something the whole table sees happen: a card turned face up onto a track, a
-card taken from a track or from a mat and put under its deck (it was face up before), a cargo
-marker drawn from the bag onto a city, a roll, a payment. No event names a card still face down
-in a deck, so every event is :data:`PUBLIC`. The visibility field stays, as in every game, so that
-screens filter the same way for all of them.
+card taken from a track or from a mat and put under its deck (it was face up before), a
+duplicate improvement drawn and put back under the deck, a cargo marker drawn from the bag onto a
+city, a roll, a payment. No event names a card before it has been face up, so every event is
+:data:`PUBLIC`. The visibility field stays, as in every game, so that screens filter the same way
+for all of them.
+
+Players are named as the config names them (``Player 1``... by default, numbered from 1); dice
+are numbered from 1 as the play screen shows them; a link is named by its card and its printed
+number (``Gray 2A L28``), as ``build`` reads it.
 """
 
 from __future__ import annotations
@@ -28,12 +33,15 @@ from rolling.core.events import PUBLIC as PUBLIC
 from rolling.core.events import sees
 
 from .components import COLOURS, PHASES
-from .payment import pay_text
 
 if TYPE_CHECKING:
     from .state import FreightState
 
 # -- kinds. Each one's text is in TEXT below; its fields are named there, in order.
+# Setting Up the Game Board (the tracks' cards are CONTRACT_DRAWN, IMPROVEMENT_DRAWN below)
+SETUP = "setup"
+STARTING_CARGO = "starting_cargo"
+OPENING_ROLL = "opening_roll"
 # Beginning the Game: the opening draft
 DRAFT_CONTRACT = "draft_contract"
 DRAFT_IMPROVEMENT = "draft_improvement"
@@ -54,9 +62,11 @@ DISTANCE_AND_DICE_BONUS = "distance_and_dice_bonus"
 STATION = "station"
 BUY_IMPROVEMENT = "buy_improvement"
 RETURN_IMPROVEMENT = "return_improvement"
-# F, G
+# F, G (and every refill of the tracks: the opening draft, Beginning Phase B/C)
 STOCKPILE = "stockpile"
 CONTRACT_DRAWN = "contract_drawn"
+IMPROVEMENT_DRAWN = "improvement_drawn"
+IMPROVEMENT_DUPLICATE = "improvement_duplicate"
 # Ending Phase A/B/C, Beginning Phase B/C, the end of the game
 END_OF_PHASE_DRAWN = "end_of_phase_drawn"
 END_OF_PHASE_AGAIN = "end_of_phase_again"
@@ -66,15 +76,21 @@ CUBE_SCORE = "cube_score"
 GAME_OVER = "game_over"
 PHASE_BEGINS = "phase_begins"
 CITY_GROWS = "city_grows"
+CONTRACT_REMOVED = "contract_removed"
+IMPROVEMENT_REMOVED = "improvement_removed"
 
-#: TEXT[kind] = (template, field names). A field is shown by its name: ``p`` a seat (``P0``...);
-#: ``link`` a link index (its card's label, ``Red 5A``); ``contract`` a link index, with its cities
-#: and length; ``city``, ``origin``, ``dest`` a city index (its name); ``phase`` a phase index
-#: (``A``, ``B``, ``C``); ``dice`` the faces showing; ``pay`` payment tokens (die numbers and
-#: marker colours, as typed after ``pay``); ``markers`` markers per colour (blue, gray, red,
-#: yellow); ``path`` the link indices of a route (shown as their number); ``scores`` ``(seat, $)``
-#: pairs; any other field (stock $, counts, colours, improvement names, faces) as it is.
+#: TEXT[kind] = (template, field names). A field is shown by its name: ``p`` a seat (its name,
+#: ``Player 1``...); ``link`` a link index (its card and number, ``Red 5A L14``); ``contract`` a
+#: link index, with its cities and length; ``city``, ``origin``, ``dest`` a city index (its name);
+#: ``phase`` a phase index (``A``, ``B``, ``C``); ``dice`` the faces showing; ``pay`` payment
+#: tokens (dice numbered from 1, markers by colour); ``markers`` markers per colour (blue, gray,
+#: red, yellow); ``path`` the link indices of a route (the cities it passes through, and how many
+#: links); ``cargo`` ``(city, colours)`` pairs; ``scores`` ``(seat, $)`` pairs; any other field
+#: (stock $, counts, colours, improvement names, faces, the map's title) as it is.
 TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
+    SETUP: ("Rolling Freight, {map} map, {players} players; {p} is the start player", ("map", "players", "p")),
+    STARTING_CARGO: ("  starting cargo: {cargo}", ("cargo",)),
+    OPENING_ROLL: ("  {p} rolls {dice}", ("p", "dice")),
     DRAFT_CONTRACT: ("{p} drafts contract {link}", ("p", "link")),
     DRAFT_IMPROVEMENT: ("{p} drafts improvement {improvement}", ("p", "improvement")),
     DRAFT_DIE: ("{p} drafts improvement {improvement} and rolls {face}", ("p", "improvement", "face")),
@@ -85,7 +101,7 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
     STEADY_BUILD: ("{p} adds a free cube to {link} (Steady Builder)", ("p", "link")),
     COMPLETE: ("  {p} completes {contract} and scores ${score}", ("p", "contract", "score")),
     ROUTE: (
-        "{p} ships {colour} cargo {origin} -> {dest} over {path} for {cost} dice ({base} less {stations} "
+        "{p} ships {colour} cargo from {origin} to {dest}{path} for {cost} dice ({base} less {stations} "
         "for stations), paying {pay}",
         ("p", "colour", "origin", "dest", "path", "cost", "base", "stations", "pay"),
     ),
@@ -100,7 +116,12 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
     BUY_IMPROVEMENT: ("{p} buys {improvement} paying {pay}", ("p", "improvement", "pay")),
     RETURN_IMPROVEMENT: ("  {p} returns {improvement} to the bottom of the deck", ("p", "improvement")),
     STOCKPILE: ("  {p} stockpiles {markers}", ("p", "markers")),
-    CONTRACT_DRAWN: ("  contract {link} comes onto the track", ("link",)),
+    CONTRACT_DRAWN: ("  contract {contract} comes onto the track", ("contract",)),
+    IMPROVEMENT_DRAWN: ("  improvement {improvement} comes onto the track", ("improvement",)),
+    IMPROVEMENT_DUPLICATE: (
+        "  improvement {improvement} is drawn, already on the track: it goes to the bottom of the deck",
+        ("improvement",),
+    ),
     END_OF_PHASE_DRAWN: ("  {p} draws the End of Phase card: every player takes one more turn", ("p",)),
     END_OF_PHASE_AGAIN: ("  {p} draws another End of Phase card; it takes effect next phase", ("p",)),
     CARGO_SCORE: ("  {p} scores ${amount} for {n} cargo marker(s)", ("p", "amount", "n")),
@@ -109,17 +130,50 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
     GAME_OVER: ("Game over: {scores}", ("scores",)),
     PHASE_BEGINS: ("Phase {phase} begins", ("phase",)),
     CITY_GROWS: ("  {city} grows: wants {wants}, offers {colour} cargo", ("city", "wants", "colour")),
+    CONTRACT_REMOVED: ("  the lowest contract, {contract}, goes to the bottom of the deck", ("contract",)),
+    IMPROVEMENT_REMOVED: ("  the lowest improvement, {improvement}, goes to the bottom of the deck", ("improvement",)),
 }
+
+
+def link_name(link) -> str:
+    """A link as every screen and the log name it: its card and its printed number, ``Gray 2A L28``
+    (``build`` reads either)."""
+    return f"{link.label} L{link.id}"
+
+
+def pay_words(tokens) -> str:
+    """Payment tokens in words, dice numbered from 1: ``dice 1, 4 and a blue marker``."""
+    dice = [str(v + 1) for k, v in tokens if k == "d"]
+    parts = [("die " if len(dice) == 1 else "dice ") + ", ".join(dice)] if dice else []
+    for k, colour in enumerate(COLOURS):
+        n = sum(1 for kind, v in tokens if kind == "m" and v == k)
+        if n:
+            parts.append(f"a {colour} marker" if n == 1 else f"{n} {colour} markers")
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def route_cities(s: FreightState, path) -> list[str]:
+    """The cities a route's links pass through between its two ends, in order (each link of a
+    simple path shares exactly one city with the next)."""
+    links = s.map.links
+    out = []
+    for i, j in zip(path, path[1:], strict=False):
+        a, b = links[i], links[j]
+        shared = {a.a, a.b} & {b.a, b.b}
+        out.append(s.map.cities[min(shared)].name if shared else "?")
+    return out
 
 
 def _field(s: FreightState, name: str, value) -> str:
     if name == "p":
         return s.name(value)
     if name == "link":
-        return s.map.links[value].label
+        return link_name(s.map.links[value])
     if name == "contract":
         ln = s.map.links[value]
-        return f"{ln.label} ({s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}, length {ln.length})"
+        return f"{link_name(ln)} ({s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}, length {ln.length})"
     if name in ("city", "origin", "dest"):
         return s.map.cities[value].name
     if name == "phase":
@@ -127,11 +181,15 @@ def _field(s: FreightState, name: str, value) -> str:
     if name == "dice":
         return " ".join(value)
     if name == "pay":
-        return pay_text(value) or "nothing"
+        return pay_words(value)
     if name == "markers":
         return ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(value) if n)
     if name == "path":
-        return f"{len(value)} link(s)"
+        via = route_cities(s, value)
+        many = f"{len(value)} link{'s' if len(value) != 1 else ''}"
+        return f" via {', '.join(via)} ({many})" if via else f" ({many})"
+    if name == "cargo":
+        return ", ".join(f"{s.map.cities[c].name} {' '.join(colours)}" for c, colours in value)
     if name == "scores":
         return ", ".join(f"{s.name(seat)} ${score}" for seat, score in value)
     return str(value)

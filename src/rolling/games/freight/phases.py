@@ -90,11 +90,17 @@ def begin_phase(state, ph: int) -> None:
     nxt = (state.current + 1) % state.n
     track = [c for c in state.contract_track if c is not None]
     if track:
-        state.contract_deck.insert(0, track.pop(0))
+        state.contract_deck.insert(0, track[0])
+        if state.log is not None:
+            state.log.append((E.CONTRACT_REMOVED, E.PUBLIC, track[0]))
+        track.pop(0)
     state.contract_track = track
     itrack = [c for c in state.improvement_track if c is not None]
     if itrack:
-        state.improvement_deck.insert(0, itrack.pop(0))
+        state.improvement_deck.insert(0, itrack[0])
+        if state.log is not None:
+            state.log.append((E.IMPROVEMENT_REMOVED, E.PUBLIC, itrack[0]))
+        itrack.pop(0)
     state.improvement_track = itrack
     fill_contract_track(state, nxt, False)
     fill_improvement_track(state)

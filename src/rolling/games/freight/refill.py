@@ -47,10 +47,14 @@ def fill_improvement_track(state) -> None:
         card = deck.pop()
         if card in state.improvement_track:
             deck.insert(0, card)
+            if state.log is not None:
+                state.log.append((E.IMPROVEMENT_DUPLICATE, E.PUBLIC, card))
             tries += 1
             continue
         tries = 0
         state.improvement_track.append(card)
+        if state.log is not None:
+            state.log.append((E.IMPROVEMENT_DRAWN, E.PUBLIC, card))
 
 
 def refill_tracks(state, drawer: int, in_turn: bool = True) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rolling.core.errors import RecordError
 
+from . import events as E
 from .components import COLOURS, END_OF_PHASE, MAP_NAMES, load_map
 from .dice import roll_all
 from .refill import fill_contract_track, fill_improvement_track
@@ -11,10 +12,11 @@ from .state import Config, FreightState
 
 
 def config_from_json(data) -> Config:
-    """Read ``{"map": ..., "players": ...}``.
+    """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player).
 
     Raises:
-        RecordError: unknown map, or a player count outside the map's range.
+        RecordError: unknown map, a player count outside the map's range, or names that are not
+            one string per player.
     """
     if not isinstance(data, dict):
         raise RecordError("a Rolling Freight config must be an object")
@@ -27,10 +29,15 @@ def config_from_json(data) -> Config:
     m = load_map(name)
     if not m.min_players <= players <= m.max_players:
         raise RecordError(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
-    extra = set(data) - {"map", "players"}
+    extra = set(data) - {"map", "players", "names"}
     if extra:
         raise RecordError(f"unknown config keys {sorted(extra)}")
-    return Config(name, players)
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise RecordError("names must be a list of strings")
+    if names and len(names) != players:
+        raise RecordError(f"{len(names)} names given for {players} players")
+    return Config(name, players, tuple(names))
 
 
 def draw_cargo(state) -> str | None:
@@ -43,7 +50,7 @@ def draw_cargo(state) -> str | None:
     return bag.pop()
 
 
-def new_game(config: Config, seed: int) -> FreightState:
+def new_game(config: Config, seed: int, log: bool = False) -> FreightState:
     """Set up a game: the state right before the opening draft's first pick.
 
     Improvement deck per map (West Coast without Red Die, one Friendly and one Efficient
@@ -51,6 +58,9 @@ def new_game(config: Config, seed: int) -> FreightState:
     set shuffled), starting cargo (coloured and white inner circles; B/C cities covered), four
     contracts and three improvements dealt (no duplicate improvements), every player's dice
     rolled, draft order counter-clockwise from the start player's right, twice.
+
+    With ``log`` the state's log is on from the start and holds the set-up (see
+    :meth:`FreightState.enable_log`).
 
     Raises:
         ValueError: the config names an unknown map or a player count the map does not allow.
@@ -61,6 +71,8 @@ def new_game(config: Config, seed: int) -> FreightState:
     if not m.min_players <= config.players <= m.max_players:
         raise ValueError(f"the {m.title} map is for {m.min_players}-{m.max_players} players")
     st = FreightState(config, seed)
+    if log:
+        st.log = [(E.SETUP, E.PUBLIC, m.title, config.players, 0)]
     comp = st.comp
     box = comp.box
     st.bag = [c for c in COLOURS for _ in range(box["cargo"][c])]
@@ -94,11 +106,15 @@ def new_game(config: Config, seed: int) -> FreightState:
             col = draw_cargo(st)
             if col:
                 st.cargo[c.index].append(col)
+    if st.log is not None:
+        st.log.append((E.STARTING_CARGO, E.PUBLIC, tuple((i, tuple(cargo)) for i, cargo in enumerate(st.cargo) if cargo)))
 
     fill_contract_track(st, 0, False)
     fill_improvement_track(st)
     for seat in range(st.n):
         roll_all(st, seat)
+        if st.log is not None:
+            st.log.append((E.OPENING_ROLL, E.PUBLIC, seat, tuple(st.players[seat].dice)))
     start = 0
     order = [(start - 1 - i) % st.n for i in range(st.n)]
     st.draft_order = order + order

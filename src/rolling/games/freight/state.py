@@ -6,7 +6,7 @@ the modules named after the rule text's sections; :meth:`FreightState.apply` dis
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rolling.core.errors import IllegalAction
@@ -23,14 +23,20 @@ class Config:
     Attributes:
         map: ``"west-coast"`` (2-4 players) or ``"southern"`` (3-5 players).
         players: the number of players.
+        names: optional display names, one per seat (the log names seats by them; by default
+            ``Player 1``, ``Player 2``...). They change nothing in the game.
     """
 
     map: str = "west-coast"
     players: int = 3
+    names: tuple[str, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """Return ``{"map": ..., "players": ...}``."""
-        return {"map": self.map, "players": self.players}
+        """Return ``{"map": ..., "players": ...}``, and ``"names"`` when given."""
+        d: dict[str, Any] = {"map": self.map, "players": self.players}
+        if self.names:
+            d["names"] = list(self.names)
+        return d
 
 
 class Player:
@@ -112,6 +118,7 @@ class FreightState:
         self.map: MapData = load_map(config.map)
         self.comp: Components = load_components()
         self.n = config.players
+        self.seed = seed
         self.rng = Rng(seed)
         self.players = [Player() for _ in range(self.n)]
         nl = len(self.map.links)
@@ -229,6 +236,7 @@ class FreightState:
         s.map = self.map
         s.comp = self.comp
         s.n = self.n
+        s.seed = self.seed
         s.rng = self.rng.copy()
         s.players = [p.copy() for p in self.players]
         s.owner = self.owner[:]
@@ -266,9 +274,19 @@ class FreightState:
     def enable_log(self) -> None:
         """Start keeping the log of events in ``self.log`` (off by default, for speed).
 
-        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them."""
-        if self.log is None:
-            self.log = []
+        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them. On a
+        game just set up (before the first draft pick) the log starts with the set-up: the
+        starting cargo, the cards dealt onto the tracks and the opening rolls."""
+        if self.log is not None:
+            return
+        self.log = []
+        if self.stage == "draft" and self.draft_pos == 0:
+            from .setup import new_game
+
+            # the set-up depends on the config and the seed alone: deal it again with the log on
+            twin = new_game(self.config, self.seed, log=True)
+            if twin.digest() == self.digest():
+                self.log = twin.log
 
     def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
         """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
@@ -278,8 +296,10 @@ class FreightState:
         return lines(self, seat, start)
 
     def name(self, seat: int) -> str:
-        """How the log names a seat."""
-        return f"P{seat}"
+        """How the log names a seat: its name in the config, else ``Player 1``... (numbered from 1,
+        as everywhere a player reads)."""
+        names = self.config.names
+        return names[seat] if seat < len(names) else f"Player {seat + 1}"
 
     def cubes_in_use(self, seat: int) -> int:
         """Construction cubes of ``seat`` on the board (on its unfinished contracts)."""
