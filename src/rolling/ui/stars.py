@@ -11,9 +11,9 @@ from rolling.core.record import GameRecord
 from rolling.games.stars.config import TITLES
 
 from .session import PlaySession
-from .stars_input import help_text, menu, parse
+from .stars_input import AskAmount, amount, cautions, check_phase, help_text, menu, parse
 from .stars_screen import render
-from .terminal import Screen
+from .terminal import Screen, confirm, read_line
 
 
 class StarsScreen(Screen):
@@ -56,8 +56,27 @@ class StarsScreen(Screen):
             console.print(f"   {k:>2}. {line}", highlight=False, markup=False)
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
-        """A menu number (``N`` or ``N AMOUNT``) or a typed command (raises InputError)."""
-        return parse(session.state, seat, line.strip(), self.items)
+        """A menu number (``N``, which asks for the amount a ranged choice needs, or ``N AMOUNT``)
+        or a typed command (raises InputError); a question first where a careful player would ask
+        one (:func:`.stars_input.cautions`); None when the person answers no."""
+        s = session.state
+        got = parse(s, seat, line.strip(), self.items)
+        if isinstance(got, AskAmount):
+            m = got.move
+            answer = read_line(console, f"Amount for '{got.line}' (${m.lo} to ${m.hi}; nothing to cancel): ").strip()
+            if not answer:
+                console.print("Nothing chosen.", markup=False, highlight=False)
+                return None
+            got = amount(m, answer)
+        check_phase(s, got)
+        caution = cautions(s, seat, got)
+        if caution is not None:
+            question, actions = caution
+            if not confirm(console, question):
+                console.print("Nothing done.", markup=False, highlight=False)
+                return None
+            return actions
+        return got
 
     def final(self, session: PlaySession, console: Console, viewer: int | None) -> None:
         """The final table, and with the two-handed variant the person who wins."""
