@@ -20,12 +20,16 @@ def reach(
     seeds: range = range(1, 400),
     bot: str = "random",
     limit: int = 3000,
+    log: bool = False,
 ) -> tuple[GameRecord, StarsState]:
     """The first position, over ``seeds``, where ``condition(state)`` holds with a decision due:
-    its record and its state. Raises AssertionError when none is found."""
+    its record and its state (keeping its log from the first decision on with ``log``). Raises
+    AssertionError when none is found."""
     for seed in seeds:
         cfg = Config(players=players)
         s = new_game(cfg, seed)
+        if log:
+            s.enable_log()
         bots = [make_bot("stars", bot, seed=seed * 101 + k) for k in range(players)]
         actions = []
         while not s.is_over and len(actions) < limit:
