@@ -122,3 +122,12 @@ def test_defect7_an_automatic_leave_says_why_auction():
     _, s = reach(lambda s: any("cannot raise the bid" in x for x in s.log_lines()), log=True)
     line = next(x for x in s.log_lines() if "cannot raise the bid" in x)
     assert line.endswith("(a bid may not exceed their money).") and " leaves the auction: " in line
+
+
+def test_defect7_no_line_of_a_game_is_logged_twice_in_a_row():
+    """What a player reads before a decision is the log: no event is told twice."""
+    _, s = reach(lambda s: s.turn == 6, log=True)
+    for viewer in (None, 0, 1):
+        lines = s.log_lines(viewer)
+        assert len(lines) > 100
+        assert all(a != b for a, b in zip(lines, lines[1:], strict=False))
