@@ -99,3 +99,14 @@ def test_details_commands_at_the_terminal(tmp_path):
     assert "Traceback" not in plain(child.before)
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_screen_warns_before_phase4_ends_of_a_corporation_that_cannot_pay_phase5():
+    """Collect Income: the screen of phases 3 and 4 names a corporation that could not pay."""
+    record, s = reach(lambda s: s.phase == 4 and any(s.corp_active) and len(s.to_act) == 1)
+    session = PlaySession(record, ["human"] * 4, None)
+    c = session.state.active_corps()[0]
+    session.state.deck, session.state.end_flipped, session.state.corp_cash[c] = [], True, 0
+    console = Console(width=100, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
+    StarsScreen().show(session, session.next_seat(), console, True)
+    assert f"Phase 5: {D.CORP_SYMBOLS[c]} has $0 and an income of -$" in console.export_text()

@@ -6,7 +6,9 @@ company PR), ``accept`` / ``reject`` (optionally ``accept OS PR``), ``close BSE`
 ``issue`` / ``noissue``, ``ipo MHE PR 11``, ``decline``, ``done``; with the variant deals,
 ``deal VM OL 8 DA BY 7`` (purchases in the order they happen, accepted or rejected with
 ``accept`` / ``reject``). A menu number picks a listed
-action; a number and a value (``4 12``) picks a ranged one with that value.
+action; a number and a value (``4 12``) picks a ranged one with that value, and a number alone
+asks for the value (:class:`AskAmount`). :func:`cautions` says what a careful player would say
+before some actions (pass in an auction, done with proposals open, someone unable to pay in phase 5).
 
 A corporation is typed and shown by its code in the game's edition (``PR`` in a Rolling Stock Stars
 game, ``JUP`` in a v2.2 game, whose codes clash with no company code), or typed by a one-word name
@@ -408,6 +410,9 @@ def help_text(edition: str) -> str:
             "  " + col("div 3           pay $3 per share (phase 6)") + "issue         issue one share (phase 8)",
             "  " + col(f"{'ipo MHE ' + code[first] + ' 11':<15} form {name[first]} from MHE at $11") + "decline       keep the company private (phase 9)",
             f"  {'deal ' + code[last] + ' OL 8 ' + code[first] + ' BY 7':<23}(variant deals) {code[last]} buys OL for $8, then {code[first]} buys BY for $7, in one step",
+            "  show company MHE  the card, who holds it, its synergy partners and who holds them",
+            f"  show corp {code[first]:<8}its ability in the rule book's words, money, stars, income itemised",
+            "  row               the share price cards: maximum dividend, IPO colours, stars needed",
             f"Corporations (type the code, or a one-word name): {', '.join(f'{k} {n}' for k, n in zip(code, name, strict=True))}.",
         ]
     )

@@ -13,7 +13,9 @@ per share; a card is an index into the Row (``-1``: no card, which counts as $75
 - :func:`dividend`: what a dividend (phase 6) pays and where it takes the share price;
 - :func:`buy_share`, :func:`sell_share`, :func:`issue_share`: what a share trade costs or brings
   and the price it leaves (Buy / Sell / Issue One Share);
-- :func:`ipo`: the terms of Form Corporation (phase 9).
+- :func:`ipo`: the terms of Form Corporation (phase 9);
+- :func:`phase5_shortfalls`, :func:`ipo_shortfalls`: who could not pay a negative income in
+  phase 5, now or after an IPO.
 """
 
 from __future__ import annotations
