@@ -115,7 +115,8 @@ def pass_through(args, tmp_path, decisions=60):
         if child.expect([PROMPT, pexpect.EOF], timeout=120) == 1:
             break
         seen.append(plain(child.before))
-        child.sendline("pass")
+        # pass is not leave (001, easily missed rules): in an auction pass would ask first
+        child.sendline("leave" if "leave the auction" in seen[-1] else "pass")
     else:
         child.sendline("quit")
     seen.append(run_to_end(child))

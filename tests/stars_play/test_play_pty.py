@@ -4,22 +4,29 @@ including an auction, an invalid command, undo, save and quit; then --resume con
 import json
 import re
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
 
+import rolling
+
 PROMPT = "Player 1> "
+#: the source tree the tests import rolling from (an editable install's, or PYTHONPATH's): the
+#: child process must run the same code
+SRC = str(Path(rolling.__file__).resolve().parents[1])
 
 
-def spawn(args, tmp_path):
+def spawn(args, tmp_path, rows=60, cols=200):
+    """``rolling play stars ARGS`` in a pseudo-terminal of ``rows`` x ``cols``."""
     child = pexpect.spawn(
         sys.executable,
         ["-m", "rolling.cli.main", "play", "stars", *args],
         cwd=str(tmp_path),
         encoding="utf-8",
         timeout=60,
-        dimensions=(60, 200),
-        env={"COLUMNS": "200", "LINES": "60", "TERM": "xterm", "PATH": "/usr/bin:/bin"},
+        dimensions=(rows, cols),
+        env={"COLUMNS": str(cols), "LINES": str(rows), "TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": SRC},
     )
     return child
 

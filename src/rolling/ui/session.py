@@ -146,6 +146,15 @@ class PlaySession:
         marks = self.decisions.get(seat)
         return bool(marks) and marks[-1] >= self.barrier
 
+    def undo_takes_back(self, seat: int) -> dict[int, int]:
+        """seat -> how many of its decisions :meth:`undo` of ``seat`` would take back (``seat``'s
+        own included; empty when it has nothing to undo)."""
+        if not self.can_undo(seat):
+            return {}
+        mark = self.decisions[seat][-1]
+        counts = {k: sum(1 for m in marks if m >= mark) for k, marks in self.decisions.items()}
+        return {k: n for k, n in counts.items() if n}
+
     def undo(self, seat: int) -> bool:
         """Take ``seat`` back to just before its previous decision (and drop every action since,
         other seats' included); False if it has none since the last barrier."""

@@ -6,7 +6,9 @@ company PR), ``accept`` / ``reject`` (optionally ``accept OS PR``), ``close BSE`
 ``issue`` / ``noissue``, ``ipo MHE PR 11``, ``decline``, ``done``; with the variant deals,
 ``deal VM OL 8 DA BY 7`` (purchases in the order they happen, accepted or rejected with
 ``accept`` / ``reject``). A menu number picks a listed
-action; a number and a value (``4 12``) picks a ranged one with that value.
+action; a number and a value (``4 12``) picks a ranged one with that value, and a number alone
+asks for the value (:class:`AskAmount`). :func:`cautions` says what a careful player would say
+before some actions (pass in an auction, done with proposals open, someone unable to pay in phase 5).
 
 A corporation is typed and shown by its code in the game's edition (``PR`` in a Rolling Stock Stars
 game, ``JUP`` in a v2.2 game, whose codes clash with no company code), or typed by a one-word name
@@ -14,6 +16,8 @@ there (``Jupiter``). Actions hold the canonical symbol in every edition.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from rolling.games.stars import (
     Bid,
@@ -37,7 +41,9 @@ from rolling.games.stars import (
     previews,
 )
 from rolling.games.stars import data as D
-from rolling.games.stars.state import FOREIGN_INVESTOR, StarsState
+from rolling.games.stars.acquisition import fi_price
+from rolling.games.stars.engine import wrong_phase
+from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
 GROUPS = {
     Pass: "pass",
@@ -109,10 +115,15 @@ def describe(s: StarsState, m: Move) -> str:
         price = f" for ${a['price']}" if "price" in a else rng
         return f"{s.corp_code(c)} buys {a['company']} from {who}{price} (income {gain:+d}/turn)"
     if k is Respond:
-        word = "accept" if a["accept"] else "reject"
+        c, i = D.CORP_INDEX[a["corporation"]], D.INDEX[a["company"]]
         if s.announcement is not None or "announcer" in a:
-            word = "pre-empt: buy it" if a["accept"] else "do not pre-empt"
-        return f"{word}: {s.corp_code(D.CORP_INDEX[a['corporation']])} / {a['company']}"
+            price = fi_price(c, i)
+            if a["accept"]:
+                return f"pre-empt: {s.corp_code(c)} buys {a['company']} from the foreign investor for ${price}"
+            return f"do not pre-empt: {s.corp_code(c)} lets the announced purchase of {a['company']} (${price}) go"
+        price = next((pr for pc, pi, pr, _ in s.pending if pc == c and pi == i), None)
+        word = "accept" if a["accept"] else "reject"
+        return f"{word}: {s.corp_code(c)} buys {a['company']} from you for ${price}"
     if k is Deal:
         steps = ", then ".join(f"{s.corp_code(D.CORP_INDEX[x.corporation])} buys {x.company}" for x in a["transactions"])
         return f"deal: {steps}, each at one price{rng}"
@@ -159,6 +170,81 @@ def menu(s: StarsState, seat: int) -> list[tuple[str, str, Move]]:
     return items
 
 
+class AskAmount(NamedTuple):
+    """A menu number typed without the amount its choice needs: the screen asks for the amount
+    (the answer is an amount, never another menu number)."""
+
+    move: Move
+    line: str
+
+
+def amount(m: Move, text: str):
+    """The action of ranged move ``m`` with the typed amount ``text`` (raises InputError)."""
+    return _value(m, text)
+
+
+def cautions(s: StarsState, seat: int, action) -> tuple[str, list] | None:
+    """What a careful player at the table would say before ``action`` is taken, and what the
+    person means if they answer yes: ``(question, actions)``; None when there is nothing to say.
+
+    - pass during an auction: the rule book stresses that pass and leaving an auction "are entirely
+      different things"; leaving is for good;
+    - done in phase 3 with proposals still open to the player: they stay open until answered;
+    - done in phase 4, and forming a corporation, when someone could not pay in phase 5.
+    """
+    if isinstance(action, Pass) and s.auction is not None:
+        company = D.CODES[s.auction[0]]
+        return (
+            f"Pass is not leaving the auction: you pass when it is your turn to act, and may act again "
+            f"later; leaving the auction of {company} is for good, you may not bid in it again. "
+            f"Leave the auction of {company}?",
+            [LeaveAuction(seat)],
+        )
+    if isinstance(action, Done) and s.phase == 3:
+        mine = [(c, i, price) for c, i, price, seller in s.pending if seller == seat]
+        if mine:
+            listed = "; ".join(f"{s.corp_code(c)} offers ${price} for {D.CODES[i]}" for c, i, price in mine)
+            rejects = [Respond(seat, D.CORP_SYMBOLS[c], D.CODES[i], False) for c, i, _ in mine]
+            done = [action] if any(m.kind is Done for m in s.legal_moves(seat)) else []
+            return f"Open proposals to you: {listed}. Reject them all and be done?", rejects + done
+    if isinstance(action, Done) and s.phase == 4:
+        short = [f for f in previews.phase5_shortfalls(s) if _concerns(s, seat, f.owner)]
+        if short:
+            return f"{' '.join(shortfall_text(s, f) for f in short)} Done anyway?", [action]
+    if isinstance(action, FormCorporation):
+        i, c = D.INDEX[action.company], D.CORP_INDEX[action.corporation]
+        short = previews.ipo_shortfalls(s, seat, i, c, action.price)
+        if short:
+            return f"{' '.join(shortfall_text(s, f, after_ipo=True) for f in short)} Form it anyway?", [action]
+    return None
+
+
+def _concerns(s: StarsState, seat: int, owner: int) -> bool:
+    """Whether ``owner`` is ``seat`` or a corporation ``seat`` presides."""
+    return owner == seat or (CORP_BASE <= owner < FOREIGN_INVESTOR and s.president[owner - CORP_BASE] == seat)
+
+
+def shortfall_text(s: StarsState, f: previews.Shortfall, after_ipo: bool = False) -> str:
+    """One sentence: who could not pay what in phase 5 (Collect Income), and what follows."""
+    when = "in the next phase 5" if after_ipo else "in phase 5"
+    if CORP_BASE <= f.owner < FOREIGN_INVESTOR:
+        c = f.owner - CORP_BASE
+        has = "would start with" if after_ipo else "has"
+        return (f"{s.corp_code(c)} {has} ${f.cash} and an income of -${-f.income}: it could not pay {when} "
+                f"and would go bankrupt.")
+    who = "you" if after_ipo else s.names[f.owner]
+    has = "would have" if after_ipo else "has"
+    return (f"{who[0].upper() + who[1:]} {has} ${f.cash} and an income of -${-f.income}: "
+            f"{'you' if after_ipo else 'they'} could not pay it {when} without closing companies.")
+
+
+def check_phase(s: StarsState, action) -> None:
+    """Raise InputError, in the rule book's words, when ``action`` belongs to another phase."""
+    why = wrong_phase(s, action)
+    if why:
+        raise InputError(why[0].upper() + why[1:] + ".")
+
+
 def _value(m: Move, text: str | None):
     if m.field is None:
         if text is not None:
@@ -192,6 +278,10 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
         if not 1 <= k <= len(items):
             raise InputError(f"choose a number from 1 to {len(items)}")
         m = items[k - 1][2]
+        if len(words) > 2:
+            raise InputError(f"type the number alone, or with one amount: '{k} {m.lo}'")
+        if len(words) == 1 and m.field is not None and m.hi > m.lo:
+            return AskAmount(m, items[k - 1][1])
         return _value(m, words[1] if len(words) > 1 else None)
     args = words[1:]
 
@@ -201,7 +291,7 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
 
     if w0 == "pass" or w0 == "decline" or w0 == "noissue":
         if s.phase == 1:
-            return LeaveAuction(seat) if s.auction is not None else Pass(seat)
+            return Pass(seat)  # in an auction too: see cautions(), pass is not leave
         if s.phase in (3, 4):
             if s.phase == 3 and s.announcement is not None:
                 return _answer(s, seat, False, args)
@@ -218,6 +308,12 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
     if w0 == "bid":
         if s.auction is not None:
             if len(args) == 2:
+                running = D.CODES[s.auction[0]]
+                if _company(args[0]) != s.auction[0]:
+                    raise InputError(
+                        f"the auction of {running} is running: raise its bid ('bid {s.auction[1] + 1}') or leave it; "
+                        f"{D.CODES[_company(args[0])]} may be auctioned after it"
+                    )
                 args = args[1:]
             need(1, "bid AMOUNT")
             return Bid(seat, _int(args[0]))
@@ -314,6 +410,9 @@ def help_text(edition: str) -> str:
             "  " + col("div 3           pay $3 per share (phase 6)") + "issue         issue one share (phase 8)",
             "  " + col(f"{'ipo MHE ' + code[first] + ' 11':<15} form {name[first]} from MHE at $11") + "decline       keep the company private (phase 9)",
             f"  {'deal ' + code[last] + ' OL 8 ' + code[first] + ' BY 7':<23}(variant deals) {code[last]} buys OL for $8, then {code[first]} buys BY for $7, in one step",
+            "  show company MHE  the card, who holds it, its synergy partners and who holds them",
+            f"  show corp {code[first]:<8}its ability in the rule book's words, money, stars, income itemised",
+            "  row               the share price cards: maximum dividend, IPO colours, stars needed",
             f"Corporations (type the code, or a one-word name): {', '.join(f'{k} {n}' for k, n in zip(code, name, strict=True))}.",
         ]
     )

@@ -1,21 +1,32 @@
-"""The Rolling Stock Stars table drawn with rich: players, corporations, foreign investor, offering,
-deck and cost of ownership, the row of share price cards, the phase and who must act.
+"""The Rolling Stock Stars table drawn with rich, compact enough for a 100 x 30 terminal: the phase
+and cost of ownership, the players (with their net worth as the final scoring counts it), the
+corporations, the offering, the foreign investor, the row of share price cards, what is open (an
+auction, proposals, announcements) and the warnings a careful player would give.
+
+The details a player looks up now and then are commands that print them on request:
+:func:`company_detail` (``show company MHE``: colour, face value, income, price span, stars and
+synergy partners with who owns them), :func:`corp_detail` (``show corp PR``: its ability in words,
+money, stars, income itemised) and :func:`row_detail` (``row``: each share price card's maximum
+dividend, IPO colours and the stars it requires by issued shares).
 
 Everything shown comes from :meth:`StarsState.view`, so a seat sees exactly what it may see
-(secret money, open companies), with the edition's title and corporation codes and names.
+(secret money, open companies), with the edition's title and corporation codes and names; the
+printed numbers of a card come from :mod:`rolling.games.stars.data`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich import box
 from rich.console import Group
-from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from rolling.games.stars import data as D
+
 COLOR_STYLE = {"red": "red", "orange": "dark_orange", "yellow": "yellow", "green": "green", "blue": "blue"}
+#: the first letter of each colour, for the IPO line of the share price row
+COLOR_LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
 
 
 def money(v: Any) -> str:
@@ -24,123 +35,219 @@ def money(v: Any) -> str:
 
 
 def company_text(c: dict[str, Any]) -> Text:
-    """A company as 'MHE 8 (2)': code in its colour, face value, net income."""
+    """A company as 'MHE $8 +2': code in its colour, face value, income after cost of ownership."""
     t = Text()
     t.append(c["code"], style=f"bold {COLOR_STYLE[c['color']]}")
-    t.append(f" {c['face_value']}({c['net_income']:+d})")
+    t.append(f" ${c['face_value']} {c['net_income']:+d}")
     if c.get("in_flight"):
         t.append("↻", style="dim")
     return t
 
 
 def companies_text(cs: list[dict[str, Any]]) -> Text:
+    """Companies side by side, separated by two spaces."""
     t = Text()
     for k, c in enumerate(cs):
         if k:
-            t.append(", ")
+            t.append("  ")
         t.append_text(company_text(c))
     return t
 
 
-def render(v: dict[str, Any], me: int | None = None) -> Group:
-    """The whole table as a rich renderable, for seat ``me``."""
-    names = {p["seat"]: p["name"] for p in v["players"]}
-    head = Text(f"Turn {v['turn']} · Phase {v['phase']}: {v['phase_name']}", style="bold")
-    if v["to_act"]:
-        head.append("   to act: " + ", ".join(names[s] for s in v["to_act"]), style="cyan")
-    if v["is_over"]:
-        head.append("   GAME OVER", style="bold red")
+def _table(*columns: str, right: tuple[str, ...] = ()) -> Table:
+    t = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), header_style="bold underline")
+    for col in columns:
+        t.add_column(col, justify="right" if col in right else "left")
+    return t
 
-    pt = Table(box=box.SIMPLE_HEAD, title="Players", title_justify="left", expand=False)
-    for col in ("#", "player", "cash", "companies (face(net income))", "income", "shares", ""):
-        pt.add_column(col)
+
+def render(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple[str, ...] = ()) -> Group:
+    """The whole table as a rich renderable, for seat ``me``, with ``warnings`` (one line each)
+    below it."""
+    names = {p["seat"]: p["name"] for p in v["players"]}
+    head = Text(f"{v['title']} · Turn {v['turn']} · Phase {v['phase']}: {v['phase_name']}", style="bold")
+    if v["to_act"]:
+        head.append(" · to act: " + ", ".join(names[s] for s in v["to_act"]), style="cyan")
+    if v["is_over"]:
+        head.append(" · GAME OVER", style="bold red")
+    coo = v["cost_of_ownership"]
+    cost = (f"Cost of ownership ${coo['cost']} per {'/'.join(coo['colors'])} company" if coo["cost"]
+            else "No cost of ownership")
+    deck = f"deck {v['deck_size']} cards" + (f", top {v['deck_top_color']}" if v["deck_top_color"] else "")
+    line2 = Text(f"{cost} · {deck}")
+    if v["end_card_flipped"]:
+        line2.append(" · GAME END CARD FLIPPED: last turn", style="bold red")
+
+    pt = _table("#", "player", "cash", "worth", "income", "companies ($face income)", "shares", "",
+                right=("cash", "worth", "income"))
     for p in v["players"]:
         shares = " ".join(f"{sym}×{n}" for sym, n in p["shares"].items())
-        name = Text(p["name"], style="bold cyan" if p["seat"] == me else "")
         pt.add_row(
             str(p["order"]),
-            name,
+            Text(p["name"], style="bold cyan" if p["seat"] == me else ""),
             money(p["cash"]),
-            companies_text(p["companies"]),
+            money(p.get("worth")),
             f"{p['income']:+d}",
+            companies_text(p["companies"]),
             shares,
-            "passed" if p["passed"] else "",
+            "passed" if p["passed"] and v["phase"] == 1 else ("done" if p["passed"] else ""),
         )
 
-    ct = Table(box=box.SIMPLE_HEAD, title="Corporations (share price order)", title_justify="left")
-    for col in ("corp", "price", "cash", "president", "shares i/u/bank", "stars", "companies", "synergies", "income"):
-        ct.add_column(col)
-    for c in v["corporations"]:
-        pres = "receivership" if c["receivership"] else names.get(c["president"], "?")
-        syn = " ".join(f"{a}-{b}+{x}" for a, b, x in c["synergies"])
-        inc = c["income"]
-        ct.add_row(
-            Text(f"{c['code']} {c['name']}", style="bold"),
-            f"${c['share_price']}",
-            f"${c['cash']}",
-            Text(pres, style="magenta" if c["receivership"] else ""),
-            f"{c['issued']}/{c['unissued']}/{c['bank_shares']}",
-            str(c["stars"]),
-            companies_text(c["companies"]),
-            syn,
-            f"{inc['total']:+d}",
-        )
-    if not v["corporations"]:
-        ct.add_row("(none yet)", "", "", "", "", "", "", "", "")
+    parts: list[Any] = [head, line2, pt]
+    if v["corporations"]:
+        ct = _table("corporation", "price", "cash", "president", "issued", "★/need", "income", "companies",
+                    right=("price", "cash", "income"))
+        for c in v["corporations"]:
+            pres = "receivership" if c["receivership"] else names.get(c["president"], "?")
+            stars = Text(f"{c['stars']}/{c['stars_required']}",
+                         style="" if c["stars"] >= c["stars_required"] else "yellow")
+            ct.add_row(
+                Text(f"{c['code']} {c['name']}", style="bold"),
+                f"${c['share_price']}",
+                f"${c['cash']}",
+                Text(pres, style="magenta" if c["receivership"] else ""),
+                f"{c['issued']}/{c['issued'] + c['unissued']}" + (f" bank {c['bank_shares']}" if c["bank_shares"] else ""),
+                stars,
+                f"{c['income']['total']:+d}",
+                companies_text(c["companies"]),
+            )
+        parts.append(ct)
+    else:
+        parts.append(Text("Corporations: none yet", style="dim"))
 
-    fi = v["foreign_investor"]
     off = Text("Offering: ")
     for k, c in enumerate(v["offering"]):
         if k:
-            off.append("  ")
+            off.append(" · ")
         off.append_text(company_text(c))
         off.append(f" [{c['price_span'][0]}-{c['price_span'][1]}]")
         if not c["available"]:
-            off.append(" (unavailable)", style="dim")
+            off.append(" (drawn this phase)", style="dim")
     if not v["offering"]:
         off.append("empty")
-    coo = v["cost_of_ownership"]
-    deck = Text(f"Deck: {v['deck_size']} cards")
-    if v["deck_top_color"]:
-        deck.append(f" (top: {v['deck_top_color']})")
-    deck.append(
-        f" · cost of ownership: ${coo['cost']} on {', '.join(coo['colors']) or 'nothing'}"
-        + (" · GAME END CARD FLIPPED" if v["end_card_flipped"] else "")
-    )
-    fit = Text(f"Foreign investor: {money(fi['cash'])}, income {fi['income']:+d}, companies: ")
-    fit.append_text(companies_text(fi["companies"]) if fi["companies"] else Text("none"))
-    row = Text("Share prices: ")
-    for card in v["share_price_row"]:
-        label = f"{card['price']}"
-        if card["corporation"]:
-            row.append(f"[{label}:{card['corporation']}]", style="bold reverse")
-        else:
-            row.append(label, style="dim")
-        row.append(" ")
-    parts: list[Any] = [head, pt, ct, off, fit, deck, row]
+    fi = v["foreign_investor"]
+    fit = Text(f"Foreign investor: {money(fi['cash'])}, income {fi['income']:+d}: ")
+    fit.append_text(companies_text(fi["companies"]) if fi["companies"] else Text("no companies"))
+    parts += [off, fit, share_price_line(v)]
     if "deck" in v:
         parts.append(Text("Open deck (top first): " + " ".join(v["deck"])))
+    parts += open_business(v, names)
+    parts += [Text(w, style="bold yellow") for w in warnings]
+    return Group(*parts)
+
+
+def share_price_line(v: dict[str, Any]) -> Text:
+    """The row of share price cards: each price, a taken card with its corporation's code."""
+    row = Text("Share prices: ")
+    for card in v["share_price_row"]:
+        if card["corporation"]:
+            row.append(f"{card['price']}:{card['corporation']}", style="bold reverse")
+        else:
+            row.append(str(card["price"]), style="dim")
+        row.append(" ")
+    return row
+
+
+def open_business(v: dict[str, Any], names: dict[int, str]) -> list[Text]:
+    """The running auction, open proposals and deals, and announced purchases, one line each."""
+    out = []
     if "auction" in v:
         a = v["auction"]
-        parts.append(
-            Text(
-                f"Auction of {a['company']}: high bid ${a['bid']} by {names[a['bidder']]}; still in: "
-                + ", ".join(names[s] for s in a["in"]),
-                style="bold yellow",
-            )
-        )
+        out.append(Text(f"Auction of {a['company']}: high bid ${a['bid']} by {names[a['bidder']]}; still in: "
+                        + ", ".join(names[s] for s in a["in"]), style="bold yellow"))
     for pr in v.get("proposals", []):
-        parts.append(
-            Text(f"Open proposal: {pr['corporation']} offers ${pr['price']} for {pr['company']} (answer: {names[pr['seller_seat']]})", style="yellow")
-        )
+        out.append(Text(f"Open proposal: {pr['corporation']} offers ${pr['price']} for {pr['company']} "
+                        f"(to answer: {names[pr['seller_seat']]})", style="yellow"))
     for d in v.get("deals", []):
         steps = ", then ".join(f"{x['corporation']} buys {x['company']} for ${x['price']}" for x in d["transactions"])
         waiting = ", ".join(names[p] for p in d["waiting"])
-        parts.append(Text(f"Open deal of {names[d['proposer']]}: {steps} (to accept: {waiting})", style="yellow"))
+        out.append(Text(f"Open deal of {names[d['proposer']]}: {steps} (to accept: {waiting})", style="yellow"))
     if "announcement" in v:
         a = v["announcement"]
-        parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']}", style="yellow"))
+        out.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; "
+                        f"asked to pre-empt: {a['asked']}", style="yellow"))
     for a in v.get("standing_announcements", []):
-        parts.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; asked to pre-empt: {a['asked']} (open)", style="yellow"))
-    return Group(Panel(Group(*parts), title=v["title"], expand=False))
+        out.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; "
+                        f"asked to pre-empt: {a['asked']} (open)", style="yellow"))
+    return out
 
+
+def owners(v: dict[str, Any]) -> dict[str, str]:
+    """company code -> who holds it, as a player reads it (the offering and the foreign investor
+    included; a company in none of these is in the deck or out of the game)."""
+    out = {c["code"]: p["name"] for p in v["players"] for c in p["companies"]}
+    out |= {c["code"]: f"{k['code']} {k['name']}" for k in v["corporations"] for c in k["companies"]}
+    out |= {c["code"]: "the foreign investor" for c in v["foreign_investor"]["companies"]}
+    out |= {c["code"]: "the offering" for c in v["offering"]}
+    return out
+
+
+def company_detail(v: dict[str, Any], code: str) -> list[str]:
+    """``show company CODE``: the printed card and who holds it and its synergy partners.
+
+    Raises:
+        ValueError: no such company.
+    """
+    i = D.company_index(code)
+    if i is None:
+        raise ValueError(f"unknown company {code!r}")
+    held = owners(v)
+    where = held.get(D.CODES[i], "not in play (in the deck, or out of the game)")
+    color = D.COLORS[D.COLOR[i]]
+    out = [
+        f"{D.CODES[i]} {D.NAMES[i]}: {color}, face value ${D.FACE[i]}, income ${D.INCOME[i]}, "
+        f"price span ${D.SPAN_LO[i]}-${D.SPAN_HI[i]}, {D.STARS[i]} star{'s' if D.STARS[i] > 1 else ''}; held by {where}.",
+    ]
+    partners = [f"{D.CODES[j]} +${bonus} ({held.get(D.CODES[j], 'not in play')})" for j, bonus in D.SYNERGY[i]]
+    out.append("Synergies (within one corporation): " + (", ".join(partners) if partners else "none"))
+    return out
+
+
+def corp_detail(v: dict[str, Any], text: str, edition: str) -> list[str]:
+    """``show corp CODE``: the corporation's ability in words and, if it exists, its money, shares,
+    stars, income itemised and companies with their synergies.
+
+    Raises:
+        ValueError: no such corporation in ``edition``.
+    """
+    c = D.corp_by_code(edition, text)
+    if c is None:
+        raise ValueError(f"unknown corporation {text!r} (corporations: {', '.join(D.CORP_CODES[edition])})")
+    code, name = D.CORP_CODES[edition][c], D.CORP_NAMES[edition][c]
+    out = [f"{code} {name} ({D.CORP_SHARES[c]} shares): {D.CORP_ABILITY[c]}."]
+    k = next((k for k in v["corporations"] if k["symbol"] == D.CORP_SYMBOLS[c]), None)
+    if k is None:
+        out.append("Its charter is free: it may be formed in phase 9 (IPO).")
+        return out
+    names = {p["seat"]: p["name"] for p in v["players"]}
+    pres = "in receivership" if k["receivership"] else f"president {names.get(k['president'], '?')}"
+    inc = k["income"]
+    out += [
+        f"Share price ${k['share_price']} (max dividend ${k['max_dividend']} per share now), cash ${k['cash']}, {pres}; "
+        f"shares issued {k['issued']} (bank {k['bank_shares']}), unissued {k['unissued']}.",
+        f"Stars {k['stars']}, required by its card {k['stars_required']}. Income: printed ${inc['printed']}, "
+        f"cost of ownership -${inc['cost']}, synergies +${inc['synergy']}, ability +${inc['bonus']} = {inc['total']:+d}.",
+        "Companies: " + ", ".join(f"{x['code']} (${x['face_value']}, {x['net_income']:+d})" for x in k["companies"]),
+        "Synergies: " + (", ".join(f"{a}-{b} +${x}" for a, b, x in k["synergies"]) or "none"),
+    ]
+    return out
+
+
+def row_detail(v: dict[str, Any]) -> Group:
+    """``row``: the share price cards left to right, with each card's maximum dividend, the
+    colours that may start a corporation there (IPO) and the stars it requires for 2 to 7 issued
+    shares; then the cards held."""
+    cards = v["share_price_row"]
+    t = Table(box=None, show_header=False, pad_edge=False, padding=(0, 0))
+    t.add_column(justify="left", style="bold", min_width=9)
+    for _ in cards:
+        t.add_column(justify="right", min_width=3)
+    t.add_row("price $", *[Text(str(c["price"]), style="bold reverse" if c["corporation"] else "") for c in cards])
+    t.add_row("max div", *[str(c["max_dividend"]) for c in cards])
+    t.add_row("IPO", *[Text("".join(COLOR_LETTER[x] for x in c["ipo_colors"])) for c in cards])
+    for n in sorted(cards[0]["stars_required"], key=int):
+        t.add_row(f"★ {n} sh.", *[str(c["stars_required"][n]) for c in cards])
+    held = ", ".join(f"${c['price']} {c['corporation']}" for c in cards if c["corporation"])
+    note = Text("IPO: r red, o orange, y yellow, g green, b blue. ★ N sh.: stars required with N issued shares.\n"
+                + f"Held: {held or 'none'}.", style="dim")
+    return Group(t, note)

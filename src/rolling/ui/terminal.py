@@ -7,6 +7,8 @@ their previous one (their own move and what followed it included), the game's sc
 ``<name>> ``. Every game understands the same commands besides its own:
 
 - ``undo``: back to your previous decision (never past a roll of the dice: see :class:`Screen.barrier`);
+  when that also takes back another person's decisions (several people at one keyboard), it names
+  them and asks first;
 - ``save``: save the game now (it is saved after every action anyway, atomically);
 - ``help``: the game's commands and these;
 - ``quit`` (or the end of input): save and leave; ``--resume FILE`` continues.
@@ -36,9 +38,6 @@ from rolling.core.record import GameRecord, load_record
 
 from .session import PlaySession, default_save_name, log_lines, log_size
 
-#: how many lines of news are shown before a decision at most
-NEWS_LINES = 60
-
 #: the commands every game understands, typed alone on a line
 COMMANDS = {"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit", "exit": "quit",
             "save": "save", "undo": "undo", "u": "undo"}
@@ -56,6 +55,18 @@ def read_line(console: Console, prompt: str) -> str:
     if not line:
         raise Quit
     return line
+
+
+def confirm(console: Console, question: str) -> bool:
+    """Ask a yes-or-no ``question`` (`` (y/n) `` is added) until the answer is one of them; True
+    for yes. Raises Quit at the end of input."""
+    while True:
+        answer = read_line(console, f"{question} (y/n) ").strip().lower()
+        if answer in ("y", "yes"):
+            return True
+        if answer in ("n", "no"):
+            return False
+        console.print("Please answer y or n.", style="yellow", markup=False, highlight=False)
 
 
 def make_console() -> Console:
@@ -102,8 +113,9 @@ class Screen:
         else only what must stay in view after a message (a menu)."""
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any | None:
-        """The action meant by a typed line, or ``None`` when the line was answered on screen (a
-        listing, a cancelled preview).
+        """The action meant by a typed line, a list of actions taken together as one decision, or
+        ``None`` when the line was answered on screen (a listing, a cancelled preview); it may ask
+        more (:func:`confirm`, :func:`read_line`).
 
         Raises:
             ValueError: the line means nothing here; the message says why, in one line.
@@ -234,9 +246,7 @@ def decide(session: PlaySession, screen: Screen, console: Console, seat: int) ->
     news = session.news(seat)
     if news:
         console.rule(f"Since {name}'s last decision" if session.decisions.get(seat) else "The game so far")
-        if len(news) > NEWS_LINES:
-            console.print(f"({len(news) - NEWS_LINES} earlier lines not shown)", style="dim")
-            news = news[-NEWS_LINES:]
+        # every line: what followed a person's own move is exactly what they need to read
         for line in news:
             console.print(line, markup=False, highlight=False)
     session.seen[seat] = log_size(session.state)
@@ -257,19 +267,31 @@ def decide(session: PlaySession, screen: Screen, console: Console, seat: int) ->
                           markup=False, highlight=False)
             continue
         if command == "undo":
+            others = {k: n for k, n in session.undo_takes_back(seat).items() if k != seat and k in session.humans}
+            if others and not confirm(console, "Undo also takes back " + ", ".join(
+                    f"{n} decision{'s' if n > 1 else ''} of {session.names[k]}" for k, n in others.items()) + ". Undo?"):
+                console.print("Nothing undone.", markup=False, highlight=False)
+                continue
             if session.undo(seat):
                 console.print(f"Undone. Back to {name}'s previous decision.", markup=False, highlight=False)
                 return
             console.print(f"There is nothing to undo: no decision of yours{screen.undo_scope or ' yet'}.",
                           style="yellow", markup=False, highlight=False)
             continue
+        applied = 0
         try:
             action = screen.read(session, seat, line, console)
             if action is None:
                 continue
-            session.apply(action, decided_by=seat)
+            # one decision may be several actions (reject every open proposal, then done): undo
+            # takes them back together, from the first
+            for step in action if isinstance(action, list) else [action]:
+                session.apply(step, decided_by=seat if applied == 0 else None)
+                applied += 1
         except IllegalAction as e:
             console.print(f"Not allowed ({e.rule}): {e.reason}", style="yellow", markup=False, highlight=False)
+            if applied:
+                return  # part of the decision stands: the position has moved on
             continue
         except ValueError as e:
             console.print(str(e), style="yellow", markup=False, highlight=False)

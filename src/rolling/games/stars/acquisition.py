@@ -39,7 +39,7 @@ from rolling.core.errors import IllegalAction
 
 from . import data as D
 from . import events as E
-from .actions import Done, Offer, Respond
+from .actions import WORDS, Done, Offer, Respond
 from .config import FI_STANDING_OFFER
 from .moves import Move
 from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
@@ -205,7 +205,7 @@ def apply(s: StarsState, a) -> None:
             s.log.append((E.DONE_BUYING, E.PUBLIC, a.seat))
         return
     if not isinstance(a, Offer):
-        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 3")
+        raise IllegalAction(RULE, f"you cannot {WORDS.get(type(a), 'do that')} in phase 3")
     c, i = _check_offer(s, a)
     owner = s.company_owner[i]
     if owner == FOREIGN_INVESTOR:

@@ -257,6 +257,28 @@ class RespondDeal(Action):
         }
 
 
+#: what each action does, in the rule book's words, to complete "you cannot ..." (messages never
+#: name a class)
+WORDS: dict[type, str] = {
+    Pass: "pass",
+    StartAuction: "start an auction",
+    Bid: "bid",
+    LeaveAuction: "leave an auction",
+    BuyShare: "buy shares",
+    SellShare: "sell shares",
+    Offer: "offer to buy a company",
+    Respond: "answer a proposal",
+    Done: "declare done",
+    Close: "close companies",
+    Dividend: "pay dividends",
+    Issue: "issue shares",
+    FormCorporation: "form a corporation",
+    DeclineIpo: "keep a company private (that is phase 9: IPO)",
+    Deal: "propose a deal",
+    RespondDeal: "answer a deal",
+}
+
+
 def from_json(data) -> Action:
     """Build a Rolling Stock Stars action from its JSON form (raises RecordError)."""
     return action_from_json(ACTIONS, data)

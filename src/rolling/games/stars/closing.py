@@ -21,7 +21,7 @@ from rolling.core.errors import IllegalAction
 from . import data as D
 from . import events as E
 from . import procedures as P
-from .actions import Close, Done
+from .actions import WORDS, Close, Done
 from .moves import Move
 from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
@@ -123,7 +123,7 @@ def apply(s: StarsState, a) -> None:
             s.log.append((E.DONE_CLOSING, E.PUBLIC, a.seat))
         return
     if not isinstance(a, Close):
-        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 4")
+        raise IllegalAction(RULE, f"you cannot {WORDS.get(type(a), 'do that')} in phase 4")
     i = D.company_index(a.company)
     if i is None or i not in closable(s, a.seat):
         owner = s.company_owner[i] if i is not None else -1

@@ -14,7 +14,7 @@ from rolling.core.errors import IllegalAction
 
 from . import data as D
 from . import procedures as P
-from .actions import Dividend
+from .actions import WORDS, Dividend
 from .moves import Move
 from .state import StarsState
 
@@ -54,7 +54,7 @@ def due_corporation(s: StarsState, a, kind: type, rule: str) -> int:
     """
     c = current(s)
     if not isinstance(a, kind):
-        raise IllegalAction(rule, f"{type(a).__name__} is not an action of this phase")
+        raise IllegalAction(rule, f"you cannot {WORDS.get(type(a), 'do that')} in this phase")
     if D.corp_index(a.corporation) != c:
         raise IllegalAction(rule, f"in share price order it is {s.corp_name(c)}'s turn")
     if s.president[c] != a.seat:

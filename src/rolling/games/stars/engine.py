@@ -12,11 +12,30 @@ from rolling.core.errors import IllegalAction
 
 from . import closing, deals, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
 from . import events as E
-from .actions import ACTIONS
+from .actions import (
+    ACTIONS,
+    WORDS,
+    Bid,
+    BuyShare,
+    Close,
+    Deal,
+    DeclineIpo,
+    Dividend,
+    Done,
+    FormCorporation,
+    Issue,
+    LeaveAuction,
+    Offer,
+    Pass,
+    Respond,
+    RespondDeal,
+    SellShare,
+    StartAuction,
+)
 from .config import Config
 from .moves import Move
 from .setup import setup
-from .state import StarsState
+from .state import PHASE_NAMES, StarsState
 
 PHASES = {
     1: investment,
@@ -100,15 +119,35 @@ def apply(s: StarsState, action, on_phase=None) -> None:
     """
     if s.over:
         raise IllegalAction("Game End", "the game is over")
-    if type(action) not in _CLASSES:
-        raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
+    if type(action) not in _PHASE_CLASSES[s.phase]:
+        if type(action) not in _CLASSES:
+            raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
+        raise IllegalAction(f"Phase {s.phase}: {PHASE_NAMES[s.phase]}", wrong_phase(s, action))
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
     _APPLIES[s.phase](s, action)
     run(s, on_phase)
 
 
+def wrong_phase(s: StarsState, action) -> str | None:
+    """Why ``action`` is no action of the phase being played, in the rule book's words ("you
+    cannot buy shares in phase 3 (Acquisition)"), or None when it is one."""
+    if type(action) in _PHASE_CLASSES[s.phase]:
+        return None
+    return f"you cannot {WORDS.get(type(action), 'do that')} in phase {s.phase} ({PHASE_NAMES[s.phase]})"
+
+
+#: the actions each phase takes (phases 2, 5 and 7 take none: they never wait for a decision)
+PHASE_ACTIONS: dict[int, tuple[type, ...]] = {
+    1: (Pass, StartAuction, Bid, LeaveAuction, BuyShare, SellShare),
+    3: (Offer, Respond, Done, Deal, RespondDeal),
+    4: (Close, Done),
+    6: (Dividend,),
+    8: (Issue,),
+    9: (FormCorporation, DeclineIpo),
+}
 _CLASSES = frozenset(ACTIONS.values())
+_PHASE_CLASSES = tuple(frozenset(PHASE_ACTIONS.get(k, ())) for k in range(10))
 # PHASES' functions by phase number, looked up once (the dispatch of every action)
 _STEPS = (None, *(PHASES[k].step for k in range(1, 10)))
 _APPLIES = (None, *(getattr(PHASES[k], "apply", None) for k in range(1, 10)))  # 2, 5, 7 never wait

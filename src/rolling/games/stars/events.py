@@ -52,6 +52,7 @@ PASS_NO_CHOICE = "pass_no_choice"
 START_AUCTION = "start_auction"
 BID = "bid"
 LEAVE_AUCTION = "leave_auction"
+LEAVE_NO_MONEY = "leave_no_money"
 WIN_AUCTION = "win_auction"
 DRAW = "draw"
 BUY_SHARE = "buy_share"
@@ -119,6 +120,7 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
     START_AUCTION: ("{p} starts an auction of {i} with a bid of ${bid}.", ("p", "i", "bid")),
     BID: ("{p} bids ${amount} for {i}.", ("p", "i", "amount")),
     LEAVE_AUCTION: ("{p} leaves the auction.", ("p",)),
+    LEAVE_NO_MONEY: ("{p} leaves the auction: they cannot raise the bid of ${bid} (a bid may not exceed their money).", ("p", "bid")),
     WIN_AUCTION: ("{p} wins {i} for ${price}.", ("p", "i", "price")),
     DRAW: ("{i} is drawn into the offering (unavailable this phase).", ("i",)),
     BUY_SHARE: ("{p} buys a share of {c} for ${price}.", ("p", "c", "price")),
@@ -176,7 +178,7 @@ TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
 
 #: kinds that tell a player's cash, each with the field naming that player: logged only through
 #: :func:`private`, so that they reach only the viewers who may see that cash
-REVEALS_CASH: dict[str, str] = {PASS_NO_CHOICE: "p", CANNOT_FORM: "p"}
+REVEALS_CASH: dict[str, str] = {PASS_NO_CHOICE: "p", CANNOT_FORM: "p", LEAVE_NO_MONEY: "p"}
 
 
 def private(log: list, audience: int, secret: tuple, public: tuple) -> None:

@@ -17,7 +17,7 @@ from rolling.core.errors import IllegalAction
 from . import data as D
 from . import events as E
 from . import procedures as P
-from .actions import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
+from .actions import WORDS, Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
 from .config import RECEIVERSHIP_BUY
 from .moves import Move
 from .state import MAXP, StarsState
@@ -163,7 +163,7 @@ def apply(s: StarsState, a) -> None:
         P.sell_one_share(s, a.seat, c)
         s.current = (s.current + 1) % s.n
         return
-    raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 1")
+    raise IllegalAction(RULE, f"you cannot {WORDS.get(type(a), 'do that')} in phase 1")
 
 
 def _next_bidder(s: StarsState, pos: int, in_mask: int) -> int:
@@ -175,11 +175,15 @@ def _next_bidder(s: StarsState, pos: int, in_mask: int) -> int:
     return pos
 
 
-def _leave(s: StarsState, seat: int) -> None:
+def _leave(s: StarsState, seat: int, forced: bool = False) -> None:
     i, high, bidder, starter, pos, in_mask = s.auction
     in_mask &= ~(1 << seat)
     if s.log is not None:
-        s.log.append((E.LEAVE_AUCTION, E.PUBLIC, seat))
+        if forced:
+            # why is the player's cash: with secret money only they may know it (events.private)
+            E.private(s.log, cash_audience(s, seat), (E.LEAVE_NO_MONEY, seat, high), (E.LEAVE_AUCTION, seat))
+        else:
+            s.log.append((E.LEAVE_AUCTION, E.PUBLIC, seat))
     s.auction = (i, high, bidder, starter, _next_bidder(s, pos, in_mask), in_mask)
 
 
@@ -209,7 +213,7 @@ def step(s: StarsState) -> bool:
                 continue
             seat = s.order[s.auction[4]]
             if s.cash[seat] <= s.auction[1]:
-                _leave(s, seat)
+                _leave(s, seat, forced=True)
                 continue
             return False
         if s.passed == everyone:

@@ -12,7 +12,7 @@ from rolling.core.errors import IllegalAction
 from . import data as D
 from . import events as E
 from . import procedures as P
-from .actions import DeclineIpo, FormCorporation
+from .actions import WORDS, DeclineIpo, FormCorporation
 from .moves import Move
 from .state import StarsState
 from .view import cash_audience
@@ -67,7 +67,7 @@ def apply(s: StarsState, a) -> None:
     """Check and apply an IPO decision (raises IllegalAction, state unchanged)."""
     i = s.ipo_cursor
     if not isinstance(a, (FormCorporation, DeclineIpo)):
-        raise IllegalAction(RULE, f"{type(a).__name__} is not an action of phase 9")
+        raise IllegalAction(RULE, f"you cannot {WORDS.get(type(a), 'do that')} in phase 9")
     if D.company_index(a.company) != i:
         raise IllegalAction(RULE, f"in descending face value order it is {D.CODES[i]}'s turn")
     if s.company_owner[i] != a.seat:

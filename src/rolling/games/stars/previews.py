@@ -13,7 +13,9 @@ per share; a card is an index into the Row (``-1``: no card, which counts as $75
 - :func:`dividend`: what a dividend (phase 6) pays and where it takes the share price;
 - :func:`buy_share`, :func:`sell_share`, :func:`issue_share`: what a share trade costs or brings
   and the price it leaves (Buy / Sell / Issue One Share);
-- :func:`ipo`: the terms of Form Corporation (phase 9).
+- :func:`ipo`: the terms of Form Corporation (phase 9);
+- :func:`phase5_shortfalls`, :func:`ipo_shortfalls`: who could not pay a negative income in
+  phase 5, now or after an IPO.
 """
 
 from __future__ import annotations
@@ -243,3 +245,54 @@ def ipo(face: int, price: int) -> Ipo:
     n = P.ipo_shares(face, price)
     pay = P.ipo_payment(face, price)
     return Ipo(n, pay, pay + n * price, 2 * n)
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """An entity that could not pay its negative income in phase 5 (Collect Income) with the money
+    it holds: a corporation then goes bankrupt; a player must close companies in phase 4 first.
+
+    Attributes:
+        owner: the owner code (seat or ``CORP_BASE + c``).
+        cash: $ it holds (or would hold).
+        income: its income, $ (negative).
+    """
+
+    owner: int
+    cash: int
+    income: int
+
+
+def phase5_shortfalls(s: StarsState) -> list[Shortfall]:
+    """The players (in player order) and corporations (in share price order) whose money now would
+    not pay their negative income if phase 5 came now, with the cost of ownership in force."""
+    out = []
+    for seat in s.order:
+        inc = P.income_of(s, seat)
+        if s.cash[seat] + inc < 0:
+            out.append(Shortfall(seat, s.cash[seat], inc))
+    for c in s.active_corps():
+        inc = P.income_of(s, CORP_BASE + c)
+        if s.corp_cash[c] + inc < 0:
+            out.append(Shortfall(CORP_BASE + c, s.corp_cash[c], inc))
+    return out
+
+
+def ipo_shortfalls(s: StarsState, seat: int, i: int, c: int, price: int) -> list[Shortfall]:
+    """Phase 9: who could not pay a negative income in the next phase 5 (under the cost of ownership
+    in force now) if ``seat`` formed corporation ``c`` with company ``i`` at ``price`` $: the player
+    with their remaining companies, the new corporation with its treasury."""
+    terms = ipo(D.FACE[i], price)
+    coo = s.cost_of_ownership()
+    out = []
+    rest = [k for k in s.companies_of(seat) if k != i]
+    printed, cost, synergy, bonus = P.income_parts(seat, rest, coo)
+    inc = printed - cost + synergy + bonus
+    left = s.cash[seat] - terms.pay
+    if left + inc < 0:
+        out.append(Shortfall(seat, left, inc))
+    printed, cost, synergy, bonus = P.income_parts(CORP_BASE + c, [i], coo)
+    inc = printed - cost + synergy + bonus
+    if terms.treasury + inc < 0:
+        out.append(Shortfall(CORP_BASE + c, terms.treasury, inc))
+    return out

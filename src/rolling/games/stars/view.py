@@ -38,7 +38,15 @@ def company_json(s: StarsState, i: int) -> dict[str, Any]:
         "income": D.INCOME[i],
         "net_income": D.INCOME[i] - s.company_cost(i),
         "in_flight": bool(s.in_flight >> i & 1) if s.phase == 3 else False,
+        "synergies": [[D.CODES[j], bonus] for j, bonus in D.SYNERGY[i]],
     }
+
+
+def _worth(s: StarsState, p: int) -> int:
+    """Player ``p``'s score if the game ended now (:meth:`StarsState.standings`)."""
+    companies = sum(D.FACE[i] for i in s.companies_of(p))
+    shares = sum(s.shares_of(c, p) * s.share_price(c) for c in range(D.N_CORPS) if s.corp_active[c])
+    return s.cash[p] + companies + shares
 
 
 def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
@@ -53,6 +61,8 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
                 "name": s.names[p],
                 "order": pos + 1,
                 "cash": s.cash[p] if sees(cash_audience(s, p), seat) else None,
+                # net worth as the final scoring counts it (cash, face values, shares at their price)
+                "worth": _worth(s, p) if sees(cash_audience(s, p), seat) else None,
                 "companies": [company_json(s, i) for i in s.companies_of(p)],
                 "income": P.income_of(s, p),
                 "shares": shares,
@@ -80,6 +90,7 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
                 "synergies": [[D.CODES[i], D.CODES[j], v] for i, j, v in P.synergy_pairs(owned)],
                 "income": inc,
                 "stars": P.corp_stars(s, c),
+                "stars_required": D.REQUIRED_STARS[s.corp_issued[c]][s.corp_card[c] if s.corp_card[c] >= 0 else D.TOP_CARD],
                 "max_dividend": P.max_dividend(s, c),
             }
         )
@@ -106,7 +117,13 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
         "end_card_flipped": s.end_flipped,
         "cost_of_ownership": {"cost": cost, "colors": [D.COLORS[k] for k in range(5) if mask >> k & 1]},
         "share_price_row": [
-            {"price": D.PRICES[k], "corporation": code[s.card_owner[k]] if s.card_owner[k] >= 0 else None}
+            {
+                "price": D.PRICES[k],
+                "corporation": code[s.card_owner[k]] if s.card_owner[k] >= 0 else None,
+                "max_dividend": D.MAX_DIVIDEND[k],
+                "ipo_colors": [D.COLORS[x] for x in range(len(D.COLORS)) if D.IPO_COLORS[k] >> x & 1],
+                "stars_required": {str(n): row[k] for n, row in D.REQUIRED_STARS.items()},
+            }
             for k in range(D.N_CARDS)
         ],
         "is_over": s.over,
