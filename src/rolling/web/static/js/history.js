@@ -61,6 +61,8 @@ async function main() {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
     if (e.key === "ArrowLeft") { e.preventDefault(); show(at - 1); }
     if (e.key === "ArrowRight") { e.preventDefault(); show(at + 1); }
+    if (e.key === "Home") { e.preventDefault(); show(0); }
+    if (e.key === "End") { e.preventDefault(); show(hist.version); }
   });
   const start = Number(new URL(location.href).searchParams.get("at"));
   await show(Number.isInteger(start) && start > 0 ? start : hist.version);

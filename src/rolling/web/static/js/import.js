@@ -14,7 +14,8 @@ $("import").addEventListener("submit", async (e) => {
     const hist = `/g/${encodeURIComponent(r.id)}/history`;
     $("done").replaceChildren("Imported: ", el("a", { href: hist, id: "imported-history" }, "step through it"), " · ", el("a", { href: r.spectator_url }, "the table as it stands"));
     $("done").hidden = false;
-    location.href = hist;
+    if (r.error) $("done").append(el("div", { class: "error" }, `The export was followed as far as it goes: ${r.error}`));
+    else location.href = hist;
   } catch (err) {
     $("error").textContent = err.message;
     $("error").hidden = false;
