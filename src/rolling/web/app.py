@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -80,6 +81,14 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         # a bug: still JSON, and logged with its traceback
         log.exception("error serving %s", request.url.path)
         return JSONResponse({"error": "InternalError", "message": f"{type(e).__name__}: {e}"[:300]}, status_code=500)
+
+    @app.middleware("http")
+    async def server_timing(request: Request, call_next):
+        # how long the server itself took, for benchmarks and browsers' network panels
+        t0 = time.perf_counter()
+        response = await call_next(request)
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - t0) * 1000:.2f}"
+        return response
 
     app.include_router(make_router(service))
     app.include_router(make_ws_router(service))

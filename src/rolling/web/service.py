@@ -18,6 +18,7 @@ All methods run on the event loop's thread; the database calls are short and syn
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -908,6 +909,19 @@ class GameService:
         if deadline is None:
             live.docs[key] = (live.rev, doc)
         return doc
+
+    def document_json(self, live: Live, held: tuple[int, ...]) -> bytes:
+        """:meth:`document` as UTF-8 JSON, kept until the game changes (every page of the same seats
+        shares it; serialising the document is most of the cost of a request)."""
+        key = ("json", held)
+        cached = live.docs.get(key)
+        if cached is not None and cached[0] == live.rev:
+            return cached[1]
+        doc = self.document(live, held)
+        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if doc["time_limit"] is None:
+            live.docs[key] = (live.rev, body)
+        return body
 
     def summary(self, live: Live) -> dict[str, Any]:
         """One game of the lobby's list."""
