@@ -190,9 +190,9 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
             break
         if not shot_taken and page.evaluate("rollingDoc.view.corporations.length >= 3 && rollingDoc.view.phase === 1"):
             assert page.title().startswith("● Your turn")
-            page.screenshot(path=str(shots / "table.png"))
+            page.screenshot(path=str(shots / "table-passive.png"))
             page.set_viewport_size({"width": 390, "height": 844})
-            page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+            page.screenshot(path=str(shots / "table-passive-phone.png"), full_page=True)
             page.set_viewport_size({"width": 1280, "height": 800})
             shot_taken = True
         assert click_passive(page)
@@ -229,6 +229,69 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
     page.goto(server + "/my")
     page.wait_for_selector(f"tr[data-game='{gid}']")
     assert "game over" in page.locator(f"tr[data-game='{gid}']").inner_text()
+
+
+#: finds the control of an action among the decisions: its index among the buttons, or -1
+FIND = """(a) => {
+  const buttons = [...document.querySelectorAll('#decisions button.act')];
+  return buttons.findIndex((b) => {
+    if (b.dataset.type !== a.type) return false;
+    const args = JSON.parse(b.dataset.args || '{}');
+    if (!Object.entries(args).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v))) return false;
+    return b.dataset.amount === undefined || Number(b.dataset.amount) === a.amount;
+  });
+}"""
+
+
+def click_action(page, action: dict) -> None:
+    """Choose ``action`` through the page's controls: its button, after typing the amount into
+    the number field of a ranged choice (a list folded away is opened first)."""
+    i = page.evaluate(FIND, action)
+    assert i >= 0, f"no control for {action}"
+    button = page.locator("#decisions button.act").nth(i)
+    if not button.is_visible():
+        button.evaluate("(b) => { b.closest('details').open = true; }")
+    field = button.evaluate("(b) => { const d = b.closest('.ranged'); return d ? d.querySelector('input').getAttribute('aria-label') : null; }")
+    if field:
+        button.evaluate("(b, v) => { b.closest('.dec').querySelector('input').value = v; }", action[field])
+    before = version(page)
+    button.click()
+    page.wait_for_function(f"document.body.dataset.version !== '{before}' || !document.querySelector('#error').hidden")
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+
+
+def test_every_kind_of_decision_through_the_controls(server, browser, shots):
+    """One human seat played by the heuristic bot's choices, each made by clicking the page:
+    auctions, IPOs at a price, offers with a typed price, answers, dividends, issues, closing."""
+    from rolling.bots import make_bot
+    from rolling.core.record import GameRecord, replay
+
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 4, "edition": "stars"},
+                                    "seats": ["human", "bot", "bot", "bot:random"], "seed": 21})
+    page = new_page(browser)
+    page.goto(server + g["seats"][0]["url"])
+    wait_drawn(page)
+    bot = make_bot("stars", "heuristic", seed=99)
+    seen: set[str] = set()
+    wanted = {"start_auction", "form_corporation", "offer", "dividend", "issue", "respond"}
+    shot = False
+    for _ in range(250):
+        page.wait_for_function("document.querySelector('#decisions button.act') || document.body.dataset.over === 'yes'")
+        if page.evaluate("document.body.dataset.over") == "yes" or wanted <= seen and shot:
+            break
+        record = page.request.get(f"{server}/api/games/{g['id']}/record").json()
+        action = bot.choose(replay(GameRecord.from_json(record)), 0).to_json()
+        if not shot and page.evaluate("rollingDoc.view.phase === 3 && rollingDoc.view.corporations.length >= 3"):
+            page.screenshot(path=str(shots / "table.png"))
+            page.set_viewport_size({"width": 390, "height": 844})
+            page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+            page.set_viewport_size({"width": 1280, "height": 800})
+            shot = True
+        click_action(page, action)
+        seen.add(action["type"])
+    assert wanted <= seen, f"decisions not met: {wanted - seen}"
+    assert shot
+    assert page.errors == []
 
 
 def test_two_humans_take_turns_live(server, browser, shots):
