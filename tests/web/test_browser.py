@@ -349,6 +349,34 @@ def test_two_humans_take_turns_live(server, browser, shots):
     assert a.errors == [] and b.errors == []
 
 
+def test_hotseat_from_the_lobby(server, browser):
+    """Two human seats played in one browser: the lobby's hotseat button, then both seats decide
+    at the one table."""
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#game option[value=stars]", state="attached")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    kinds = page.locator(".seat-kind")
+    kinds.nth(0).select_option("human")
+    kinds.nth(1).select_option("human")
+    kinds.nth(2).select_option("bot:random")
+    page.locator(".seat-name").nth(0).fill("Ada")
+    page.click("#create-btn")
+    page.wait_for_selector("#links .seat-link")
+    page.click("#hotseat")
+    wait_drawn(page)
+    assert page.evaluate("rollingDoc.you") == [0, 1]
+    assert "Ada" in page.locator("#you").inner_text()
+    seats = set()
+    for _ in range(12):
+        page.wait_for_selector("#decisions .seat-dec")
+        seats.add(int(page.locator("#decisions .seat-dec").first.get_attribute("data-seat")))
+        assert click_passive(page)
+    assert seats == {0, 1}
+    assert page.errors == []
+
+
 def test_spectator_sees_no_secret_cash(server, browser):
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 3, "edition": "stars", "variants": ["secret-money"]},
                                     "seats": ["human", "bot", "bot"], "seed": 5})

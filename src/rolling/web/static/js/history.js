@@ -23,8 +23,13 @@ async function show(n) {
   try {
     const d = await api(`/api/games/${encodeURIComponent(id)}/history/${want}`, { tokens });
     if (pending !== want) return;
-    stars.renderBoard($("board"), { ...d, decisions: {} });
-    $("headline").textContent = stars.headline(d);
+    if (d.game === "stars") {
+      stars.renderBoard($("board"), { ...d, decisions: {} });
+      $("headline").textContent = stars.headline(d);
+    } else {
+      $("board").replaceChildren(el("pre", { class: "raw panel" }, JSON.stringify(d.view, null, 1)));
+      $("headline").textContent = `action ${want}`;
+    }
     $("log").replaceChildren(...(d.log || []).map((l) => el("li", {}, l)));
     $("log").scrollTop = $("log").scrollHeight;
     document.body.dataset.at = want;

@@ -16,12 +16,13 @@ function drawOptions() {
   $("edition").replaceChildren(...(g.editions || []).map((e) => el("option", { value: e }, e)));
   $("variants").replaceChildren(...(g.variants || []).map((v) => el("label", { style: { marginRight: "12px", whiteSpace: "nowrap" } },
     el("input", { type: "checkbox", name: "variant", value: v }), ` ${v}`)));
-  drawSeats();
+  drawSeats(true);
 }
 
-function drawSeats() {
+function drawSeats(force = false) {
   const g = spec();
   const n = Number($("players").value) || 4;
+  if (!force && document.querySelectorAll(".seat-kind").length === n) return; // nothing to redraw
   const old = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
   const oldNames = [...document.querySelectorAll(".seat-name")].map((s) => s.value);
   const kinds = [["human", "human"], ["bot", `bot (${g.strongest || "strongest"})`], ...(g.bots || []).map((b) => [`bot:${b}`, `bot: ${b}`])];
@@ -108,8 +109,16 @@ async function main() {
   if (options.stars) $("game").value = "stars";
   drawOptions();
   $("game").addEventListener("change", drawOptions);
-  $("players").addEventListener("change", drawSeats);
-  $("players").addEventListener("input", drawSeats);
+  $("edition").addEventListener("change", () => {
+    const range = (spec().players_by_edition || {})[$("edition").value];
+    if (!range) return;
+    $("players").min = range[0];
+    $("players").max = range[1];
+    $("players").value = Math.min(range[1], Math.max(range[0], Number($("players").value)));
+    drawSeats();
+  });
+  $("players").addEventListener("change", () => drawSeats());
+  $("players").addEventListener("input", () => drawSeats());
   $("create").addEventListener("submit", create);
   $("hotseat").addEventListener("click", hotseat);
   listGames();

@@ -84,7 +84,7 @@ export function playersPanel(doc, own) {
       el("td", { class: "num" }, sign(p.income)),
       el("td", {}, Object.entries(p.shares).map(([code, n]) => el("span", { class: "share" }, `${code}×${n}`))),
       el("td", { class: "num", title: nw.hidden ? "cash is secret: companies and shares only" : "cash + face values + shares" },
-        nw.hidden ? `? + $${nw.value}` : `$${nw.value}`));
+        nw.hidden ? (nw.value ? `$${nw.value} + ?` : "?") : `$${nw.value}`));
   });
   return el("section", { class: "panel players" },
     el("table", {},

@@ -75,7 +75,7 @@ function renderTools(d) {
   }
   $("tools").replaceChildren(...tools);
   const progs = [];
-  if (!d.over && (d.you || []).length) {
+  if (!d.over && (d.you || []).length && d.game === "stars") {
     const active = d.programs || [];
     for (const seat of d.you) {
       const items = PROGRAMS.filter((p) => p.kind !== "auction_limit" || (d.view.auction && d.view.auction.in.includes(seat))
@@ -125,14 +125,16 @@ function render(d) {
   doc = d;
   window.rollingDoc = d; // for tests and the curious
   $("title").textContent = d.title || d.game;
-  $("headline").textContent = stars.headline(d);
+  $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.version}`}`;
   $("history-link").href = `/g/${encodeURIComponent(id)}/history`;
   const n = names();
   const you = d.you || [];
   $("you").replaceChildren(you.length
     ? el("span", {}, "You: ", you.map((s) => n[s]).join(", "), myTurn(d) ? el("b", { class: "yourturn" }, " — your turn") : (d.over ? "" : el("span", { class: "muted" }, " — waiting")))
     : el("span", { class: "muted" }, "Watching (spectator)"));
-  stars.renderBoard($("board"), d);
+  if (d.game === "stars") stars.renderBoard($("board"), d);
+  else $("board").replaceChildren(el("section", { class: "panel" }, el("h3", {}, "The table (this game's own page is still to come)"),
+    el("pre", { class: "raw" }, JSON.stringify(d.view, null, 1))));
   const any = renderDecisions($("decisions"), d, send);
   $("decisions").classList.toggle("none", !any);
   renderTools(d);
