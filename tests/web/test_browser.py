@@ -146,6 +146,14 @@ def wait_drawn(page):
     page.wait_for_function("document.body.dataset.version !== undefined")
 
 
+def assert_clean(page):
+    """No script error so far, and no value the page failed to fill in."""
+    assert page.errors == []
+    text = page.locator("body").inner_text()
+    for word in ("undefined", "null", "NaN", "[object Object]"):
+        assert word not in text, f"{word!r} on the page"
+
+
 def click_passive(page) -> bool:
     """Click the passive player's choice, if the page offers any; wait for the answer."""
     before = version(page)
@@ -195,6 +203,7 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
             page.screenshot(path=str(shots / "table-passive-phone.png"), full_page=True)
             page.set_viewport_size({"width": 1280, "height": 800})
             shot_taken = True
+            assert_clean(page)
         assert click_passive(page)
     assert page.evaluate("document.body.dataset.over") == "yes"
     assert shot_taken
@@ -202,7 +211,7 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
     assert standings.count() == 4
     assert page.locator(".standings").inner_text().count("$") >= 4
     page.screenshot(path=str(shots / "table-over.png"))
-    assert page.errors == []
+    assert_clean(page)
 
     # the history: step back and forth, charts, the record
     gid = page.url.rstrip("/").split("/g/")[1]
@@ -221,6 +230,7 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
     assert page.locator("#chart-worth svg path").count() == 4
     assert page.locator("#chart-price svg path").count() >= 1
     page.screenshot(path=str(shots / "history.png"))
+    assert_clean(page)
     record = page.request.get(f"{server}/api/games/{gid}/record").json()
     assert record["game"] == "stars" and len(record["actions"]) == last
     assert page.errors == []
@@ -287,6 +297,8 @@ def test_every_kind_of_decision_through_the_controls(server, browser, shots):
             page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
             page.set_viewport_size({"width": 1280, "height": 800})
             shot = True
+        if action["type"] not in seen:
+            assert_clean(page)
         click_action(page, action)
         seen.add(action["type"])
     assert wanted <= seen, f"decisions not met: {wanted - seen}"
@@ -346,7 +358,8 @@ def test_two_humans_take_turns_live(server, browser, shots):
     a.locator("#programs input[data-kind=pass_investment]").first.check()
     a.wait_for_function("(rollingDoc.programs || []).some((p) => p.kind === 'pass_investment')")
     b.screenshot(path=str(shots / "two-humans-phone.png"), full_page=True)
-    assert a.errors == [] and b.errors == []
+    assert_clean(a)
+    assert_clean(b)
 
 
 def test_hotseat_from_the_lobby(server, browser):
@@ -395,7 +408,8 @@ def test_spectator_sees_no_secret_cash(server, browser):
     texts = player.locator(".players td.cash").all_inner_texts()
     assert sum(t.strip() == "secret" for t in texts) == 2
     assert player.locator(".players tr.me td.cash").inner_text().startswith("$")
-    assert spectator.errors == [] and player.errors == []
+    assert_clean(spectator)
+    assert_clean(player)
 
 
 def test_import_an_18xx_export(server, browser):

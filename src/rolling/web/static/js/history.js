@@ -56,7 +56,8 @@ async function main() {
   catch (e) { $("board").replaceChildren(el("div", { class: "error" }, e.message)); return; }
   $("slider").max = hist.version;
   $("actions").replaceChildren(el("li", { "data-n": 0, onclick: () => show(0) }, "0 · the start"),
-    ...hist.actions.map((a) => el("li", { "data-n": a.n, onclick: () => show(a.n) }, `${a.n} · ${a.text}`)));
+    ...hist.actions.map((a) => el("li", { "data-n": a.n, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
+      a.by && a.by !== "human" && a.by !== "bot" && a.by !== "import" ? el("small", { class: "muted" }, ` (${a.by})`) : null)));
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);

@@ -84,7 +84,8 @@ function renderTools(d) {
         const lim = el("input", { type: "number", min: 0, value: on && on.limit !== undefined ? on.limit : "", class: "amount-in", "aria-label": "limit" });
         const box = el("input", { type: "checkbox", checked: !!on, "data-kind": p.kind,
           onchange: (e) => (e.target.checked ? setProgram(seat, p.kind, p.limit ? Number(lim.value || 0) : undefined) : dropProgram(seat, p.kind)) });
-        return el("label", { class: "prog", title: on && on.note ? on.note : "" }, box, ` ${p.label}`, p.limit ? [" $", lim] : null, on && on.note ? el("small", { class: "muted" }, ` (${on.note})`) : null);
+        return el("label", { class: "prog" }, box, ` ${p.label}`, p.limit ? [" $", lim] : null,
+          on && on.company ? el("small", { class: "muted" }, ` (auction of ${on.company})`) : null, on ? el("small", { class: "on" }, " · on") : null);
       });
       progs.push(el("details", { class: "progs", open: openPrograms.has(seat), ontoggle: (e) => (e.target.open ? openPrograms.add(seat) : openPrograms.delete(seat)) }, el("summary", {}, `Programmed actions${d.you.length > 1 ? ` (${n[seat]})` : ""}${active.some((x) => x.seat === seat) ? " · on" : ""}`), items));
     }
@@ -102,10 +103,14 @@ function renderLog(d) {
   $("chat-form").hidden = !(d.you || []).length;
 }
 
+let receivedAt = Date.now();
 function renderClock(d) {
   const c = $("clock");
-  if (!d.time_limit || !d.time_limit.deadline) { c.textContent = ""; return; }
-  const left = Math.max(0, Math.round((new Date(d.time_limit.deadline) - Date.now()) / 1000));
+  const t = d.time_limit;
+  if (!t || (t.seconds_left === undefined && !t.deadline)) { c.textContent = ""; return; }
+  // seconds_left as the server counted it when it sent the document: no trust in this clock's time
+  const left = Math.max(0, Math.round(t.seconds_left !== undefined && t.seconds_left !== null
+    ? t.seconds_left - (Date.now() - receivedAt) / 1000 : (new Date(t.deadline) - Date.now()) / 1000));
   c.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 setInterval(() => doc && renderClock(doc), 1000);
@@ -123,6 +128,7 @@ function notify(d) {
 function render(d) {
   if (!d || !d.view) return;
   doc = d;
+  receivedAt = Date.now();
   window.rollingDoc = d; // for tests and the curious
   $("title").textContent = d.title || d.game;
   $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.version}`}`;
@@ -130,8 +136,10 @@ function render(d) {
   const n = names();
   const you = d.you || [];
   $("you").replaceChildren(you.length
-    ? el("span", {}, "You: ", you.map((s) => n[s]).join(", "), myTurn(d) ? el("b", { class: "yourturn" }, " — your turn") : (d.over ? "" : el("span", { class: "muted" }, " — waiting")))
-    : el("span", { class: "muted" }, "Watching (spectator)"));
+    ? el("span", {}, "You: ", you.map((s) => n[s]).join(", "), myTurn(d) ? el("b", { class: "yourturn" }, " — your turn") : (d.over ? "" : el("span", { class: "muted" }, " — waiting")),
+      you.length > 1 && d.view_seat !== undefined && d.view_seat !== null ? el("small", { class: "muted" }, ` (the table as ${n[d.view_seat]} sees it)`) : null)
+    : el("span", { class: "muted" }, d.watch_only ? "Watching (an imported game: watch only)" : "Watching (spectator)"),
+    d.stopped ? el("div", { class: "error" }, d.stopped) : "");
   if (d.game === "stars") stars.renderBoard($("board"), d);
   else $("board").replaceChildren(el("section", { class: "panel" }, el("h3", {}, "The table (this game's own page is still to come)"),
     el("pre", { class: "raw" }, JSON.stringify(d.view, null, 1))));
