@@ -390,6 +390,44 @@ def test_hotseat_from_the_lobby(server, browser):
     assert page.errors == []
 
 
+def test_a_stale_page_is_told_and_refreshed(server, browser):
+    """A page that missed an update (its WebSocket messages held back) acts on an old version: the
+    server answers 409 and the page says "the game changed" and shows the game as it is."""
+    page = new_page(browser)
+    if not hasattr(page, "route_web_socket"):
+        pytest.skip("playwright too old to hold back WebSocket messages")
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 2, "edition": "stars"}, "seats": ["human", "bot"], "seed": 8})
+    deliver = {"on": True}
+
+    def relay(ws):
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda m: ws.send(m) if deliver["on"] else None)
+
+    page.route_web_socket("**/ws/**", relay)
+    page.goto(server + g["seats"][0]["url"])
+    wait_drawn(page)
+    page.wait_for_selector("#decisions button.act")
+    old = version(page)
+    deliver["on"] = False
+    # the same seat acts elsewhere (its token, through the API)
+    token = g["seats"][0]["token"]
+    req = urllib.request.Request(f"{server}/api/games/{g['id']}", headers={"X-Seat-Tokens": token})
+    with urllib.request.urlopen(req) as r:
+        doc = json.load(r)
+    d = doc["decisions"]["0"][0]
+    action = d["action"] or {"type": d["type"], **d["args"], d["field"]: d["lo"]}
+    req = urllib.request.Request(f"{server}/api/games/{g['id']}/actions", method="POST",
+                                 data=json.dumps({"version": doc["version"], "seat": 0, "action": action}).encode(),
+                                 headers={"Content-Type": "application/json", "X-Seat-Tokens": token})
+    with urllib.request.urlopen(req) as r:
+        now = json.load(r)["version"]
+    assert version(page) == old  # the page has not heard
+    page.locator("#decisions button.act").first.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) >= {now}")
+    assert "changed" in page.locator("#error").inner_text()
+    assert page.errors == []
+
+
 def test_spectator_sees_no_secret_cash(server, browser):
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 3, "edition": "stars", "variants": ["secret-money"]},
                                     "seats": ["human", "bot", "bot"], "seed": 5})
