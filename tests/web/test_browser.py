@@ -398,8 +398,10 @@ def test_a_stale_page_is_told_and_refreshed(server, browser):
         pytest.skip("playwright too old to hold back WebSocket messages")
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 2, "edition": "stars"}, "seats": ["human", "bot"], "seed": 8})
     deliver = {"on": True}
+    sockets = []
 
     def relay(ws):
+        sockets.append(ws)
         upstream = ws.connect_to_server()
         upstream.on_message(lambda m: ws.send(m) if deliver["on"] else None)
 
@@ -425,6 +427,13 @@ def test_a_stale_page_is_told_and_refreshed(server, browser):
     page.locator("#decisions button.act").first.click()
     page.wait_for_function(f"Number(document.body.dataset.version) >= {now}")
     assert "changed" in page.locator("#error").inner_text()
+
+    # a dropped connection comes back by itself
+    deliver["on"] = True
+    sockets[-1].close()
+    page.wait_for_function("document.querySelector('#conn').classList.contains('offline')")
+    page.wait_for_function("document.querySelector('#conn').classList.contains('live')", timeout=10000)
+    assert len(sockets) >= 2
     assert page.errors == []
 
 
