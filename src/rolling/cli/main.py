@@ -60,6 +60,7 @@ COMMAND_MODULES = [
     "rolling.cli.stars",
     "rolling.cli.market",
     "rolling.cli.freight",
+    "rolling.cli.serve",
 ]
 
 for _name in COMMAND_MODULES:

@@ -1,0 +1,40 @@
+"""``rolling serve``: the web app (:mod:`rolling.web`) on uvicorn."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
+    """Add ``rolling serve`` to the app."""
+
+    @app.command("serve")
+    def serve(
+        host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
+        port: int = typer.Option(8000, "--port", help="TCP port to listen on"),
+        db: str = typer.Option(None, "--db", metavar="URL",
+                               help="database: sqlite:///FILE.db or postgresql+psycopg://USER:PASS@HOST/DB "
+                                    "(default: rolling.db in the user data folder)"),
+        bot_pace: float = typer.Option(None, "--bot-pace", help="seconds a bot waits before its move (default 0.3)"),
+    ) -> None:
+        """Serve the web app: the lobby at http://HOST:PORT/, the JSON API under /api (OpenAPI at
+        /docs), live pages over WebSockets. Games are kept in the database; stop the server any
+        time (even kill -9) and start it again: every game goes on where it was."""
+        import uvicorn
+
+        from rolling.core.errors import UsageError
+        from rolling.web.app import create_app
+        from rolling.web.settings import DEFAULT_BOT_PACE, default_db_path, default_db_url
+
+        if not 0 < port < 65536:
+            raise UsageError(f"--port must be from 1 to 65535, not {port}")
+        if bot_pace is not None and not bot_pace >= 0:
+            raise UsageError(f"--bot-pace must be 0 or more, not {bot_pace}")
+        url = db or default_db_url()
+        web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace)
+        where = default_db_path() if db is None else web.state.engine.url.render_as_string(hide_password=True)
+        typer.echo(f"rolling: serving http://{host}:{port}/ (games in {where})", err=True)
+        try:
+            uvicorn.run(web, host=host, port=port, log_level="warning")
+        except OSError as e:
+            raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None

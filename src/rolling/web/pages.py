@@ -1,0 +1,152 @@
+"""The web pages: HTML shells, the static JavaScript and CSS, and each game's printed data.
+
+Every page is a small HTML file from ``static/`` whose JavaScript module draws it from the JSON
+API (:mod:`rolling.web.api`) and the game's WebSocket; nothing is built or fetched from elsewhere,
+so the site works offline. Routes:
+
+- ``/`` the lobby, ``/my`` this browser's games, ``/import`` watch an 18xx.games export;
+- ``/g/{id}`` the table, ``/g/{id}/history`` step through a game;
+- ``/static/{path}`` the assets; ``/data/{game}.json`` the printed numbers of a game (cards,
+  share price row, corporations) that views refer to by code.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+router = APIRouter(include_in_schema=False)
+
+STATIC = resources.files(__package__).joinpath("static")
+MEDIA = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/")
+def lobby() -> HTMLResponse:
+    """The lobby: create a game, see the open ones."""
+    return _page("lobby.html")
+
+
+@router.get("/my")
+def my_games() -> HTMLResponse:
+    """The games whose seat links this browser holds (read from its localStorage by the page)."""
+    return _page("my.html")
+
+
+@router.get("/import")
+def import_page() -> HTMLResponse:
+    """Upload an 18xx.games export to watch and step through it."""
+    return _page("import.html")
+
+
+@router.get("/g/{game_id}")
+def table(game_id: str) -> HTMLResponse:
+    """The table of one game, live."""
+    return _page("table.html")
+
+
+@router.get("/g/{game_id}/history")
+def history(game_id: str) -> HTMLResponse:
+    """One game step by step, with its charts and record download."""
+    return _page("history.html")
+
+
+@router.get("/static/{path:path}")
+def static(path: str) -> Response:
+    """A file of ``static/`` (no directory listing, nothing outside it)."""
+    parts = [p for p in path.split("/") if p]
+    if not parts or any(p in (".", "..") or p.startswith(".") for p in parts):
+        raise HTTPException(404)
+    node = STATIC
+    for p in parts:
+        node = node.joinpath(p)
+    suffix = "." + parts[-1].rsplit(".", 1)[-1] if "." in parts[-1] else ""
+    if suffix not in MEDIA or not node.is_file():
+        raise HTTPException(404)
+    return Response(node.read_bytes(), media_type=MEDIA[suffix], headers={"Cache-Control": "no-cache"})
+
+
+@cache
+def stars_data() -> dict[str, Any]:
+    """Rolling Stock Stars' printed numbers, for the pages: companies (colour, face value, income,
+    price span, stars, synergy partners with their $), the share price row (price, maximum
+    dividend, IPO colours, stars required by issued shares), corporations (symbol, code and name
+    by edition, shares, ability) and the cost of ownership table."""
+    from rolling.games.stars import data as D
+
+    companies = [
+        {
+            "code": D.CODES[i],
+            "name": D.NAMES[i],
+            "color": D.COLORS[D.COLOR[i]],
+            "face_value": D.FACE[i],
+            "income": D.INCOME[i],
+            "price_span": [D.SPAN_LO[i], D.SPAN_HI[i]],
+            "stars": D.STARS[i],
+            "synergies": [[D.CODES[j], v] for j, v in D.SYNERGY[i]],
+        }
+        for i in range(D.N_COMPANIES)
+    ]
+    row = [
+        {
+            "price": D.PRICES[k],
+            "max_dividend": D.MAX_DIVIDEND[k],
+            "ipo": [D.COLORS[c] for c in range(len(D.COLORS)) if D.IPO_COLORS[k] >> c & 1],
+            "required_stars": {str(n): D.REQUIRED_STARS[n][k] for n in sorted(D.REQUIRED_STARS)},
+        }
+        for k in range(D.N_CARDS)
+    ]
+    corps = [
+        {
+            "symbol": D.CORP_SYMBOLS[c],
+            "codes": {e: D.CORP_CODES[e][c] for e in D.CORP_CODES},
+            "names": {e: D.CORP_NAMES[e][c] for e in D.CORP_NAMES},
+            "shares": D.CORP_SHARES[c],
+            "ability": D.CORP_ABILITY[c],
+        }
+        for c in range(D.N_CORPS)
+    ]
+
+    def coo(e: tuple[int, int]) -> dict[str, Any]:
+        return {"cost": e[0], "colors": [D.COLORS[k] for k in range(len(D.COLORS)) if e[1] >> k & 1]}
+
+    return {
+        "game": "stars",
+        "colors": list(D.COLORS),
+        "companies": companies,
+        "share_price_row": row,
+        "corporations": corps,
+        "cost_of_ownership": {
+            "by_top_color": {D.COLORS[k]: coo(e) for k, e in enumerate(D.COST_BY_TOP_COLOR)},
+            "end_card_front": coo(D.END_CARD_FRONT),
+            "end_card_back": coo(D.END_CARD_BACK),
+        },
+    }
+
+
+GAME_DATA = {"stars": stars_data}
+
+
+@router.get("/data/{game}.json")
+def game_data(game: str) -> JSONResponse:
+    """The printed numbers of ``game`` (404 for a game without page data yet)."""
+    make = GAME_DATA.get(game)
+    if make is None:
+        return JSONResponse({"error": "NotFound", "message": f"no page data for game {game!r}"}, status_code=404)
+    return JSONResponse(make(), headers={"Cache-Control": "max-age=3600"})

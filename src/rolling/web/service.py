@@ -1,0 +1,1042 @@
+"""Games on the server: each one is its record in the database, with a cached live state.
+
+A game is its config, seed and list of actions. Every action is committed in its own database
+transaction (the row ``(game_id, n)`` is unique) before the cached state counts it and before any
+page is told; the state is rebuilt by replay when a game is first needed after a start, and after
+an undo. Each game has an :class:`asyncio.Lock`, so of two actions sent at once for one game one is
+applied and the other, carrying a version that is no longer current, gets :class:`StaleVersion`.
+
+Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry name, or
+``import`` (the players of an imported game, which nobody plays). Bots act on the server right
+after the action that makes it their turn (after ``bot_pace`` seconds, so that people see the moves
+go by; with a pace of 0, within the same request). Programmed actions (:mod:`.programs`) and the
+time limits of the any-order phases act the same way.
+
+All methods run on the event loop's thread; the database calls are short and synchronous.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, bindparam, delete, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import sessionmaker
+
+from rolling.bots import HUMAN, default_names, make_bot, parse_seats
+from rolling.core.errors import IllegalAction, RecordError, UsageError
+from rolling.core.record import GameRecord, new_state
+from rolling.games import GAME_MODULES, get_game
+
+from . import decisions as D
+from . import programs as P
+from .models import ActionRow, ChatRow, Game, ProgramRow, Seat
+from .tokens import hash_token, new_game_id, new_token
+
+log = logging.getLogger("rolling.web")
+
+#: who took an action: a person, a person's programmed action, a bot, a phase's time limit, an import
+BY_HUMAN, BY_PROGRAM, BY_BOT, BY_TIMER, BY_IMPORT = "human", "program", "bot", "timer", "import"
+#: seat kind of the players of an imported game
+IMPORTED = "import"
+#: phases that may carry a time limit, per game (Stars 002, 3.1: the any-order phases 3 and 4)
+TIMED_PHASES = {"stars": ("3", "4")}
+#: the most automated actions one request carries out inline (a whole bots-only game fits)
+MAX_INLINE = 100_000
+#: longest chat line kept, in characters
+MAX_CHAT = 500
+
+_INSERT_ACTION = insert(ActionRow.__table__)
+_UPDATE_GAME = (update(Game.__table__).where(Game.__table__.c.id == bindparam("gid"))
+                .values(version=bindparam("version"), over=bindparam("over"), to_act=bindparam("to_act"),
+                        updated=bindparam("updated")))
+
+# -- errors ------------------------------------------------------------------------------------------
+
+
+class WebError(Exception):
+    """An error with its HTTP status and JSON name: ``{"error": name, "message", "rule"?}``."""
+
+    status = 400
+    name = "BadRequest"
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def body(self) -> dict[str, Any]:
+        """The JSON error body."""
+        d: dict[str, Any] = {"error": self.name, "message": self.message}
+        if self.rule:
+            d["rule"] = self.rule
+        return d
+
+
+class NotFound(WebError):
+    """No such game (404)."""
+
+    status, name = 404, "NotFound"
+
+
+class Forbidden(WebError):
+    """The request does not carry the token of the seat it acts for (403)."""
+
+    status, name = 403, "Forbidden"
+
+
+class StaleVersion(WebError):
+    """The action was chosen on a version of the game that is no longer current (409)."""
+
+    status, name = 409, "StaleVersion"
+
+    def __init__(self, message: str = "the game changed, look again"):
+        super().__init__(message)
+
+
+class Illegal(WebError):
+    """The rules forbid the action (400); ``rule`` names the rule section."""
+
+    status, name = 400, "IllegalAction"
+
+
+class Malformed(WebError):
+    """The action is not an action of this game (unknown type, missing or wrong fields) (422)."""
+
+    status, name = 422, "MalformedAction"
+
+
+class UndoRefused(WebError):
+    """Undo is not allowed now (403): another person acted since, or nothing to undo."""
+
+    status, name = 403, "UndoRefused"
+
+
+class Conflict(WebError):
+    """The game is over or watch-only (409)."""
+
+    status, name = 409, "GameClosed"
+
+
+# -- live games --------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Listener:
+    """One live page (WebSocket): the seats its tokens hold, and an event set on every change."""
+
+    held: tuple[int, ...]
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class Live:
+    """A game in memory: its facts, the actions (JSON) with who took each, the live state with its
+    log on, the bots, programs and chat, and what pages are watching."""
+
+    id: str
+    game: str
+    title: str
+    config: dict[str, Any]
+    seed: int
+    created: float
+    seats: list[dict[str, Any]]  # {"seat", "name", "kind", "token_hash"}
+    time_limits: dict[str, int]
+    meta: dict[str, Any]
+    watch_only: bool
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    by: list[tuple[int | None, str]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    log_marks: list[int] = field(default_factory=list)  # log size after each action
+    state: Any = None
+    barrier: int = 0
+    bots: dict[int, Any] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    programs: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task | None = None
+    listeners: set[Listener] = field(default_factory=set)
+    touched: float = 0.0  # when the game last went back (undo): bots and clocks count from there
+    rev: int = 0  # changes with every action, undo, chat line or program
+    broken: str | None = None  # why automated play stopped (a bot failed), if it did
+    lines: dict[Any, tuple[int, list[str]]] = field(default_factory=dict)  # viewer -> (events seen, lines)
+    docs: dict[Any, tuple[int, dict]] = field(default_factory=dict)
+    charts: tuple[int, dict] | None = None
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied."""
+        return len(self.actions)
+
+    @property
+    def last_time(self) -> float:
+        """When the latest action was taken (or the game created), seconds since the epoch."""
+        return max(self.times[-1] if self.times else self.created, self.touched)
+
+    def record(self) -> GameRecord:
+        """The game's record (``rolling replay``-able), names and seats in ``meta``."""
+        meta = dict(self.meta)
+        meta["names"] = [s["name"] for s in self.seats]
+        meta["seats"] = [s["kind"] for s in self.seats]
+        return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
+
+
+def _barrier_test(game: str):
+    """The terminal screen's test of which actions undo may not reach back past (a roll of the
+    dice), or None for a game without one."""
+    import importlib
+
+    where = {"freight": ("rolling.ui.freight", "FreightScreen"), "market": ("rolling.ui.market", "MarketScreen")}
+    if game not in where:
+        return None
+    module, cls = where[game]
+    return getattr(importlib.import_module(module), cls)().barrier
+
+
+def _iso(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+
+
+def _title(game: str, config: dict[str, Any], players: int) -> str:
+    if game == "stars":
+        from rolling.games.stars.config import TITLES
+
+        base = TITLES.get(config.get("edition", "stars"), "Rolling Stock Stars")
+    else:
+        base = {"freight": "Rolling Freight", "market": "Rolling Market"}.get(game, game)
+    return f"{base}, {players} player{'s' if players != 1 else ''}"
+
+
+# -- the service -------------------------------------------------------------------------------------
+
+
+class GameService:
+    """Every game of one database, their live states, bots and pages.
+
+    Args:
+        engine: the database (schema already upgraded: :func:`rolling.web.db.open_database`).
+        bot_pace: seconds between the action that makes it a bot's (or a program's) turn and its
+            move; 0 plays them within the request that triggered them.
+        start_workers: run the background tasks (paced bots, time limits, resuming after a
+            restart); off, only what happens inline happens.
+    """
+
+    def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True):
+        self.engine = engine
+        self.Session = sessionmaker(engine, expire_on_commit=False)
+        self.bot_pace = max(0.0, float(bot_pace))
+        self.start_workers = start_workers
+        self.cache: dict[str, Live] = {}
+        self.closed = False
+
+    # -- start and stop ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume the games whose turn is a bot's, a program's or under a time limit (after a restart)."""
+        if not self.start_workers:
+            return
+        with self.Session() as db:
+            rows = db.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False))).scalars().all()
+        for gid in rows:
+            try:
+                live = self.get(gid)
+            except WebError:
+                continue
+            if self._due(live) is not None:
+                self._kick(live)
+
+    async def stop(self) -> None:
+        """Cancel the background tasks (the database holds everything)."""
+        self.closed = True
+        tasks = [live.task for live in self.cache.values() if live.task is not None and not live.task.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    # -- loading -------------------------------------------------------------------------------------
+    def get(self, gid: str) -> Live:
+        """The live game ``gid``, loaded and replayed from the database on first use.
+
+        Raises:
+            NotFound: no such game.
+        """
+        live = self.cache.get(gid)
+        if live is not None:
+            return live
+        if not isinstance(gid, str) or len(gid) > 32:
+            raise NotFound(f"no game {gid!r}")
+        with self.Session() as db:
+            g = db.get(Game, gid)
+            if g is None:
+                raise NotFound(f"no game {gid!r}")
+            seats = db.execute(select(Seat).where(Seat.game_id == gid).order_by(Seat.seat)).scalars().all()
+            acts = db.execute(select(ActionRow).where(ActionRow.game_id == gid).order_by(ActionRow.n)).scalars().all()
+            chat = db.execute(select(ChatRow).where(ChatRow.game_id == gid).order_by(ChatRow.id)).scalars().all()
+            progs = db.execute(select(ProgramRow).where(ProgramRow.game_id == gid)).scalars().all()
+        live = Live(
+            id=g.id, game=g.game, title=g.title, config=dict(g.config), seed=g.seed, created=g.created,
+            seats=[{"seat": s.seat, "name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in seats],
+            time_limits={str(k): int(v) for k, v in (g.time_limits or {}).items()}, meta=dict(g.meta or {}),
+            watch_only=bool(g.watch_only),
+        )
+        live.actions = [dict(a.action) for a in acts]
+        live.by = [(a.seat, a.by) for a in acts]
+        live.times = [a.created for a in acts]
+        live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
+        live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
+                                             "assumption": dict(p.assumption or {})} for p in progs}
+        live.bots = {s["seat"]: make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"])
+                     for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
+        self._rebuild(live)
+        self.cache[gid] = live
+        return live
+
+    def _rebuild(self, live: Live) -> None:
+        """Replay the game's actions into a fresh state (log on); find the undo barrier.
+
+        Raises:
+            WebError: the stored record no longer replays (a bug, or an edited database).
+        """
+        spec = get_game(live.game)
+        rec = GameRecord(live.game, live.config, live.seed, [])
+        state = new_state(rec)
+        if hasattr(state, "enable_log"):
+            state.enable_log()
+        test = _barrier_test(live.game)
+        live.barrier = 0
+        live.log_marks = []
+        for i, data in enumerate(live.actions):
+            before = state.to_act
+            action = spec.action_from_json(data)
+            try:
+                state.apply(action)
+            except IllegalAction as e:
+                raise WebError(f"the stored game {live.id} does not replay at action {i + 1}: {e}") from None
+            if test is not None and test(action, before, state):
+                live.barrier = i + 1
+            live.log_marks.append(len(getattr(state, "log", None) or ()))
+        live.state = state
+        live.lines.clear()
+        live.docs.clear()
+        live.rev += 1
+
+    # -- who holds what ------------------------------------------------------------------------------
+    @staticmethod
+    def held(live: Live, tokens: Iterable[str]) -> tuple[int, ...]:
+        """The seats whose token is among ``tokens`` (sorted)."""
+        hashes = {hash_token(t) for t in tokens}
+        return tuple(s["seat"] for s in live.seats if s["token_hash"] is not None and s["token_hash"] in hashes)
+
+    @staticmethod
+    def _require(live: Live, held: tuple[int, ...], seat: Any) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(live.seats):
+            raise Malformed(f"there is no seat {seat!r} in this game (seats 0 to {len(live.seats) - 1})")
+        if seat not in held:
+            raise Forbidden(f"this request does not carry the token of seat {seat} ({live.seats[seat]['name']})")
+        return seat
+
+    # -- creating ------------------------------------------------------------------------------------
+    def options(self) -> dict[str, Any]:
+        """What the lobby form offers, per game: player counts, editions, variants, bots."""
+        from rolling.bots import STRONGEST, bot_names
+
+        out: dict[str, Any] = {}
+        for game in GAME_MODULES:
+            entry: dict[str, Any] = {"bots": bot_names(game), "strongest": STRONGEST.get(game)}
+            if game == "stars":
+                from rolling.games.stars.config import EDITIONS, PLAYERS, TITLES, VARIANTS
+
+                entry.update({"title": TITLES["stars"], "players": [2, 6], "editions": list(EDITIONS),
+                              "players_by_edition": {e: list(PLAYERS[e]) for e in EDITIONS},
+                              "variants": list(VARIANTS), "time_limits": {"3": 120, "4": 60}})
+            elif game == "freight":
+                entry.update({"title": "Rolling Freight", "players": [1, 5], "editions": [], "variants": []})
+            else:
+                entry.update({"title": "Rolling Market", "players": [1, 1], "editions": [], "variants": []})
+            out[game] = entry
+        return {"games": out}
+
+    async def create(self, game: str, config: dict[str, Any] | None, seats: list[str] | None,
+                     names: list[str] | None = None, seed: int | None = None,
+                     time_limits: dict[str, int] | None = None) -> tuple[Live, dict[int, str]]:
+        """Create a game; return it and the token of each human seat (shown once, stored hashed).
+
+        Raises:
+            WebError: unknown game, a bad config, seat list, names or time limit (400).
+        """
+        try:
+            spec = get_game(game)
+        except RecordError as e:
+            raise WebError(str(e)) from None
+        config = dict(config or {})
+        try:
+            kinds = parse_seats(game, seats, players=config.get("players") if isinstance(config.get("players"), int) else None,
+                                default_players=2 if game == "stars" else 1)
+        except UsageError as e:
+            raise WebError(str(e)) from None
+        if "players" not in config and game != "market":
+            config["players"] = len(kinds)
+        if names:
+            if len(names) != len(kinds):
+                raise WebError(f"{len(names)} names given for {len(kinds)} seats")
+            names = [str(n).strip()[:40] or d for n, d in zip(names, default_names(kinds), strict=True)]
+        else:
+            names = default_names(kinds)
+        if game == "stars" and not config.get("names"):
+            config["names"] = names
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**31:
+            raise WebError("the seed must be a whole number from 0 to 2147483647")
+        try:
+            cfg = spec.config_from_json(config)
+            state = spec.new_game(cfg, seed)
+        except (RecordError, ValueError) as e:
+            raise WebError(f"bad config: {e}") from None
+        config = cfg.to_json() if hasattr(cfg, "to_json") else config
+        n_seats = len(getattr(state, "cash", None) or kinds)
+        if game == "stars" and n_seats != len(kinds):
+            raise WebError(f"{len(kinds)} seats given for {n_seats} players")
+        limits: dict[str, int] = {}
+        for k, v in (time_limits or {}).items():
+            if str(k) not in TIMED_PHASES.get(game, ()):
+                raise WebError(f"no time limit can be set for phase {k!r} (phases: {', '.join(TIMED_PHASES.get(game, ())) or 'none'})")
+            if v is None or v == 0:
+                continue
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 7 * 86400:
+                raise WebError("a time limit is a whole number of seconds from 1 to 604800 (or 0: none)")
+            limits[str(k)] = v
+        now = time.time()
+        gid = new_game_id()
+        tokens: dict[int, str] = {}
+        seat_rows = []
+        for k, kind in enumerate(kinds):
+            token_hash = None
+            if kind == HUMAN:
+                tokens[k] = new_token()
+                token_hash = hash_token(tokens[k])
+            seat_rows.append({"seat": k, "name": names[k], "kind": kind, "token_hash": token_hash})
+        title = _title(game, config, len(kinds))
+        with self.Session.begin() as db:
+            db.add(Game(id=gid, game=game, title=title, config=config, seed=seed, created=now, time_limits=limits,
+                        meta={}, watch_only=False, version=0, over=bool(state.is_over), to_act=list(state.to_act),
+                        updated=now))
+            db.flush()
+            for r in seat_rows:
+                db.add(Seat(game_id=gid, **r))
+        live = self.get(gid)
+        async with live.lock:
+            self._settle(live)
+        self._kick(live)
+        return live, tokens
+
+    async def import_export(self, data: Any) -> Live:
+        """Create a watch-only game from an 18xx.games export of Rolling Stock Stars (the actions
+        our engine accepted, up to the first it refused).
+
+        Raises:
+            WebError: not such an export (400).
+        """
+        from rolling.interop.e18xx import import_export
+
+        try:
+            result = import_export(data)
+        except RecordError as e:
+            raise WebError(str(e)) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise WebError(f"not a readable 18xx.games export: {e}") from None
+        rec = result.record
+        names = [str(n) for n in rec.meta.get("names", [])]
+        players = int(rec.config.get("players", len(names)))
+        if len(names) != players:
+            names = [f"Player {k}" for k in range(1, players + 1)]
+        now = time.time()
+        gid = new_game_id()
+        meta = {"source": "18xx.games", "site_game_id": rec.meta.get("site_game_id"), "match": result.match}
+        if result.error:
+            meta["import_error"] = result.error
+        state = result.state
+        title = f"{_title('stars', rec.config, players)} (18xx.games {rec.meta.get('site_game_id') or 'export'})"
+        with self.Session.begin() as db:
+            db.add(Game(id=gid, game="stars", title=title[:200], config=rec.config, seed=rec.seed, created=now,
+                        time_limits={}, meta=meta, watch_only=True, version=len(rec.actions), over=bool(state.is_over),
+                        to_act=list(state.to_act), updated=now))
+            db.flush()
+            for k in range(players):
+                db.add(Seat(game_id=gid, seat=k, name=names[k][:100], kind=IMPORTED, token_hash=None))
+            db.flush()
+            db.add_all([ActionRow(game_id=gid, n=i + 1, seat=a.get("seat"), by=BY_IMPORT, action=a, created=now)
+                        for i, a in enumerate(rec.actions)])
+        return self.get(gid)
+
+    # -- acting --------------------------------------------------------------------------------------
+    def _commit(self, live: Live, action: Any, seat: int | None, by: str) -> None:
+        """Apply ``action`` to the live state, then commit it in its own transaction, then tell the
+        pages. On a database error the state is rebuilt from the database and StaleVersion raised.
+
+        Raises:
+            IllegalAction: the rules forbid it; nothing changed.
+            StaleVersion: the database refused the row (another writer took that place).
+        """
+        s = live.state
+        before = s.to_act
+        s.apply(action)
+        data = action.to_json()
+        n = len(live.actions) + 1
+        now = time.time()
+        try:
+            # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
+            with self.engine.begin() as conn:
+                conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
+                                              "created": now})
+                conn.execute(_UPDATE_GAME, {"gid": live.id, "version": n, "over": bool(s.is_over),
+                                            "to_act": list(s.to_act), "updated": now})
+        except SQLAlchemyError as e:
+            log.warning("game %s: action %d not stored (%s); rebuilding from the database", live.id, n, e)
+            self.cache.pop(live.id, None)
+            try:
+                fresh = self.get(live.id)
+                live.__dict__.update({k: v for k, v in fresh.__dict__.items()
+                                      if k not in ("lock", "wake", "task", "listeners")})
+                self.cache[live.id] = live
+            except WebError:
+                pass
+            raise StaleVersion() from None
+        live.actions.append(data)
+        live.by.append((seat, by))
+        live.times.append(now)
+        live.log_marks.append(len(getattr(s, "log", None) or ()))
+        test = _barrier_test(live.game)
+        if test is not None and test(action, before, s):
+            live.barrier = n
+        self._check_programs(live)
+        self._changed(live)
+
+    def _changed(self, live: Live) -> None:
+        live.rev += 1
+        for listener in live.listeners:
+            listener.event.set()
+
+    async def act(self, gid: str, tokens: list[str], seat: Any, version: Any, data: Any) -> Live:
+        """Apply a person's action for ``seat`` chosen on ``version``.
+
+        Raises:
+            NotFound, Forbidden (token), Malformed (not an action of this game, or for another
+            seat), StaleVersion (``version`` is not current), Illegal (the rules forbid it; the
+            rule is named), Conflict (the game is over or watch-only).
+        """
+        live = self.get(gid)
+        held = self.held(live, tokens)
+        seat = self._require(live, held, seat)
+        if not isinstance(data, dict):
+            raise Malformed("an action is a JSON object with a 'type'")
+        data = dict(data)
+        if "seat" not in data and self._has_seat_field(live, data):
+            data["seat"] = seat
+        try:
+            action = get_game(live.game).action_from_json(data)
+        except (RecordError, TypeError, ValueError) as e:
+            raise Malformed(str(e)) from None
+        acting = getattr(action, "seat", seat)
+        if acting != seat:
+            raise Forbidden(f"the action is for seat {acting!r}, not seat {seat}")
+        async with live.lock:
+            if version != live.version:
+                raise StaleVersion()
+            if live.watch_only:
+                raise Conflict("this game was imported to be watched; nobody plays it here")
+            if live.state.is_over:
+                raise Conflict("the game is over")
+            try:
+                self._commit(live, action, seat, BY_HUMAN)
+            except IllegalAction as e:
+                raise Illegal(e.reason, rule=e.rule) from None
+            self._settle(live)
+        self._kick(live)
+        return live
+
+    def _has_seat_field(self, live: Live, data: dict[str, Any]) -> bool:
+        import dataclasses
+
+        if live.game != "stars":
+            return False
+        from rolling.games.stars.actions import ACTIONS
+
+        cls = ACTIONS.get(data.get("type")) if isinstance(data.get("type"), str) else None
+        return cls is not None and any(f.name == "seat" for f in dataclasses.fields(cls))
+
+    # -- undo ----------------------------------------------------------------------------------------
+    def _undo_point(self, live: Live, held: tuple[int, ...]) -> tuple[int | None, str]:
+        """The number of actions to keep to take back the last decision the held seats may take
+        back, or ``(None, why not)``.
+
+        The last decision of a person (their own action or programmed action) must be one of the
+        held seats' (so no other person has acted since; holding several seats, as at a hotseat
+        table, any of theirs); bots' moves after it go with it. Never past a phase's time running
+        out, nor past a roll of the dice (the barrier of the game's screen)."""
+        last = None
+        for i in range(len(live.by) - 1, -1, -1):
+            seat, by = live.by[i]
+            if by in (BY_HUMAN, BY_PROGRAM):
+                last = i
+                break
+            if by in (BY_TIMER, BY_IMPORT):
+                return None, "the phase's time ran out since" if by == BY_TIMER else "an imported game cannot be changed"
+        if last is None:
+            return None, "there is no decision to take back"
+        if live.by[last][0] not in held:
+            return None, "another player has decided since your last decision"
+        if last < live.barrier:
+            return None, "something random became known since (the dice were rolled)"
+        return last, ""
+
+    async def undo(self, gid: str, tokens: list[str], seat: Any, version: Any) -> Live:
+        """Take back the last decision of the held seats (see :meth:`_undo_point`).
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat), StaleVersion, UndoRefused.
+        """
+        live = self.get(gid)
+        held = self.held(live, tokens)
+        seat = self._require(live, held, seat)
+        async with live.lock:
+            if version != live.version:
+                raise StaleVersion()
+            keep, why = self._undo_point(live, held)
+            if keep is None:
+                raise UndoRefused(why)
+            undone_seat = live.by[keep][0]
+            now = time.time()
+            with self.Session.begin() as db:
+                db.execute(delete(ActionRow).where(ActionRow.game_id == live.id, ActionRow.n > keep))
+                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
+                del live.actions[keep:], live.by[keep:], live.times[keep:]
+                self._rebuild(live)
+                s = live.state
+                db.execute(update(Game).where(Game.id == live.id).values(
+                    version=keep, over=bool(s.is_over), to_act=list(s.to_act), updated=now))
+            # a program of the seat would take the same decision again at once
+            live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
+            live.touched = now
+            self._changed(live)
+        self._kick(live)
+        return live
+
+    # -- automated play: bots, programs, time limits --------------------------------------------------
+    def _program_action(self, live: Live, seat: int) -> Any | None:
+        for (pseat, kind), p in live.programs.items():
+            if pseat == seat:
+                a = P.action(kind, p["limit"], live.state, seat)
+                if a is not None:
+                    return a
+        return None
+
+    def _deadline(self, live: Live) -> float | None:
+        s = live.state
+        limit = live.time_limits.get(str(getattr(s, "phase", "")))
+        if not limit or s.is_over or not s.to_act:
+            return None
+        return live.last_time + limit
+
+    def _due(self, live: Live) -> tuple[float, str] | None:
+        """``(seconds from now, what)`` of the next automated action, or None."""
+        s = live.state
+        if live.watch_only or live.broken or s.is_over:
+            return None
+        to_act = s.to_act
+        wait = max(0.0, live.last_time + self.bot_pace - time.time())
+        if any(seat in live.bots for seat in to_act):
+            return wait, BY_BOT
+        if any(self._program_action(live, seat) is not None for seat in to_act):
+            return wait, BY_PROGRAM
+        deadline = self._deadline(live)
+        if deadline is not None:
+            return max(0.0, deadline - time.time()), BY_TIMER
+        return None
+
+    def _timer_action(self, live: Live) -> tuple[int, Any] | None:
+        """The phase's time ran out: the first seat still to act says ``done`` (or declines the
+        question put to it), so that the phase ends once every seat has."""
+        from rolling.games.stars import Done, Respond
+
+        s = live.state
+        for seat in s.to_act:
+            moves = s.legal_moves(seat)
+            for m in moves:
+                if m.kind is Done:
+                    return seat, Done(seat)
+            for m in moves:
+                if m.kind is Respond and m.field is None and not m.args.get("accept"):
+                    return seat, m.action()
+        return None
+
+    def _step(self, live: Live, timers: bool = True) -> bool:
+        """Take the automated action due now, if any; True when one was taken."""
+        s = live.state
+        if live.watch_only or live.broken or s.is_over:
+            return False
+        try:
+            for seat in s.to_act:
+                bot = live.bots.get(seat)
+                if bot is not None:
+                    self._commit(live, bot.choose(s, seat), seat, BY_BOT)
+                    return True
+            for seat in s.to_act:
+                a = self._program_action(live, seat)
+                if a is not None:
+                    self._commit(live, a, seat, BY_PROGRAM)
+                    return True
+            deadline = self._deadline(live) if timers and live.game == "stars" else None
+            if deadline is not None and deadline <= time.time():
+                found = self._timer_action(live)
+                if found is not None:
+                    self._commit(live, found[1], found[0], BY_TIMER)
+                    return True
+        except IllegalAction as e:
+            live.broken = f"automated play stopped: {e}"
+            log.error("game %s: %s", live.id, live.broken)
+        except StaleVersion:
+            return False
+        return False
+
+    def _settle(self, live: Live) -> None:
+        """With a bot pace of 0: take every automated action due now (a bots-only game to its end)."""
+        if self.bot_pace > 0:
+            return
+        for _ in range(MAX_INLINE):
+            if not self._step(live, timers=False):
+                return
+
+    def _kick(self, live: Live) -> None:
+        """Wake the game's background task (started if needed) to look for automated actions."""
+        if not self.start_workers or self.closed:
+            return
+        live.wake.set()
+        if live.task is None or live.task.done():
+            if self._due(live) is None:
+                return
+            live.task = asyncio.get_running_loop().create_task(self._drive(live))
+
+    async def _drive(self, live: Live) -> None:
+        """Background task: take the game's automated actions when due, one at a time, under its lock."""
+        try:
+            while not self.closed:
+                due = self._due(live)
+                if due is None:
+                    return
+                delay = due[0]
+                if delay > 0:
+                    live.wake.clear()
+                    try:
+                        await asyncio.wait_for(live.wake.wait(), delay)
+                        continue  # something changed: look again
+                    except TimeoutError:
+                        pass
+                async with live.lock:
+                    due = self._due(live)
+                    if due is not None and due[0] <= 0.001:
+                        self._step(live)
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug in a bot must not take the server down; the game stays as stored
+            log.exception("game %s: background task failed", live.id)
+            live.broken = "automated play stopped by an error"
+
+    # -- programs ------------------------------------------------------------------------------------
+    def _check_programs(self, live: Live) -> None:
+        """Cancel the programs whose assumption no longer holds; store updated assumptions."""
+        if not live.programs:
+            return
+        gone, changed = [], []
+        for key, p in live.programs.items():
+            new = P.check(p["kind"], p["assumption"], live.state, p["seat"])
+            if new is None:
+                gone.append(key)
+            elif new != p["assumption"]:
+                p["assumption"] = new
+                changed.append(p)
+        if not gone and not changed:
+            return
+        with self.Session.begin() as db:
+            for seat, kind in gone:
+                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
+                                                    ProgramRow.kind == kind))
+                del live.programs[(seat, kind)]
+            for p in changed:
+                db.execute(update(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == p["seat"],
+                                                    ProgramRow.kind == p["kind"]).values(assumption=p["assumption"]))
+
+    async def set_program(self, gid: str, tokens: list[str], seat: Any, kind: Any, limit: Any) -> Live:
+        """Set (or replace) a programmed action of ``seat`` (see :mod:`.programs`).
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat), WebError (400: the program cannot be set now).
+        """
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        try:
+            kind = P.canonical(str(kind))
+            if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+                raise P.ProgramError("the limit is a whole number of $")
+            async with live.lock:
+                if live.watch_only:
+                    raise Conflict("this game was imported to be watched; nobody plays it here")
+                assumption = P.start(live.game, kind, limit, live.state, seat)
+                with self.Session.begin() as db:
+                    db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
+                                                        ProgramRow.kind == kind))
+                    db.add(ProgramRow(game_id=live.id, seat=seat, kind=kind, limit=limit, assumption=assumption,
+                                      created=time.time()))
+                live.programs[(seat, kind)] = {"seat": seat, "kind": kind, "limit": limit, "assumption": assumption}
+                self._changed(live)
+                self._settle(live)
+        except P.ProgramError as e:
+            raise WebError(str(e)) from None
+        self._kick(live)
+        return live
+
+    async def delete_program(self, gid: str, tokens: list[str], seat: Any, kind: str) -> Live:
+        """Cancel a programmed action of ``seat`` (nothing happens when there is none).
+
+        Raises:
+            NotFound, Forbidden, Malformed.
+        """
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        kind = P.ALIASES.get(kind, kind)
+        async with live.lock:
+            if (seat, kind) in live.programs:
+                with self.Session.begin() as db:
+                    db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
+                                                        ProgramRow.kind == kind))
+                del live.programs[(seat, kind)]
+                self._changed(live)
+        return live
+
+    # -- chat ----------------------------------------------------------------------------------------
+    def _chat_json(self, live: Live, seat: int, text: str, at: float) -> dict[str, Any]:
+        name = live.seats[seat]["name"] if 0 <= seat < len(live.seats) else "?"
+        return {"seat": seat, "name": name, "text": text, "at": _iso(at)}
+
+    async def chat(self, gid: str, tokens: list[str], seat: Any, text: Any) -> Live:
+        """Add a chat line of ``seat`` (kept with the game, shown to every page).
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat, or an empty line).
+        """
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        text = " ".join(str(text or "").split())[:MAX_CHAT]
+        if not text:
+            raise Malformed("an empty chat line")
+        now = time.time()
+        with self.Session.begin() as db:
+            db.add(ChatRow(game_id=live.id, seat=seat, text=text, created=now))
+        live.chat.append(self._chat_json(live, seat, text, now))
+        self._changed(live)
+        return live
+
+    # -- reading -------------------------------------------------------------------------------------
+    def _lines(self, live: Live, viewer: int | None) -> list[str]:
+        """The log as ``viewer`` may read it, rendered once and extended as the game goes on."""
+        s = live.state
+        size = len(getattr(s, "log", None) or ())
+        seen, lines = live.lines.get(viewer, (0, []))
+        if seen < size:
+            lines = lines + s.log_lines(viewer, seen)
+            live.lines[viewer] = (size, lines)
+        return lines
+
+    def document(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
+        """The game document (see docs/web.md) as the seats ``held`` see it (none: a spectator).
+
+        ``view`` is ``state.view(seat)`` for ``view_seat``: the first held seat that may act, else
+        the first held seat, else ``None`` (a spectator: no secret money)."""
+        key = held
+        cached = live.docs.get(key)
+        if cached is not None and cached[0] == live.rev:
+            return cached[1]
+        s = live.state
+        to_act = list(s.to_act) if not s.is_over else []
+        acting = [k for k in held if k in to_act]
+        viewer = acting[0] if acting else (held[0] if held else None)
+        decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
+        undo: dict[str, bool] = {}
+        if not live.watch_only and held:
+            keep, _ = self._undo_point(live, held)
+            undo = {str(k): keep is not None and live.by[keep][0] == k for k in held}
+            if keep is not None and len(held) > 1:
+                undo = {str(k): True for k in held}  # hotseat: any decision at the table
+        deadline = self._deadline(live) if live.game == "stars" else None
+        doc = {
+            "id": live.id,
+            "game": live.game,
+            "title": live.title,
+            "version": live.version,
+            "over": bool(s.is_over),
+            "to_act": to_act,
+            "you": list(held),
+            "view_seat": viewer,
+            "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
+            "view": s.view(viewer),
+            "log": self._lines(live, viewer),
+            "decisions": decisions,
+            "standings": s.standings() if s.is_over else None,
+            "chat": live.chat[-200:],
+            "programs": [{"seat": p["seat"], "kind": p["kind"], "limit": p["limit"],
+                          **({"company": p["assumption"]["company"]} if "company" in p["assumption"] else {})}
+                         for p in live.programs.values() if p["seat"] in held],
+            "undo": undo,
+            "time_limit": ({"phase": getattr(s, "phase", None), "deadline": _iso(deadline),
+                            "seconds_left": max(0, round(deadline - time.time()))} if deadline else None),
+            "watch_only": live.watch_only,
+            "meta": {k: v for k, v in live.meta.items() if k in ("source", "site_game_id", "match", "import_error")},
+            "stopped": live.broken,
+        }
+        if deadline is None:
+            live.docs[key] = (live.rev, doc)
+        return doc
+
+    def document_json(self, live: Live, held: tuple[int, ...]) -> bytes:
+        """:meth:`document` as UTF-8 JSON, kept until the game changes (every page of the same seats
+        shares it; serialising the document is most of the cost of a request)."""
+        key = ("json", held)
+        cached = live.docs.get(key)
+        if cached is not None and cached[0] == live.rev:
+            return cached[1]
+        doc = self.document(live, held)
+        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        if doc["time_limit"] is None:
+            live.docs[key] = (live.rev, body)
+        return body
+
+    def summary(self, live: Live) -> dict[str, Any]:
+        """One game of the lobby's list."""
+        s = live.state
+        return {"id": live.id, "game": live.game, "title": live.title, "created": _iso(live.created),
+                "version": live.version, "over": bool(s.is_over), "to_act": list(s.to_act) if not s.is_over else [],
+                "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
+                "watch_only": live.watch_only}
+
+    def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
+        """The newest games (at most ``limit``), from the database's summaries (no replay)."""
+        with self.Session() as db:
+            games = db.execute(select(Game).order_by(Game.created.desc()).limit(limit)).scalars().all()
+            ids = [g.id for g in games]
+            seats = db.execute(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.seat)).scalars().all() if ids else []
+        by_game: dict[str, list[dict[str, Any]]] = {}
+        for x in seats:
+            by_game.setdefault(x.game_id, []).append({"seat": x.seat, "name": x.name, "kind": x.kind})
+        return [{"id": g.id, "game": g.game, "title": g.title, "created": _iso(g.created), "version": g.version,
+                 "over": g.over, "to_act": [] if g.over else list(g.to_act or []), "seats": by_game.get(g.id, []),
+                 "watch_only": g.watch_only} for g in games]
+
+    def history(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
+        """Every action with who took it and its log text (as the first held seat reads it)."""
+        viewer = held[0] if held else None
+        s = live.state
+        out = []
+        saved = getattr(s, "log", None)
+        prev = 0
+        for i, data in enumerate(live.actions):
+            mark = live.log_marks[i] if i < len(live.log_marks) else prev
+            text = ""
+            if saved is not None:
+                # render only this action's events: the log cut at its end for a moment
+                s.log = saved[:mark]
+                try:
+                    text = " ".join(s.log_lines(viewer, prev))
+                finally:
+                    s.log = saved
+            seat, by = live.by[i]
+            out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i])})
+            prev = mark
+        return {"actions": out, "version": live.version}
+
+    def document_at(self, live: Live, n: Any, held: tuple[int, ...]) -> dict[str, Any]:
+        """The game document as of after action ``n`` (0: the start), without decisions.
+
+        Raises:
+            NotFound: ``n`` is not between 0 and the version.
+        """
+        if not isinstance(n, int) or not 0 <= n <= live.version:
+            raise NotFound(f"no action {n} in this game (0 to {live.version})")
+        past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
+                    created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
+                    actions=live.actions[:n], by=live.by[:n], times=live.times[:n])
+        self._rebuild(past)
+        doc = self.document(past, held)
+        doc.update({"version": live.version, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
+                    "chat": [], "programs": []})
+        return doc
+
+    def charts(self, live: Live) -> dict[str, Any]:
+        """Net worth of each player and share price of each corporation at the start of each turn
+        and at the end (Stars; other games: the score of each player after each of its actions).
+
+        Shape: ``{"x": [labels], "net_worth": {name: [$...]}, "share_price": {code: [$ or None]}}``.
+        """
+        if live.charts is not None and live.charts[0] == live.version:
+            return live.charts[1]
+        from rolling.core.record import replay_steps
+
+        rec = GameRecord(live.game, live.config, live.seed, live.actions)
+        names = [x["name"] for x in live.seats]
+        x: list[str] = []
+        worth: dict[str, list] = {n: [] for n in names}
+        prices: dict[str, list] = {}
+        last_turn = None
+
+        def sample(s: Any, label: str) -> None:
+            x.append(label)
+            scores = {r["seat"]: r["score"] for r in s.standings()}
+            for k, n in enumerate(names):
+                worth[n].append(scores.get(k))
+            if live.game == "stars":
+                from rolling.games.stars import data as SD
+
+                for c in range(SD.N_CORPS):
+                    code = s.corp_code(c)
+                    series = prices.setdefault(code, [None] * (len(x) - 1))
+                    series.append(s.share_price(c) if s.corp_active[c] else None)
+
+        state = None
+        for i, state in enumerate(replay_steps(rec)):
+            turn = getattr(state, "turn", i)
+            if turn != last_turn and (live.game == "stars" or i == 0):
+                sample(state, f"turn {turn}")
+                last_turn = turn
+        if state is not None and (not x or live.game != "stars" or x[-1] != "end"):
+            sample(state, "end" if state.is_over else "now")
+        for series in prices.values():
+            series.extend([None] * (len(x) - len(series)))
+        out = {"x": x, "net_worth": worth, "share_price": prices}
+        live.charts = (live.version, out)
+        return out
+
+    # -- live pages ----------------------------------------------------------------------------------
+    def listen(self, live: Live, held: tuple[int, ...]) -> Listener:
+        """Register a live page; its event is set on every change of the game."""
+        listener = Listener(held)
+        live.listeners.add(listener)
+        return listener
+
+    def unlisten(self, live: Live, listener: Listener) -> None:
+        """Forget a live page."""
+        live.listeners.discard(listener)
+
+
+__all__ = ["BY_BOT", "BY_HUMAN", "BY_PROGRAM", "BY_TIMER", "GameService", "Listener", "Live", "WebError"]

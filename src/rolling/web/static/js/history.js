@@ -1,0 +1,77 @@
+// The history page: step through the actions with the table as it was, the charts, the record.
+import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
+import { lineChart } from "./charts.js";
+import * as stars from "./stars.js";
+
+const id = gameIdFromPath();
+takeUrlTokens(id);
+const tokens = tokensFor(id);
+const $ = (s) => document.getElementById(s);
+let hist = { actions: [], version: 0 };
+let at = 0;
+let pending = null;
+
+async function show(n) {
+  at = Math.max(0, Math.min(n, hist.version));
+  $("slider").value = at;
+  $("pos").textContent = `action ${at} of ${hist.version}`;
+  for (const li of document.querySelectorAll("#actions li")) li.classList.toggle("cur", Number(li.dataset.n) === at);
+  const cur = document.querySelector("#actions li.cur");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+  const want = at;
+  pending = want;
+  try {
+    const d = await api(`/api/games/${encodeURIComponent(id)}/history/${want}`, { tokens });
+    if (pending !== want) return;
+    if (d.game === "stars") {
+      stars.renderBoard($("board"), { ...d, decisions: {} });
+      $("headline").textContent = stars.headline(d);
+    } else {
+      $("board").replaceChildren(el("pre", { class: "raw panel" }, JSON.stringify(d.view, null, 1)));
+      $("headline").textContent = `action ${want}`;
+    }
+    $("log").replaceChildren(...(d.log || []).map((l) => el("li", {}, l)));
+    $("log").scrollTop = $("log").scrollHeight;
+    document.body.dataset.at = want;
+  } catch (e) {
+    $("board").replaceChildren(el("div", { class: "error" }, e.message));
+  }
+}
+
+async function charts() {
+  try {
+    const c = await api(`/api/games/${encodeURIComponent(id)}/charts`, { tokens });
+    $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}));
+    $("chart-price").replaceChildren(lineChart(c.x, c.share_price || {}));
+  } catch (e) {
+    $("chart-worth").replaceChildren(el("span", { class: "muted" }, `no charts: ${e.message}`));
+  }
+}
+
+async function main() {
+  $("table-link").href = `/g/${encodeURIComponent(id)}`;
+  $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
+  await stars.loadData();
+  try { hist = await api(`/api/games/${encodeURIComponent(id)}/history`, { tokens }); }
+  catch (e) { $("board").replaceChildren(el("div", { class: "error" }, e.message)); return; }
+  $("slider").max = hist.version;
+  $("actions").replaceChildren(el("li", { "data-n": 0, onclick: () => show(0) }, "0 · the start"),
+    ...hist.actions.map((a) => el("li", { "data-n": a.n, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
+      a.by && a.by !== "human" && a.by !== "bot" && a.by !== "import" ? el("small", { class: "muted" }, ` (${a.by})`) : null)));
+  $("slider").addEventListener("input", () => show(Number($("slider").value)));
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(at - 1);
+  $("next").onclick = () => show(at + 1);
+  $("last").onclick = () => show(hist.version);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); show(at - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); show(at + 1); }
+    if (e.key === "Home") { e.preventDefault(); show(0); }
+    if (e.key === "End") { e.preventDefault(); show(hist.version); }
+  });
+  const start = Number(new URL(location.href).searchParams.get("at"));
+  await show(Number.isInteger(start) && start > 0 ? start : hist.version);
+  charts();
+}
+main();

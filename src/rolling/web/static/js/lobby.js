@@ -1,0 +1,127 @@
+// The lobby: a game with every engine option, its seat links, and the games on this server.
+import { addTokens, api, el, loadGames } from "./api.js";
+
+const $ = (s) => document.getElementById(s);
+let options = {};
+let created = null;
+
+function spec() { return options[$("game").value] || { players: [2, 6], editions: [], variants: [], bots: [] }; }
+
+function drawOptions() {
+  const g = spec();
+  const [lo, hi] = g.players;
+  $("players").min = lo; $("players").max = hi;
+  const n = Math.min(hi, Math.max(lo, Number($("players").value) || 4));
+  $("players").value = n;
+  $("edition").replaceChildren(...(g.editions || []).map((e) => el("option", { value: e }, e)));
+  $("variants").replaceChildren(...(g.variants || []).map((v) => el("label", { style: { marginRight: "12px", whiteSpace: "nowrap" } },
+    el("input", { type: "checkbox", name: "variant", value: v }), ` ${v}`)));
+  drawSeats(true);
+}
+
+function drawSeats(force = false) {
+  const g = spec();
+  const n = Number($("players").value) || 4;
+  if (!force && document.querySelectorAll(".seat-kind").length === n) return; // nothing to redraw
+  const old = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
+  const oldNames = [...document.querySelectorAll(".seat-name")].map((s) => s.value);
+  const kinds = [["human", "human"], ["bot", `bot (${g.strongest || "strongest"})`], ...(g.bots || []).map((b) => [`bot:${b}`, `bot: ${b}`])];
+  const cells = [];
+  for (let i = 0; i < n; i++) {
+    const sel = el("select", { class: "seat-kind", "aria-label": `seat ${i + 1}` }, kinds.map(([v, t]) => el("option", { value: v }, t)));
+    sel.value = old[i] || (i === 0 ? "human" : "bot");
+    cells.push(el("span", {}, `seat ${i + 1}`), sel, el("input", { class: "seat-name", placeholder: "name (optional)", maxlength: 40, value: oldNames[i] || "" }));
+  }
+  $("seats").replaceChildren(...cells);
+}
+
+function absolute(u) { return new URL(u, location.origin).href; }
+
+function copyButton(text) {
+  return el("button", { type: "button", class: "small", onclick: async (e) => {
+    try { await navigator.clipboard.writeText(text); e.target.textContent = "copied"; }
+    catch { window.prompt("Copy this link", text); }
+  } }, "copy");
+}
+
+async function create(e) {
+  e.preventDefault();
+  $("create-error").hidden = true;
+  const n = Number($("players").value);
+  const seats = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
+  const names = [...document.querySelectorAll(".seat-name")].map((s) => s.value.trim());
+  const body = {
+    game: $("game").value,
+    config: { players: n, edition: $("edition").value, variants: [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value) },
+    seats,
+  };
+  if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot")} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  const limits = {};
+  if ($("limit3").value) limits["3"] = Number($("limit3").value);
+  if ($("limit4").value) limits["4"] = Number($("limit4").value);
+  if (Object.keys(limits).length) body.time_limits = limits;
+  try {
+    created = await api("/api/games", { method: "POST", body });
+  } catch (err) {
+    $("create-error").textContent = err.message;
+    $("create-error").hidden = false;
+    return;
+  }
+  const items = created.seats.map((s) => s.url
+    ? el("li", { "data-seat": s.seat }, el("b", {}, `${s.name}: `), el("a", { href: s.url, target: "_blank", class: "seat-link" }, "open"), " ", el("code", {}, absolute(s.url)), " ", copyButton(absolute(s.url)))
+    : el("li", { class: "muted" }, `${s.name}: ${s.kind}`));
+  items.push(el("li", {}, el("b", {}, "Spectators: "), el("a", { href: created.spectator_url, class: "spectator-link" }, "watch"), " ", el("code", {}, absolute(created.spectator_url)), " ", copyButton(absolute(created.spectator_url))));
+  $("links").replaceChildren(...items);
+  $("created").hidden = false;
+  $("hotseat").hidden = !created.seats.some((s) => s.token);
+  $("created").scrollIntoView({ behavior: "smooth" });
+  listGames();
+}
+
+function hotseat() {
+  if (!created) return;
+  addTokens(created.id, created.seats.filter((s) => s.token).map((s) => s.token));
+  location.href = `/g/${encodeURIComponent(created.id)}`;
+}
+
+async function listGames() {
+  let data;
+  try { data = await api("/api/games"); } catch (e) { $("games").replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "error" }, e.message))); return; }
+  const mine = loadGames();
+  const rows = (data.games || []).map((g) => {
+    const names = Object.fromEntries(g.seats.map((s) => [s.seat, s.name]));
+    const state = g.over ? "over" : `action ${g.version}; to act: ${(g.to_act || []).map((s) => names[s]).join(", ")}`;
+    const when = g.created ? new Date(typeof g.created === "number" ? g.created * (g.created < 1e12 ? 1000 : 1) : g.created).toLocaleString() : "";
+    return el("tr", {},
+      el("td", {}, g.title || g.game, mine[g.id] ? el("span", { class: "mine" }, " ★ yours") : null),
+      el("td", {}, g.seats.map((s) => `${s.name}${s.kind === "human" ? "" : ` (${s.kind})`}`).join(", ")),
+      el("td", {}, state),
+      el("td", {}, when),
+      el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.id)}` }, mine[g.id] ? "play" : "watch"), " · ", el("a", { href: `/g/${encodeURIComponent(g.id)}/history` }, "history")));
+  });
+  $("games").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5, class: "muted" }, "no games yet"))]));
+}
+
+async function main() {
+  try { options = (await api("/api/games/options")).games || {}; } catch (e) { $("create-error").textContent = e.message; $("create-error").hidden = false; }
+  $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, g)));
+  if (options.stars) $("game").value = "stars";
+  drawOptions();
+  $("game").addEventListener("change", drawOptions);
+  $("edition").addEventListener("change", () => {
+    const range = (spec().players_by_edition || {})[$("edition").value];
+    if (!range) return;
+    $("players").min = range[0];
+    $("players").max = range[1];
+    $("players").value = Math.min(range[1], Math.max(range[0], Number($("players").value)));
+    drawSeats();
+  });
+  $("players").addEventListener("change", () => drawSeats());
+  $("players").addEventListener("input", () => drawSeats());
+  $("create").addEventListener("submit", create);
+  $("hotseat").addEventListener("click", hotseat);
+  listGames();
+  setInterval(listGames, 15000);
+}
+main();
