@@ -63,9 +63,9 @@ def test_act_advances_the_version_and_bots_answer(client):
     # the bots acted within the request (pace 0) until it was the person's turn again, or the end
     assert after["over"] or 0 in after["to_act"]
     hist = client.get(f"/api/games/{g['id']}/history").json()
-    assert hist["version"] == after["version"]
-    assert [a["n"] for a in hist["actions"]] == list(range(1, after["version"] + 1))
-    assert hist["actions"][d["version"]]["by"] == "human" and all(a["by"] == "bot" for a in hist["actions"][d["version"] + 1:])
+    assert hist["version"] == after["version"] and hist["played"] == after["played"]
+    assert [a["n"] for a in hist["actions"]] == list(range(1, after["played"] + 1))
+    assert hist["actions"][d["played"]]["by"] == "human" and all(a["by"] == "bot" for a in hist["actions"][d["played"] + 1:])
     assert all(a["text"] for a in hist["actions"])
 
 
@@ -86,6 +86,25 @@ def test_stale_version_changes_nothing(client):
     assert r.status_code == 409
     assert r.json() == {"error": "StaleVersion", "message": "the game changed, look again"}
     assert doc_of(client, g["id"])["version"] == before["version"]
+
+
+def test_an_action_chosen_before_an_undo_is_stale_after_it(client):
+    # the version never repeats: after an undo and the same move again, the game has as many
+    # actions as before, but a page still showing the old game is told to look again
+    g, d = two_humans(client)
+    both = [tok(g, 0), tok(g, 1)]
+    seat = d["to_act"][0]
+    move = pick(d, seat)
+    first = act(client, g, seat, d, move, tokens=both).json()
+    back = client.post(f"/api/games/{g['id']}/undo", json={"version": first["version"], "seat": seat},
+                       headers={"X-Seat-Tokens": ",".join(both)}).json()
+    assert back["played"] == d["played"] and back["version"] > first["version"]
+    again = act(client, g, seat, back, move, tokens=both).json()
+    assert again["version"] > back["version"]
+    seat2 = again["to_act"][0]
+    r = act(client, g, seat2, first, pick(again, seat2), tokens=both)
+    assert r.status_code == 409 and r.json()["error"] == "StaleVersion"
+    assert doc_of(client, g["id"], *both)["version"] == again["version"]
 
 
 def test_two_actions_at_once_one_wins(db_url):
@@ -206,11 +225,13 @@ def test_undo_own_last_decision_with_the_bots_moves_after_it(client):
                     headers={"X-Seat-Tokens": t0})
     assert r.status_code == 200, r.text
     back = r.json()
-    assert back["version"] == d["version"] and back["to_act"] == d["to_act"]
+    assert back["played"] == d["played"] and back["to_act"] == d["to_act"]
     assert back["view"] == d["view"]
+    # the version never repeats: the action chosen on the version after it is stale now
+    assert back["version"] > after["version"]
     # nothing left of seat 0's to take back: refused
     r = client.post(f"/api/games/{g['id']}/undo", json={"version": back["version"], "seat": 0}, headers={"X-Seat-Tokens": t0})
-    if d["version"] == 0 or all(a["by"] != "human" for a in client.get(f"/api/games/{g['id']}/history").json()["actions"]):
+    if d["played"] == 0 or all(a["by"] != "human" for a in client.get(f"/api/games/{g['id']}/history").json()["actions"]):
         assert r.status_code == 403 and r.json()["error"] == "UndoRefused"
 
 
@@ -244,7 +265,7 @@ def test_undo_refused_after_another_human_acted_but_hotseat_may(client):
     r = client.post(f"/api/games/{g['id']}/undo", json={"version": d["version"], "seat": other},
                     headers={"X-Seat-Tokens": ",".join(both)})
     assert r.status_code == 200, r.text
-    assert r.json()["version"] == humans[-1]["n"] - 1
+    assert r.json()["played"] == humans[-1]["n"] - 1
     # stale undo
     r = client.post(f"/api/games/{g['id']}/undo", json={"version": d["version"], "seat": other},
                     headers={"X-Seat-Tokens": ",".join(both)})
@@ -258,7 +279,7 @@ def test_bots_only_game_runs_to_the_end_and_the_record_replays(client, tmp_path,
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     rec = GameRecord.from_json(r.json())
-    assert len(rec.actions) == d["version"] and rec.meta["seats"] == ["heuristic", "random", "heuristic", "random"]
+    assert len(rec.actions) == d["played"] == d["version"] and rec.meta["seats"] == ["heuristic", "random", "heuristic", "random"]
     state = replay(rec)
     assert state.is_over and state.standings() == d["standings"]
     path = tmp_path / "record.json"
@@ -274,7 +295,7 @@ def test_bots_only_game_runs_to_the_end_and_the_record_replays(client, tmp_path,
     # history at a point: the table as it was, no decisions
     mid = client.get(f"/api/games/{g['id']}/history/10").json()
     assert mid["at"] == 10 and mid["decisions"] == {} and mid["over"] is False
-    assert client.get(f"/api/games/{g['id']}/history/{d['version'] + 1}").status_code == 404
+    assert client.get(f"/api/games/{g['id']}/history/{d['played'] + 1}").status_code == 404
     assert client.get(f"/api/games/{g['id']}/history/0").json()["at"] == 0
 
 
@@ -408,7 +429,7 @@ def test_time_limit_ends_an_any_order_phase(db_url):
         rng = random.Random(5)
         d = play_until(c, g, [0, 1], lambda d: d["view"]["phase"] in (3, 4), rng, limit=300)
         assert d["time_limit"] and d["time_limit"]["phase"] in (3, 4)
-        phase, version = d["view"]["phase"], d["version"]
+        phase, played = d["view"]["phase"], d["played"]
         deadline = time.time() + 10
         while time.time() < deadline:
             now = doc_of(c, g["id"], *both)
@@ -417,4 +438,49 @@ def test_time_limit_ends_an_any_order_phase(db_url):
             time.sleep(0.2)
         assert now["view"]["phase"] != phase or now["over"]
         hist = c.get(f"/api/games/{g['id']}/history").json()["actions"]
-        assert any(a["by"] == "timer" for a in hist[version:])
+        assert any(a["by"] == "timer" for a in hist[played:])
+
+
+def test_idle_games_leave_memory_and_come_back_the_same(db_url):
+    # "the state is rebuilt by replay when needed and cached": the cache is bounded
+    from rolling.web.db import open_database
+    from rolling.web.service import GameService
+
+    svc = GameService(open_database(db_url), bot_pace=0, start_workers=False, max_cached=2)
+
+    async def scenario():
+        made = [await svc.create("stars", {"players": 3}, ["human", "bot", "bot"], seed=k) for k in range(4)]
+        assert len(svc.cache) == 2 and made[0][0].id not in svc.cache
+        first, tokens = made[0]
+        held = svc.held(first, tokens.values())
+        before = svc.document(first, held)
+        again = svc.get(first.id)  # replayed from the database
+        assert again is not first and svc.document(again, held) == before
+        assert len(svc.cache) == 2
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("game,seats", [("freight", ["human", "bot", "bot:random"]), ("market", ["human"])])
+def test_freight_and_market_are_played_through_the_same_api(client, game, seats):
+    r = client.post("/api/games", json={"game": game, "seats": seats, "seed": 3})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    rng = random.Random(4)
+    for _ in range(40):
+        d = doc_of(client, g["id"], tok(g, 0))
+        if d["over"]:
+            break
+        assert d["to_act"] == [0] and d["decisions"]["0"], d["to_act"]  # the bots moved at once
+        r = act(client, g, 0, d, action=pick(d, 0, rng))
+        assert r.status_code == 200, r.text
+        assert r.json()["played"] > d["played"]
+    rec = GameRecord.from_json(client.get(f"/api/games/{g['id']}/record").json())
+    assert rec.game == game and replay(rec).view(0) == doc_of(client, g["id"], tok(g, 0))["view"]
+
+
+def test_a_bots_only_freight_game_runs_to_the_end(client):
+    r = client.post("/api/games", json={"game": "freight", "seats": ["bot", "bot:random"], "seed": 5})
+    assert r.status_code == 201, r.text
+    d = doc_of(client, r.json()["id"])
+    assert d["over"] and d["standings"]

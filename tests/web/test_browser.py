@@ -336,13 +336,16 @@ def test_two_humans_take_turns_live(server, browser, shots):
             break
     assert moves == 6
 
-    # undo: the last mover takes it back, both pages show the earlier version
+    # undo: the last mover takes it back, both pages show the game as it was (fewer actions, a
+    # newer version)
     v = version(page)
+    played = int(page.evaluate("document.body.dataset.played"))
     undo = page.locator("#tools button.undo")
     if undo.count():
         undo.first.click()
-        page.wait_for_function(f"Number(document.body.dataset.version) < {v}")
+        page.wait_for_function(f"Number(document.body.dataset.played) < {played}")
         w = version(page)
+        assert w > v
         other.wait_for_function(f"Number(document.body.dataset.version) === {w}")
 
     # a reload keeps the seat and the table

@@ -18,16 +18,17 @@ All methods run on the event loop's thread; the database calls are short and syn
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, delete, insert, select, update
+import orjson
+from sqlalchemy import Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
@@ -51,6 +52,8 @@ IMPORTED = "import"
 TIMED_PHASES = {"stars": ("3", "4")}
 #: the most automated actions one request carries out inline (a whole bots-only game fits)
 MAX_INLINE = 100_000
+#: games kept in memory (state, log, documents) before the least recently used idle ones are dropped
+MAX_CACHED = 500
 #: longest chat line kept, in characters
 MAX_CHAT = 500
 
@@ -172,9 +175,13 @@ class Live:
     docs: dict[Any, tuple[int, dict]] = field(default_factory=dict)
     charts: tuple[int, dict] | None = None
 
+    #: grows by one with every action and every undo, never repeats (an action chosen before an
+    #: undo is stale even when the game is back at the same number of actions)
+    version: int = 0
+
     @property
-    def version(self) -> int:
-        """The number of actions applied."""
+    def played(self) -> int:
+        """The number of actions in the record."""
         return len(self.actions)
 
     @property
@@ -230,12 +237,14 @@ class GameService:
             restart); off, only what happens inline happens.
     """
 
-    def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True):
+    def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True,
+                 max_cached: int = MAX_CACHED):
         self.engine = engine
         self.Session = sessionmaker(engine, expire_on_commit=False)
         self.bot_pace = max(0.0, float(bot_pace))
         self.start_workers = start_workers
-        self.cache: dict[str, Live] = {}
+        self.cache: OrderedDict[str, Live] = OrderedDict()  # least recently used first
+        self.max_cached = max_cached
         self.closed = False
 
     # -- start and stop ------------------------------------------------------------------------------
@@ -274,6 +283,7 @@ class GameService:
         """
         live = self.cache.get(gid)
         if live is not None:
+            self.cache.move_to_end(gid)
             return live
         if not isinstance(gid, str) or len(gid) > 32:
             raise NotFound(f"no game {gid!r}")
@@ -292,6 +302,7 @@ class GameService:
             watch_only=bool(g.watch_only),
         )
         live.actions = [dict(a.action) for a in acts]
+        live.version = max(int(g.version or 0), len(live.actions))
         live.by = [(a.seat, a.by) for a in acts]
         live.times = [a.created for a in acts]
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
@@ -301,7 +312,23 @@ class GameService:
                      for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
         self._rebuild(live)
         self.cache[gid] = live
+        self._evict()
         return live
+
+    def _evict(self) -> None:
+        """Forget the least recently used idle games beyond :attr:`max_cached` (the database has
+        them; the next request replays them). A game someone watches, acts in or whose bots or
+        clock run stays."""
+        over = len(self.cache) - self.max_cached
+        if over <= 0:
+            return
+        for gid, live in list(self.cache.items()):
+            if over <= 0:
+                break
+            busy = live.listeners or live.lock.locked() or (live.task is not None and not live.task.done())
+            if not busy:
+                del self.cache[gid]
+                over -= 1
 
     def _rebuild(self, live: Live) -> None:
         """Replay the game's actions into a fresh state (log on); find the undo barrier.
@@ -406,8 +433,8 @@ class GameService:
         except (RecordError, ValueError) as e:
             raise WebError(f"bad config: {e}") from None
         config = cfg.to_json() if hasattr(cfg, "to_json") else config
-        n_seats = len(getattr(state, "cash", None) or kinds)
-        if game == "stars" and n_seats != len(kinds):
+        n_seats = len(state.standings())  # every game ranks every seat, from the start
+        if n_seats != len(kinds):
             raise WebError(f"{len(kinds)} seats given for {n_seats} players")
         limits: dict[str, int] = {}
         for k, v in (time_limits or {}).items():
@@ -501,7 +528,7 @@ class GameService:
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
-                conn.execute(_UPDATE_GAME, {"gid": live.id, "version": n, "over": bool(s.is_over),
+                conn.execute(_UPDATE_GAME, {"gid": live.id, "version": live.version + 1, "over": bool(s.is_over),
                                             "to_act": list(s.to_act), "updated": now})
         except SQLAlchemyError as e:
             log.warning("game %s: action %d not stored (%s); rebuilding from the database", live.id, n, e)
@@ -515,6 +542,7 @@ class GameService:
                 pass
             raise StaleVersion() from None
         live.actions.append(data)
+        live.version += 1
         live.by.append((seat, by))
         live.times.append(now)
         live.log_marks.append(len(getattr(s, "log", None) or ()))
@@ -626,7 +654,8 @@ class GameService:
                 self._rebuild(live)
                 s = live.state
                 db.execute(update(Game).where(Game.id == live.id).values(
-                    version=keep, over=bool(s.is_over), to_act=list(s.to_act), updated=now))
+                    version=live.version + 1, over=bool(s.is_over), to_act=list(s.to_act), updated=now))
+            live.version += 1
             # a program of the seat would take the same decision again at once
             live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
             live.touched = now
@@ -886,6 +915,7 @@ class GameService:
             "game": live.game,
             "title": live.title,
             "version": live.version,
+            "played": live.played,
             "over": bool(s.is_over),
             "to_act": to_act,
             "you": list(held),
@@ -918,7 +948,7 @@ class GameService:
         if cached is not None and cached[0] == live.rev:
             return cached[1]
         doc = self.document(live, held)
-        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        body = orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS)
         if doc["time_limit"] is None:
             live.docs[key] = (live.rev, body)
         return body
@@ -927,7 +957,7 @@ class GameService:
         """One game of the lobby's list."""
         s = live.state
         return {"id": live.id, "game": live.game, "title": live.title, "created": _iso(live.created),
-                "version": live.version, "over": bool(s.is_over), "to_act": list(s.to_act) if not s.is_over else [],
+                "version": live.version, "played": live.played, "over": bool(s.is_over), "to_act": list(s.to_act) if not s.is_over else [],
                 "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
                 "watch_only": live.watch_only}
 
@@ -937,11 +967,13 @@ class GameService:
             games = db.execute(select(Game).order_by(Game.created.desc()).limit(limit)).scalars().all()
             ids = [g.id for g in games]
             seats = db.execute(select(Seat).where(Seat.game_id.in_(ids)).order_by(Seat.seat)).scalars().all() if ids else []
+            played = dict(db.execute(select(ActionRow.game_id, func.count()).where(ActionRow.game_id.in_(ids))
+                                     .group_by(ActionRow.game_id)).all()) if ids else {}
         by_game: dict[str, list[dict[str, Any]]] = {}
         for x in seats:
             by_game.setdefault(x.game_id, []).append({"seat": x.seat, "name": x.name, "kind": x.kind})
         return [{"id": g.id, "game": g.game, "title": g.title, "created": _iso(g.created), "version": g.version,
-                 "over": g.over, "to_act": [] if g.over else list(g.to_act or []), "seats": by_game.get(g.id, []),
+                 "played": int(played.get(g.id, 0)), "over": g.over, "to_act": [] if g.over else list(g.to_act or []), "seats": by_game.get(g.id, []),
                  "watch_only": g.watch_only} for g in games]
 
     def history(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
@@ -964,7 +996,7 @@ class GameService:
             seat, by = live.by[i]
             out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i])})
             prev = mark
-        return {"actions": out, "version": live.version}
+        return {"actions": out, "version": live.version, "played": live.played}
 
     def document_at(self, live: Live, n: Any, held: tuple[int, ...]) -> dict[str, Any]:
         """The game document as of after action ``n`` (0: the start), without decisions.
@@ -972,14 +1004,14 @@ class GameService:
         Raises:
             NotFound: ``n`` is not between 0 and the version.
         """
-        if not isinstance(n, int) or not 0 <= n <= live.version:
-            raise NotFound(f"no action {n} in this game (0 to {live.version})")
+        if not isinstance(n, int) or not 0 <= n <= live.played:
+            raise NotFound(f"no action {n} in this game (0 to {live.played})")
         past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
                     created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
                     actions=live.actions[:n], by=live.by[:n], times=live.times[:n])
         self._rebuild(past)
         doc = self.document(past, held)
-        doc.update({"version": live.version, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
+        doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
                     "chat": [], "programs": []})
         return doc
 

@@ -49,6 +49,20 @@ def _worth(s: StarsState, p: int) -> int:
     return s.cash[p] + companies + shares
 
 
+#: what each share price card prints (the same in every view, so built once; its lists are shared
+#: between views and must not be changed by a reader)
+_PRICE_CARDS = tuple(
+    {
+        "price": D.PRICES[k],
+        "corporation": None,
+        "max_dividend": D.MAX_DIVIDEND[k],
+        "ipo_colors": [D.COLORS[x] for x in range(len(D.COLORS)) if D.IPO_COLORS[k] >> x & 1],
+        "stars_required": {str(n): row[k] for n, row in D.REQUIRED_STARS.items()},
+    }
+    for k in range(D.N_CARDS)
+)
+
+
 def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
     """The table as ``seat`` sees it (``None``: an onlooker)."""
     code = D.CORP_CODES[s.config.edition]
@@ -117,14 +131,8 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
         "end_card_flipped": s.end_flipped,
         "cost_of_ownership": {"cost": cost, "colors": [D.COLORS[k] for k in range(5) if mask >> k & 1]},
         "share_price_row": [
-            {
-                "price": D.PRICES[k],
-                "corporation": code[s.card_owner[k]] if s.card_owner[k] >= 0 else None,
-                "max_dividend": D.MAX_DIVIDEND[k],
-                "ipo_colors": [D.COLORS[x] for x in range(len(D.COLORS)) if D.IPO_COLORS[k] >> x & 1],
-                "stars_required": {str(n): row[k] for n, row in D.REQUIRED_STARS.items()},
-            }
-            for k in range(D.N_CARDS)
+            dict(card, corporation=code[s.card_owner[k]] if s.card_owner[k] >= 0 else None)
+            for k, card in enumerate(_PRICE_CARDS)
         ],
         "is_over": s.over,
     }

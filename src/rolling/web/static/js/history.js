@@ -7,14 +7,14 @@ const id = gameIdFromPath();
 takeUrlTokens(id);
 const tokens = tokensFor(id);
 const $ = (s) => document.getElementById(s);
-let hist = { actions: [], version: 0 };
+let hist = { actions: [], version: 0, played: 0 };
 let at = 0;
 let pending = null;
 
 async function show(n) {
-  at = Math.max(0, Math.min(n, hist.version));
+  at = Math.max(0, Math.min(n, hist.played));
   $("slider").value = at;
-  $("pos").textContent = `action ${at} of ${hist.version}`;
+  $("pos").textContent = `action ${at} of ${hist.played}`;
   for (const li of document.querySelectorAll("#actions li")) li.classList.toggle("cur", Number(li.dataset.n) === at);
   const cur = document.querySelector("#actions li.cur");
   if (cur) cur.scrollIntoView({ block: "nearest" });
@@ -54,7 +54,7 @@ async function main() {
   await stars.loadData();
   try { hist = await api(`/api/games/${encodeURIComponent(id)}/history`, { tokens }); }
   catch (e) { $("board").replaceChildren(el("div", { class: "error" }, e.message)); return; }
-  $("slider").max = hist.version;
+  $("slider").max = hist.played;
   $("actions").replaceChildren(el("li", { "data-n": 0, onclick: () => show(0) }, "0 · the start"),
     ...hist.actions.map((a) => el("li", { "data-n": a.n, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
       a.by && a.by !== "human" && a.by !== "bot" && a.by !== "import" ? el("small", { class: "muted" }, ` (${a.by})`) : null)));
@@ -62,16 +62,16 @@ async function main() {
   $("first").onclick = () => show(0);
   $("prev").onclick = () => show(at - 1);
   $("next").onclick = () => show(at + 1);
-  $("last").onclick = () => show(hist.version);
+  $("last").onclick = () => show(hist.played);
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
     if (e.key === "ArrowLeft") { e.preventDefault(); show(at - 1); }
     if (e.key === "ArrowRight") { e.preventDefault(); show(at + 1); }
     if (e.key === "Home") { e.preventDefault(); show(0); }
-    if (e.key === "End") { e.preventDefault(); show(hist.version); }
+    if (e.key === "End") { e.preventDefault(); show(hist.played); }
   });
   const start = Number(new URL(location.href).searchParams.get("at"));
-  await show(Number.isInteger(start) && start > 0 ? start : hist.version);
+  await show(Number.isInteger(start) && start > 0 ? start : hist.played);
   charts();
 }
 main();

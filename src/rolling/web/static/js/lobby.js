@@ -91,7 +91,7 @@ async function listGames() {
   const mine = loadGames();
   const rows = (data.games || []).map((g) => {
     const names = Object.fromEntries(g.seats.map((s) => [s.seat, s.name]));
-    const state = g.over ? "over" : `action ${g.version}; to act: ${(g.to_act || []).map((s) => names[s]).join(", ")}`;
+    const state = g.over ? "over" : `action ${g.played}; to act: ${(g.to_act || []).map((s) => names[s]).join(", ")}`;
     const when = g.created ? new Date(typeof g.created === "number" ? g.created * (g.created < 1e12 ? 1000 : 1) : g.created).toLocaleString() : "";
     return el("tr", {},
       el("td", {}, g.title || g.game, mine[g.id] ? el("span", { class: "mine" }, " ★ yours") : null),

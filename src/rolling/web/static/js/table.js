@@ -131,7 +131,7 @@ function render(d) {
   receivedAt = Date.now();
   window.rollingDoc = d; // for tests and the curious
   $("title").textContent = d.title || d.game;
-  $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.version}`}`;
+  $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.played}`}`;
   $("history-link").href = `/g/${encodeURIComponent(id)}/history`;
   const n = names();
   const you = d.you || [];
@@ -150,6 +150,7 @@ function render(d) {
   renderClock(d);
   notify(d);
   document.body.dataset.version = d.version;
+  document.body.dataset.played = d.played;
   document.body.dataset.over = d.over ? "yes" : "no";
   rememberMeta(id, { title: d.title, you, names: n, over: d.over });
 }
