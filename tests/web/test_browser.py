@@ -483,3 +483,46 @@ def test_import_an_18xx_export(server, browser):
     page.click("#first")
     page.wait_for_function("document.body.dataset.at === '0'")
     assert page.errors == []
+
+
+NOTIFICATION_STUB = """
+window.__notes = [];
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+};
+// the player is in another tab: notifications are for when the page is not looked at
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_notification_when_it_becomes_your_turn(server, browser):
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 2}, "seats": ["human", "human"], "seed": 3})
+    pages = []
+    for k in (0, 1):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        ctx.add_init_script(NOTIFICATION_STUB)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+        page.set_default_timeout(15000)
+        page.goto(server + g["seats"][k]["url"])
+        wait_drawn(page)
+        page.click("#notify")
+        page.wait_for_function("document.querySelector('#notify').textContent === 'notify: on'")
+        pages.append(page)
+    mover = next(p for p in pages if p.locator("#decisions button.act").count())
+    waiting = pages[1] if mover is pages[0] else pages[0]
+    assert not waiting.title().startswith("● Your turn")
+    assert click_passive(mover)
+    waiting.wait_for_function("window.__notes.length > 0")
+    assert waiting.evaluate("window.__notes") == [[g_title(waiting), "It is your turn."]]
+    assert waiting.title().startswith("● Your turn")
+    assert mover.evaluate("window.__notes") == []
+    assert pages[0].errors == [] and pages[1].errors == []
+
+
+def g_title(page) -> str:
+    """The game's title as the page has it."""
+    return page.evaluate("rollingDoc.title")

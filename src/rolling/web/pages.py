@@ -89,20 +89,9 @@ def stars_data() -> dict[str, Any]:
     dividend, IPO colours, stars required by issued shares), corporations (symbol, code and name
     by edition, shares, ability) and the cost of ownership table."""
     from rolling.games.stars import data as D
+    from rolling.games.stars.view import company_card
 
-    companies = [
-        {
-            "code": D.CODES[i],
-            "name": D.NAMES[i],
-            "color": D.COLORS[D.COLOR[i]],
-            "face_value": D.FACE[i],
-            "income": D.INCOME[i],
-            "price_span": [D.SPAN_LO[i], D.SPAN_HI[i]],
-            "stars": D.STARS[i],
-            "synergies": [[D.CODES[j], v] for j, v in D.SYNERGY[i]],
-        }
-        for i in range(D.N_COMPANIES)
-    ]
+    companies = [company_card(i) for i in range(D.N_COMPANIES)]
     row = [
         {
             "price": D.PRICES[k],

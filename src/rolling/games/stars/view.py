@@ -26,8 +26,9 @@ def cash_audience(s: StarsState, p: int) -> int:
     return 1 << p if "secret-money" in s.config.variants else PUBLIC
 
 
-def company_json(s: StarsState, i: int) -> dict[str, Any]:
-    """One company: code, name, colour, stars, face value, span, printed and net income ($)."""
+def company_card(i: int) -> dict[str, Any]:
+    """What company ``i``'s card prints: code, name, colour, stars, face value ($), price span
+    ([$lo, $hi]), income ($) and synergy partners (``[[code, $]]``)."""
     return {
         "code": D.CODES[i],
         "name": D.NAMES[i],
@@ -36,10 +37,19 @@ def company_json(s: StarsState, i: int) -> dict[str, Any]:
         "face_value": D.FACE[i],
         "price_span": [D.SPAN_LO[i], D.SPAN_HI[i]],
         "income": D.INCOME[i],
-        "net_income": D.INCOME[i] - s.company_cost(i),
-        "in_flight": bool(s.in_flight >> i & 1) if s.phase == 3 else False,
         "synergies": [[D.CODES[j], bonus] for j, bonus in D.SYNERGY[i]],
     }
+
+
+#: every card, built once (views share their lists, which a reader must not change)
+_CARDS = tuple(company_card(i) for i in range(D.N_COMPANIES))
+
+
+def company_json(s: StarsState, i: int) -> dict[str, Any]:
+    """One company in play: its card (:func:`company_card`) and its net income ($, after the cost
+    of ownership) and whether an offer for it is in flight (phase 3)."""
+    return dict(_CARDS[i], net_income=D.INCOME[i] - s.company_cost(i),
+                in_flight=bool(s.in_flight >> i & 1) if s.phase == 3 else False)
 
 
 def _worth(s: StarsState, p: int) -> int:
