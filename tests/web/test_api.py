@@ -390,6 +390,65 @@ def test_program_cancelled_when_something_changes(client):
     assert doc_of(client, g["id"], tok(g, watcher))["programs"] == []
 
 
+def test_program_auction_limit_bids_to_the_limit_then_leaves(client):
+    g = make_game(client, ["human", "human"], seed=9)
+    both = [tok(g, 0), tok(g, 1)]
+    d = doc_of(client, g["id"], *both)
+    first = d["to_act"][0]
+    other = 1 - first
+    start = next(x for x in d["decisions"][str(first)] if x["type"] == "start_auction" and x["hi"] - x["lo"] >= 3)
+    opening = start["lo"]
+    d = act(client, g, first, d, action={"type": "start_auction", **start["args"], start["field"]: opening},
+            tokens=both).json()
+    assert d["to_act"] == [other]
+    limit = opening + 2
+    r = client.post(f"/api/games/{g['id']}/programs", json={"seat": other, "kind": "auction_limit", "limit": limit},
+                    headers={"X-Seat-Tokens": tok(g, other)})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    # the program raised by the least amount at once; the first player raises past the limit
+    last = client.get(f"/api/games/{g['id']}/history").json()["actions"][-1]
+    assert last["by"] == "program" and last["action"] == {"type": "bid", "seat": other, "amount": opening + 1}
+    raise_ = next(x for x in doc_of(client, g["id"], *both)["decisions"][str(first)] if x["type"] == "bid")
+    d = doc_of(client, g["id"], *both)
+    act(client, g, first, d, action={"type": "bid", "seat": first, "amount": limit + 1}, tokens=both)
+    assert raise_["lo"] <= limit + 1 <= raise_["hi"]
+    hist = client.get(f"/api/games/{g['id']}/history").json()["actions"]
+    assert hist[-1]["by"] == "program" and hist[-1]["action"]["type"] == "leave_auction"
+    # the auction it was for is over: the program is gone
+    assert doc_of(client, g["id"], tok(g, other))["programs"] == []
+
+
+def test_program_pass_closing_unless_a_company_loses_money():
+    # Stars 002, phase 4: the program declares done for you only while none of your companies (or
+    # of your corporations) earns less than its cost of ownership; the table's net income says so
+    from rolling.bots import make_bot
+    from rolling.games.stars import Config, new_game
+    from rolling.web import programs as P
+
+    seen = {"done": 0, "decide": 0}
+    for seed in range(6):
+        s = new_game(Config(players=3), seed)
+        bots = [make_bot("stars", "heuristic", seed=seed * 10 + k) for k in range(3)]
+        while not s.is_over:
+            seat = s.to_act[0]
+            if s.phase == 4:
+                view = s.view(seat)
+                mine = [c for p in view["players"] if p["seat"] == seat for c in p["companies"]]
+                mine += [c for k in view["corporations"] if k["president"] == seat for c in k["companies"]]
+                losing = any(c["net_income"] < 0 for c in mine)
+                a = P.action("pass_closing_unless_loss", None, s, seat)
+                kept = P.check("pass_closing_unless_loss", {}, s, seat)
+                if losing:
+                    assert a is None and kept is None
+                    seen["decide"] += 1
+                else:
+                    assert a is not None and a.to_json()["type"] == "done" and kept == {}
+                    seen["done"] += 1
+            s.apply(bots[seat].choose(s, seat))
+    assert seen["done"] and seen["decide"]
+
+
 def test_websocket_sends_each_seat_its_view_on_every_change(client):
     g = make_game(client, ["human", "human"], seed=9, config={"variants": ["secret-money"]})
     with client.websocket_connect(f"/ws/games/{g['id']}?t={tok(g, 0)}") as ws0, \
