@@ -405,14 +405,13 @@ def test_program_auction_limit_bids_to_the_limit_then_leaves(client):
     r = client.post(f"/api/games/{g['id']}/programs", json={"seat": other, "kind": "auction_limit", "limit": limit},
                     headers={"X-Seat-Tokens": tok(g, other)})
     assert r.status_code == 200, r.text
-    d = r.json()
     # the program raised by the least amount at once; the first player raises past the limit
     last = client.get(f"/api/games/{g['id']}/history").json()["actions"][-1]
     assert last["by"] == "program" and last["action"] == {"type": "bid", "seat": other, "amount": opening + 1}
-    raise_ = next(x for x in doc_of(client, g["id"], *both)["decisions"][str(first)] if x["type"] == "bid")
     d = doc_of(client, g["id"], *both)
-    act(client, g, first, d, action={"type": "bid", "seat": first, "amount": limit + 1}, tokens=both)
+    raise_ = next(x for x in d["decisions"][str(first)] if x["type"] == "bid")
     assert raise_["lo"] <= limit + 1 <= raise_["hi"]
+    act(client, g, first, d, action={"type": "bid", "seat": first, "amount": limit + 1}, tokens=both)
     hist = client.get(f"/api/games/{g['id']}/history").json()["actions"]
     assert hist[-1]["by"] == "program" and hist[-1]["action"]["type"] == "leave_auction"
     # the auction it was for is over: the program is gone

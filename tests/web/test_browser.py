@@ -517,12 +517,7 @@ def test_notification_when_it_becomes_your_turn(server, browser):
     assert not waiting.title().startswith("● Your turn")
     assert click_passive(mover)
     waiting.wait_for_function("window.__notes.length > 0")
-    assert waiting.evaluate("window.__notes") == [[g_title(waiting), "It is your turn."]]
+    assert waiting.evaluate("window.__notes") == [[waiting.evaluate("rollingDoc.title"), "It is your turn."]]
     assert waiting.title().startswith("● Your turn")
     assert mover.evaluate("window.__notes") == []
     assert pages[0].errors == [] and pages[1].errors == []
-
-
-def g_title(page) -> str:
-    """The game's title as the page has it."""
-    return page.evaluate("rollingDoc.title")

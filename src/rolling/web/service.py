@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 import orjson
@@ -197,9 +198,11 @@ class Live:
         return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
 
 
+@cache
 def _barrier_test(game: str):
     """The terminal screen's test of which actions undo may not reach back past (a roll of the
-    dice), or None for a game without one."""
+    dice), or None for a game without one. Looked up once per game: it is asked after every action
+    and is stateless."""
     import importlib
 
     where = {"freight": ("rolling.ui.freight", "FreightScreen"), "market": ("rolling.ui.market", "MarketScreen")}
@@ -655,7 +658,7 @@ class GameService:
                 s = live.state
                 db.execute(update(Game).where(Game.id == live.id).values(
                     version=live.version + 1, over=bool(s.is_over), to_act=list(s.to_act), updated=now))
-            live.version += 1
+            live.version += 1  # committed: the undo is a change of its own
             # a program of the seat would take the same decision again at once
             live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
             live.touched = now
