@@ -35,7 +35,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             raise UsageError(f"--bot-pace must be 0 or more, not {bot_pace}")
         try:
             # bound before anything is printed, so that a port in use is one clear line
-            sock = socket.create_server((host, port))
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET  # --host :: listens on IPv6
+            sock = socket.create_server((host, port), family=family)
         except OSError as e:
             raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
         url = db or default_db_url()
@@ -45,7 +46,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             sock.close()
             raise
         where = default_db_path() if db is None else web.state.engine.url.render_as_string(hide_password=True)
-        typer.echo(f"rolling: serving http://{host}:{port}/ (games in {where})", err=True)
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        typer.echo(f"rolling: serving http://{shown}:{port}/ (games in {where})", err=True)
         # every request makes many short-lived objects; the default threshold (700) runs the
         # collector several times per action, a third of the server's time
         gc.set_threshold(50_000, 20, 20)
