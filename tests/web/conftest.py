@@ -85,3 +85,7 @@ def act(client, created, seat, doc=None, action=None, tokens=None):
 
 
 __all__ = ["act", "doc_of", "fresh_db_url", "make_game", "pick", "random", "tok"]
+
+
+# the browser tests' fixtures (a server process, Chromium, the screenshot folder), for every module
+from .browser_support import browser, server, shots  # noqa: E402, F401

@@ -1019,46 +1019,12 @@ class GameService:
         return doc
 
     def charts(self, live: Live) -> dict[str, Any]:
-        """Net worth of each player and share price of each corporation at the start of each turn
-        and at the end (Stars; other games: the score of each player after each of its actions).
-
-        Shape: ``{"x": [labels], "net_worth": {name: [$...]}, "share_price": {code: [$ or None]}}``.
-        """
+        """The game's charts over the turns (:func:`rolling.web.charts.charts`), kept until the next change."""
         if live.charts is not None and live.charts[0] == live.version:
             return live.charts[1]
-        from rolling.core.record import replay_steps
+        from .charts import charts
 
-        rec = GameRecord(live.game, live.config, live.seed, live.actions)
-        names = [x["name"] for x in live.seats]
-        x: list[str] = []
-        worth: dict[str, list] = {n: [] for n in names}
-        prices: dict[str, list] = {}
-        last_turn = None
-
-        def sample(s: Any, label: str) -> None:
-            x.append(label)
-            scores = {r["seat"]: r["score"] for r in s.standings()}
-            for k, n in enumerate(names):
-                worth[n].append(scores.get(k))
-            if live.game == "stars":
-                from rolling.games.stars import data as SD
-
-                for c in range(SD.N_CORPS):
-                    code = s.corp_code(c)
-                    series = prices.setdefault(code, [None] * (len(x) - 1))
-                    series.append(s.share_price(c) if s.corp_active[c] else None)
-
-        state = None
-        for i, state in enumerate(replay_steps(rec)):
-            turn = getattr(state, "turn", i)
-            if turn != last_turn and (live.game == "stars" or i == 0):
-                sample(state, f"turn {turn}")
-                last_turn = turn
-        if state is not None and (not x or live.game != "stars" or x[-1] != "end"):
-            sample(state, "end" if state.is_over else "now")
-        for series in prices.values():
-            series.extend([None] * (len(x) - len(series)))
-        out = {"x": x, "net_worth": worth, "share_price": prices}
+        out = charts(GameRecord(live.game, live.config, live.seed, live.actions), [x["name"] for x in live.seats])
         live.charts = (live.version, out)
         return out
 
