@@ -31,8 +31,11 @@ from rolling.sim.stars import pick_seat
 ALL_BOTS = {
     "stars": ["random", "heuristic"],
     "freight": ["random", "heuristic"],
-    "market": ["random", "heuristic"],
+    "market": ["random", "heuristic", "policy"],
 }
+
+#: the strongest bot of each game, what the seat ``bot`` means
+STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 
 #: a seat list of each game's bots for ``simulate`` (Rolling Market is solitaire)
 SIM_SEATS = {"stars": "bot,bot:random,random", "freight": "bot,bot:random,random", "market": "bot"}
@@ -57,8 +60,8 @@ def test_make_bot_returns_every_bot_of_every_game():
             for word in (name, f"bot:{name}", name.upper()):
                 bot = make_bot(game, word, seed=3)
                 assert isinstance(bot, Bot) and bot.name == name and bot.last_reason is None
-        assert STRONGEST[game] == "heuristic"
-        assert make_bot(game, "bot", 1).name == "heuristic"
+        assert STRONGEST[game] == STRONGEST_OF[game]
+        assert make_bot(game, "bot", 1).name == STRONGEST_OF[game]
 
 
 @pytest.mark.parametrize("game,name,message", [
@@ -85,11 +88,12 @@ def test_every_bot_finishes_a_game_of_its_own(game):
 
 def test_seat_vocabulary_is_the_same_for_every_game():
     for game in ALL_BOTS:
+        best = STRONGEST_OF[game]
         assert parse_seats(game, "human,bot,bot:random,Heuristic, random") == [
-            "human", "heuristic", "random", "heuristic", "random"]
-        assert parse_seats(game, None, players=3) == ["human", "heuristic", "heuristic"]
+            "human", best, "random", "heuristic", "random"]
+        assert parse_seats(game, None, players=3) == ["human", best, best]
         assert parse_seats(game, None, default_players=1) == ["human"]
-        assert parse_seats(game, ["bot", "random"], humans=False) == ["heuristic", "random"]
+        assert parse_seats(game, ["bot", "random"], humans=False) == [best, "random"]
 
 
 @pytest.mark.parametrize("spec,kwargs,message", [
@@ -213,14 +217,15 @@ def test_play_starts_saves_to_the_default_file_and_quits(game, tmp_path):
 ])
 def test_bots_only_game_ends_with_one_end_block(game, args, tmp_path):
     """The same end of game in every game, printed once; bots-only games are not saved unless asked,
-    and their narration carries the heuristic's reasons."""
+    and their narration carries the strongest bot's reasons."""
     p = rolling(["play", game, *args, "--seed", "2"], cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert p.stdout.count("Game over.") == 1 and p.stdout.count("Final standings") == 1
-    assert "(Heuristic 1 " in p.stdout
+    speaker = f"({STRONGEST_OF[game].capitalize()} 1 "
+    assert speaker in p.stdout
     assert list(tmp_path.iterdir()) == []
     quiet = rolling(["play", game, *args, "--seed", "2", "--quiet", "--save", "g.json"], cwd=tmp_path)
-    assert quiet.returncode == 0 and "(Heuristic 1 " not in quiet.stdout
+    assert quiet.returncode == 0 and speaker not in quiet.stdout
     assert quiet.stdout.count("Final standings") == 1 and "Game record: g.json" in quiet.stdout
 
 

@@ -62,7 +62,6 @@ def test_bots_are_deterministic_per_seed():
     assert play("random", 42).digest() == play("random", 42).digest()
     assert isinstance(make_bot("market", "random"), MarketRandomBot)
     assert isinstance(make_bot("market", "heuristic"), MarketHeuristicBot)
-    assert isinstance(make_bot("market", "bot"), MarketHeuristicBot)
     with pytest.raises(UnknownBot):
         make_bot("market", "nope")
 

@@ -39,11 +39,12 @@ BOTS: dict[str, dict[str, object]] = {
     "market": {
         "random": "rolling.bots.market:MarketRandomBot",
         "heuristic": "rolling.bots.market:MarketHeuristicBot",
+        "policy": "rolling.bots.market_policy:MarketPolicyBot",
     },
 }
 
 #: game -> the name of its strongest bot, what the seat ``bot`` means
-STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "heuristic"}
+STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 
 
 def register(game: str, name: str, target: object, strongest: bool = False) -> None:
