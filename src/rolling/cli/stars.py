@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from rolling.cli import shared
+from rolling.cli import batch, shared
 from rolling.core.errors import RecordError
 from rolling.core.record import save_record
 from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
@@ -61,6 +61,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),
         variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
         as_json: bool = shared.JSON,
+        workers: int = batch.WORKERS,
+        ray: str = batch.RAY,
+        out: str = batch.OUT,
     ) -> None:
         """Play many bot games of Rolling Stock Stars and print each seat's win rate and scores.
 
@@ -69,8 +72,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         """
         from rolling.games.stars.config import TITLES
 
-        shared.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json, edition=edition,
-                            variants=tuple(variant))
+        batch.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json,
+                           batch.BatchArgs(workers, ray, out), edition=edition, variants=tuple(variant))
 
     @app.command("import-18xx")
     def import_18xx(

@@ -269,7 +269,12 @@ def _run_ray(batch: Batch, out: InOrder, workers: int | None, address: str | Non
 
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
+        # a local Ray says only what goes wrong (its start-up notices are noise on a terminal)
+        level = logging.ERROR if address in (None, "local") else logging.WARNING
+        try:
+            ray.init(address=address, logging_level=level, log_to_driver=False)
+        except Exception as e:  # noqa: BLE001 - any failure to reach Ray is one line for the user
+            raise RuntimeError(f"cannot start or reach Ray at {address!r}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from e
     try:
         slots = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         task = ray.remote(num_cpus=1)(play_chunk)
