@@ -73,12 +73,13 @@ def describe_error(exc: BaseException) -> str:
 
 def play_rows(game: str, labels: Sequence[str], index: int, seed: int, options: dict[str, Any]) -> list[dict]:
     """Play game ``index`` of a run with seed ``seed`` between the bots ``labels`` (registry
-    names, checked beforehand); return its rows, one per label in label order (see the module
-    docstring for the columns).
+    names, checked beforehand); return its rows, one per label in label order, each with every
+    column of :func:`columns` in order (``None`` where there is no value; see the module docstring).
 
     A game that raises (anything but KeyboardInterrupt and SystemExit) gives rows with ``error`` set.
     """
     run = runner(game)
+    names = [name for name, _ in COMMON + tuple(run.COLUMNS)]
     game_seed = run.game_seed(seed, index)
     n = len(labels)
     base = {"game": game, "index": index, "seed": game_seed, "players": n}
@@ -93,7 +94,8 @@ def play_rows(game: str, labels: Sequence[str], index: int, seed: int, options: 
         turns = run.turns(state)
     except Exception as e:  # noqa: BLE001 - a failing game is recorded, the batch goes on
         error = describe_error(e)
-        return [{**base, "entry": j, "bot": label, "error": error} for j, label in enumerate(labels)]
+        rows = [{**base, "entry": j, "bot": label, "error": error} for j, label in enumerate(labels)]
+        return [{name: row.get(name) for name in names} for row in rows]
     rows = []
     for j, seat in enumerate(seats):
         rank = by_seat[seat]["rank"]
@@ -112,7 +114,7 @@ def play_rows(game: str, labels: Sequence[str], index: int, seed: int, options: 
             **per_game,
             **per_entry[j],
         })
-    return rows
+    return [{name: row.get(name) for name in names} for row in rows]
 
 
 def play_chunk(game: str, labels: Sequence[str], seed: int, options: dict[str, Any],
