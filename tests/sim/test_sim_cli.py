@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from rolling.cli.batch import LOCAL_RAY, optional_ray_address, seat_list
+from rolling.cli.batch import LOCAL_RAY, optional_ray_address
 from rolling.cli.main import main
 from rolling.sim.files import read_results
+from rolling.sim.table import seat_list
 
 CMD = [sys.executable, "-m", "rolling.cli.main"]
 

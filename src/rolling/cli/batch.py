@@ -21,6 +21,7 @@ from rich.progress import ProgressColumn
 from rich.text import Text
 
 from rolling.cli.shared import fail
+from rolling.sim.table import seat_list
 
 #: what a bare ``--ray`` means: ``ray.init(address="local")`` starts a new local Ray (never joins
 #: a cluster someone else started on this machine)
@@ -82,17 +83,6 @@ def games_progress(label: str, games: int, transient: bool) -> Iterator[Callable
             bar.advance(task, n)
 
         yield advance
-
-
-def seat_list(labels: list[str]) -> str:
-    """A short name of a seat list: runs of one bot counted (``heuristic×3,random``)."""
-    parts: list[list] = []
-    for label in labels:
-        if parts and parts[-1][0] == label:
-            parts[-1][1] += 1
-        else:
-            parts.append([label, 1])
-    return ",".join(f"{label}×{n}" if n > 1 else label for label, n in parts)
 
 
 def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_json: bool,

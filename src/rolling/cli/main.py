@@ -61,6 +61,7 @@ COMMAND_MODULES = [
     "rolling.cli.market",
     "rolling.cli.freight",
     "rolling.cli.serve",
+    "rolling.cli.report",
 ]
 
 for _name in COMMAND_MODULES:

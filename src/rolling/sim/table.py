@@ -60,6 +60,17 @@ def columns(game: str) -> tuple[tuple[str, str], ...]:
     return COMMON + tuple(runner(game).COLUMNS)
 
 
+def seat_list(labels: list[str]) -> str:
+    """A short name of a seat list: runs of one bot counted (``heuristic×3,random``)."""
+    parts: list[list] = []
+    for label in labels:
+        if parts and parts[-1][0] == label:
+            parts[-1][1] += 1
+        else:
+            parts.append([label, 1])
+    return ",".join(f"{label}×{n}" if n > 1 else label for label, n in parts)
+
+
 def describe_error(exc: BaseException) -> str:
     """One line: ``"Type: message (at file.py:line)"``, the innermost frame of the traceback."""
     where = ""
