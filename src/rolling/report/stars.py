@@ -14,7 +14,8 @@ from rolling.report.common import games_of
 from rolling.report.page import Page, fmt_mean, fmt_rate
 from rolling.report.stats import mean_interval, wilson
 
-#: a turn is drawn in a share price trajectory when at least this many games had the corporation then
+#: a turn is drawn in a share price trajectory when at least this many games had the corporation
+#: then (fewer in a batch of fewer than ten times as many games: one in ten of them, at least one)
 MIN_GAMES_PER_TURN = 10
 
 
@@ -69,10 +70,11 @@ def share_prices(page: Page, ok: pd.DataFrame) -> None:
     """Each corporation's share price at the end of every turn: mean and middle half, over the games
     where it was active then."""
     games = games_of(ok)
+    least = max(1, min(MIN_GAMES_PER_TURN, len(games) // 10))
     s = page.section("Share price trajectories", "share-prices")
     s.text("The share price of each corporation at the end of each turn, over the games in which it was "
            "active at that moment: the line is the mean, the band holds the middle half (25th to 75th "
-           f"percentile). Turns with fewer than {MIN_GAMES_PER_TURN} such games are left out.")
+           f"percentile). Turns with fewer than {least} such games are left out.")
     panels = {}
     for sym, name in zip(CORP_SYMBOLS, CORP_NAMES["stars"], strict=True):
         paths = games[f"path_{sym}"].str.split()
@@ -83,7 +85,7 @@ def share_prices(page: Page, ok: pd.DataFrame) -> None:
                 if price != "-":
                     grid[i, t] = float(price)
         counts = (~np.isnan(grid)).sum(axis=0)
-        turns = [t for t in range(width) if counts[t] >= MIN_GAMES_PER_TURN]
+        turns = [t for t in range(width) if counts[t] >= least]
         cols = grid[:, turns]
         with np.errstate(all="ignore"):
             mean = np.nanmean(cols, axis=0) if turns else []
