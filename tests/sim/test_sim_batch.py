@@ -130,3 +130,15 @@ def test_a_game_that_raises_is_a_row_and_the_batch_goes_on(monkeypatch):
 def test_bad_workers():
     with pytest.raises(ValueError, match="workers must be 1 or more"):
         run_batch(Batch("market", ("heuristic",), 2, 0), lambda rows: None, workers=0)
+
+
+def test_scaling_measures_every_engine_on_the_same_games():
+    from rolling.sim.scaling import measure_scaling
+
+    res = measure_scaling(games=2, workers=2, ray=False)
+    assert res["games"] == 2 and res["workers"] == 2 and res["ray"] is None
+    for line in (res["one_worker"], res["all_workers"]):
+        assert line["games_per_s"] > 0 and line["games_per_cpu_s"] > 0 and line["load_before"] >= 0
+    assert res["speedup"] == round(res["all_workers"]["games_per_s"] / res["one_worker"]["games_per_s"], 2)
+    with pytest.raises(ValueError, match="at least one game"):
+        measure_scaling(games=0)

@@ -42,31 +42,33 @@ figcaption { font-size: 13px; color: #5a6472; margin-top: 2px; }
 """
 
 
+def fmt_interval(value: float | None, low: float, high: float, digits: int = 1, unit: str = "",
+                 pm: bool = False) -> str:
+    """``"152.3 (150.1–154.5)"`` (or with ``pm`` ``"152.3 ± 2.2"``): a value and its interval; the
+    value alone when there is no interval, a dash when there is no value."""
+    if value is None or math.isnan(value):
+        return "–"
+    main = f"{value:.{digits}f}{unit}"
+    if math.isnan(low):
+        return main
+    if pm:
+        return f"{main} ± {(high - low) / 2:.{digits}f}"
+    return f"{main} ({low:.{digits}f}–{high:.{digits}f})"
+
+
 def fmt_rate(rate: float, low: float, high: float) -> str:
     """``"25.3% (24.1–26.5)"``: a rate and its interval, in %."""
-    if rate is None or math.isnan(rate):
-        return "–"
-    if math.isnan(low):
-        return f"{rate * 100:.1f}%"
-    return f"{rate * 100:.1f}% ({low * 100:.1f}–{high * 100:.1f})"
+    return fmt_interval(rate * 100, low * 100, high * 100, 1, "%")
 
 
 def fmt_mean(mean: float, low: float, high: float, digits: int = 1) -> str:
     """``"152.3 (150.1–154.5)"``: a mean and its interval."""
-    if mean is None or math.isnan(mean):
-        return "–"
-    if math.isnan(low):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
+    return fmt_interval(mean, low, high, digits)
 
 
 def fmt_pm(mean: float, low: float, high: float, digits: int = 2) -> str:
     """``"13.43 ± 0.37"``: a mean and the half width of its (symmetric) interval."""
-    if mean is None or math.isnan(mean):
-        return "–"
-    if math.isnan(low):
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {(high - low) / 2:.{digits}f}"
+    return fmt_interval(mean, low, high, digits, pm=True)
 
 
 @dataclass

@@ -20,6 +20,13 @@ What differs between games lives in one small module per game (:data:`RUNNERS`),
 A win is rank 1 in the game's standings (with the rules' tie-break; a tie the rules leave standing
 counts as a win for each tied seat). A one-seat game (Rolling Market) also reports its seat's score
 statistics at the top level (``mean``, ``median``, ``p5``, ``p95``), as ``simulate market`` always did.
+
+At scale (``rolling simulate GAME --workers K --ray --out FILE``): :mod:`rolling.sim.table` plays a
+game into rows (one per seat entry, with each game's facts: each runner also has ``COLUMNS``,
+``game_seed(seed, index)``, ``position(state, seat)``, ``turns(state)`` and a read-only ``Watch``);
+:mod:`rolling.sim.batch` runs a batch on one process, a process pool or Ray, rows in game order;
+:mod:`rolling.sim.files` writes and reads CSV/Parquet; :mod:`rolling.sim.tally` sums rows up into
+the summary below; :mod:`rolling.sim.scaling` measures games/s per engine.
 """
 
 from __future__ import annotations
