@@ -142,8 +142,9 @@ def by_position(page: Page, ok: pd.DataFrame) -> None:
         if len(contexts) > 1:
             s.heading(context_label(key))
         s.table(group_table(stats, "position", labels, 1 / n))
-        lines_win[context_label(key)] = (list(stats["position"]), stats["win_rate"], stats["win_low"],
-                                         stats["win_high"])
+        # win rate over the fair share 1/n: contexts of different player counts on one scale
+        lines_win[context_label(key)] = (list(stats["position"]), stats["win_rate"] * n, stats["win_low"] * n,
+                                         stats["win_high"] * n)
         lines_score[context_label(key)] = (list(stats["position"]), stats["mean_score"], stats["score_low"],
                                            stats["score_high"])
         if len(contexts) == 1:
@@ -151,8 +152,10 @@ def by_position(page: Page, ok: pd.DataFrame) -> None:
                      "win rate and mean score by player-order position",
                      "Win rate and mean score by position at the start, with 95% intervals; dashed: the fair share 1/n.")
     if len(contexts) > 1:
-        s.figure(plots.lines_by_group(lines_win, "player-order position", "win rate", percent=True),
-                 "win rate by position, one line per context", "Win rate by position, with 95% intervals.")
+        s.figure(plots.lines_by_group(lines_win, "player-order position", "win rate ÷ fair share", baseline=1.0),
+                 "win rate over the fair share by position, one line per context",
+                 "Win rate by position divided by the fair share 1/n (1: fair; 1.5: half as many wins again as "
+                 "fair), with 95% intervals.")
         s.figure(plots.lines_by_group(lines_score, "player-order position", "mean score"),
                  "mean score by position, one line per context", "Mean score by position, with 95% intervals.")
 
