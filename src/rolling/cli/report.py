@@ -15,7 +15,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
     @app.command("report")
     def report(
-        results: list[str] = typer.Argument(..., metavar="RESULTS...",
+        results: list[str] = typer.Argument(..., metavar="RESULTS",
                                             help="results files of rolling simulate GAME --out (.csv or .parquet)"),
         out: str = typer.Option(None, "--out", metavar="FILE.html",
                                 help="the page to write (default: the first results file with .html)"),
