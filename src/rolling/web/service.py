@@ -392,7 +392,9 @@ class GameService:
                               "players_by_edition": {e: list(PLAYERS[e]) for e in EDITIONS},
                               "variants": list(VARIANTS), "time_limits": {"3": 120, "4": 60}})
             elif game == "freight":
-                entry.update({"title": "Rolling Freight", "players": [1, 5], "editions": [], "variants": []})
+                from .freight import maps
+
+                entry.update({"title": "Rolling Freight", "players": [2, 5], "editions": [], "variants": [], "maps": maps()})
             else:
                 entry.update({"title": "Rolling Market", "players": [1, 1], "editions": [], "variants": []})
             out[game] = entry
@@ -424,7 +426,7 @@ class GameService:
             names = [str(n).strip()[:40] or d for n, d in zip(names, default_names(kinds), strict=True)]
         else:
             names = default_names(kinds)
-        if game == "stars" and not config.get("names"):
+        if game in ("stars", "freight") and not config.get("names"):
             config["names"] = names
         if seed is None:
             seed = secrets.randbelow(2**31)
