@@ -1,6 +1,7 @@
 // The history page: step through the actions with the table as it was, the charts, the record.
 import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
 import { lineChart } from "./charts.js";
+import * as freight from "./freight.js";
 import * as stars from "./stars.js";
 
 const id = gameIdFromPath();
@@ -26,6 +27,11 @@ async function show(n) {
     if (d.game === "stars") {
       stars.renderBoard($("board"), { ...d, decisions: {} });
       $("headline").textContent = stars.headline(d);
+    } else if (d.game === "freight") {
+      await freight.loadMap(d.view.map);
+      if (pending !== want) return;
+      freight.renderBoard($("board"), { ...d, decisions: {} });
+      $("headline").textContent = freight.headline(d);
     } else {
       $("board").replaceChildren(el("pre", { class: "raw panel" }, JSON.stringify(d.view, null, 1)));
       $("headline").textContent = `action ${want}`;
@@ -42,7 +48,9 @@ async function charts() {
   try {
     const c = await api(`/api/games/${encodeURIComponent(id)}/charts`, { tokens });
     $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}));
-    $("chart-price").replaceChildren(lineChart(c.x, c.share_price || {}));
+    if (c.share_price) $("chart-price").replaceChildren(lineChart(c.x, c.share_price));
+    else { $("chart-price").remove(); $("price-title").remove(); }
+    if (c.phase) $("worth-title").textContent = "Stock (the score) at the start of each turn";
   } catch (e) {
     $("chart-worth").replaceChildren(el("span", { class: "muted" }, `no charts: ${e.message}`));
   }

@@ -7,9 +7,20 @@ let created = null;
 
 function spec() { return options[$("game").value] || { players: [2, 6], editions: [], variants: [], bots: [] }; }
 
+// Rolling Freight: the map chosen, and the player counts the rules allow on it
+function mapPlayers(g) {
+  const m = g.maps && g.maps[$("map").value];
+  return m ? m.players : g.players;
+}
+
 function drawOptions() {
   const g = spec();
-  const [lo, hi] = g.players;
+  for (const x of document.querySelectorAll(".map-row")) x.hidden = !g.maps;
+  for (const x of document.querySelectorAll(".edition-row")) x.hidden = !(g.editions || []).length;
+  if (g.maps && $("map").options.length !== Object.keys(g.maps).length) {
+    $("map").replaceChildren(...Object.entries(g.maps).map(([k, m]) => el("option", { value: k }, `${m.title} (${m.players[0]}–${m.players[1]} players)`)));
+  }
+  const [lo, hi] = mapPlayers(g);
   $("players").min = lo; $("players").max = hi;
   const n = Math.min(hi, Math.max(lo, Number($("players").value) || 4));
   $("players").value = n;
@@ -52,7 +63,8 @@ async function create(e) {
   const names = [...document.querySelectorAll(".seat-name")].map((s) => s.value.trim());
   const body = {
     game: $("game").value,
-    config: { players: n, edition: $("edition").value, variants: [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value) },
+    config: spec().maps ? { players: n, map: $("map").value }
+      : { players: n, edition: $("edition").value, variants: [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value) },
     seats,
   };
   if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot")} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
@@ -109,6 +121,7 @@ async function main() {
   if (options.stars) $("game").value = "stars";
   drawOptions();
   $("game").addEventListener("change", drawOptions);
+  $("map").addEventListener("change", drawOptions);
   $("edition").addEventListener("change", () => {
     const range = (spec().players_by_edition || {})[$("edition").value];
     if (!range) return;

@@ -2,6 +2,7 @@
 // with the decision controls, undo, programmed actions, log and chat.
 import { api, el, gameIdFromPath, liveGame, rememberMeta, takeUrlTokens, tokensFor } from "./api.js";
 import { renderDecisions } from "./decisions.js";
+import * as freight from "./freight.js";
 import * as stars from "./stars.js";
 
 const id = gameIdFromPath();
@@ -127,11 +128,17 @@ function notify(d) {
 
 function render(d) {
   if (!d || !d.view) return;
+  if (d.game === "freight" && !freight.hasMap(d)) {
+    // the board's map first (once per page); the latest document is drawn when it is here
+    doc = d;
+    freight.loadMap(d.view.map).then(() => render(doc), (e) => showError(`the map did not load: ${e.message}`));
+    return;
+  }
   doc = d;
   receivedAt = Date.now();
   window.rollingDoc = d; // for tests and the curious
   $("title").textContent = d.title || d.game;
-  $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.played}`}`;
+  $("headline").textContent = d.game === "stars" ? stars.headline(d) : d.game === "freight" ? freight.headline(d) : `${d.over ? "Game over" : `action ${d.played}`}`;
   $("history-link").href = `/g/${encodeURIComponent(id)}/history`;
   const n = names();
   const you = d.you || [];
@@ -141,9 +148,10 @@ function render(d) {
     : el("span", { class: "muted" }, d.watch_only ? "Watching (an imported game: watch only)" : "Watching (spectator)"),
     d.stopped ? el("div", { class: "error" }, d.stopped) : "");
   if (d.game === "stars") stars.renderBoard($("board"), d);
+  else if (d.game === "freight") freight.renderBoard($("board"), d, send);
   else $("board").replaceChildren(el("section", { class: "panel" }, el("h3", {}, "The table (this game's own page is still to come)"),
     el("pre", { class: "raw" }, JSON.stringify(d.view, null, 1))));
-  const any = renderDecisions($("decisions"), d, send);
+  const any = (d.game === "freight" ? freight.renderDecisions : renderDecisions)($("decisions"), d, send);
   $("decisions").classList.toggle("none", !any);
   renderTools(d);
   renderLog(d);
