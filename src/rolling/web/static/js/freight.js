@@ -79,7 +79,7 @@ export function headline(doc) {
 function fit(data, W, H) {
   const [x0, y0, x1, y1] = data.bounds;
   // room for the names beside the outermost cities, and for the zoom buttons
-  const k = Math.min((W - 150) / (x1 - x0), (H - 60) / (y1 - y0));
+  const k = Math.min((W - Math.min(150, W * 0.16)) / (x1 - x0), (H - Math.min(60, H * 0.1)) / (y1 - y0));
   return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, k, fitK: k };
 }
 
@@ -119,7 +119,10 @@ function drawMap() {
   for (const d of hoverRoute ? [{ preview: hoverRoute }] : matching) for (const id of d.preview.links) hot.add(id);
   const nextCities = new Set(matching.map((d) => d.preview.cities[ui.cities.length]).filter(Boolean));
   const startCities = new Set(ui.cities.length ? [] : list.filter((d) => d.type === "route").map((d) => d.preview.cities[0]));
-  const buildPv = ui.hover && (ui.hover.type === "build" || ui.hover.type === "steady_build") ? ui.hover.preview : null;
+  // the squares a build would fill: the one pointed at, else the most a build on the picked link can
+  const builds = list.filter((d) => (d.type === "build" || d.type === "steady_build") && d.args.link === ui.link);
+  const buildPv = ui.hover && (ui.hover.type === "build" || ui.hover.type === "steady_build") ? ui.hover.preview
+    : builds.length ? builds.reduce((a, b) => (b.preview.filled > a.preview.filled ? b : a)).preview : null;
   const contractLinks = new Set((v.contract_track || []).filter(Boolean).map((label) => data.links.find((l) => l.label === label)).filter(Boolean).map((l) => l.id));
   const buildable = new Set(list.filter((d) => d.type === "build" || d.type === "steady_build").map((d) => d.args.link));
   for (const l of data.links) {
@@ -192,11 +195,14 @@ function drawMap() {
     const own = obstacles[i];
     const tries = [[own.x1 + 2, y - 13, "start"], [own.x0 - 2 - w, y - 13, "start"], [x - w / 2, y - 20, "start"], [x - w / 2, y + 15, "start"],
       [x + 6, y - 22, "start"], [x - w - 6, y + 6, "start"], [x + 6, y + 16, "start"], [x - w - 6, y - 22, "start"]];
-    const others = obstacles.filter((_, j) => j !== i);
+    // a name may cover a neighbour's rings (it has a halo) but never its dot or another name
+    const others = pos.filter((_, j) => j !== i).map(([ox, oy]) => ({ x0: ox - 6, y0: oy - 6, x1: ox + 6, y1: oy + 6 }));
+    const hit = (r, boxes) => boxes.some((o) => r.x0 < o.x1 && r.x1 > o.x0 && r.y0 < o.y1 && r.y1 > o.y0);
     let spot = null;
     for (const [lx, ly] of tries) {
       const r = { x0: lx, y0: ly, x1: lx + w, y1: ly + h };
-      if (!placed.some((o) => r.x0 < o.x1 && r.x1 > o.x0 && r.y0 < o.y1 && r.y1 > o.y0) && !others.some((o) => r.x0 < o.x1 && r.x1 > o.x0 && r.y0 < o.y1 && r.y1 > o.y0)) { spot = r; break; }
+      if (r.x0 < 0 || r.y0 < 0 || r.x1 > W || r.y1 > H) continue;
+      if (!hit(r, placed) && !hit(r, others)) { spot = r; break; }
     }
     if (!spot) continue; // crowded at this zoom: the name shows when zoomed in (and in the tooltip)
     placed.push(spot);
@@ -290,7 +296,7 @@ function tracks(doc, data) {
     if (!label) return h("div", { class: "fcard empty" }, "—");
     const l = data.links.find((x) => x.label === label);
     const ds = list.filter((d) => (d.type === "take_contract" || d.type === "draft_contract") && d.args.slot === slot);
-    return h("div", { class: `fcard contract${ui.link === l.id ? " sel" : ""}`, "data-link": l.id, style: { "--c": COLOUR[l.colour] },
+    return h("div", { class: `fcard contract${ui.link === l.id ? " sel" : ""}`, "data-link": l.id, "data-colour": l.colour, style: `--c: ${COLOUR[l.colour]}`,
       onclick: (e) => { if (e.target.tagName !== "BUTTON") selectLink(l.id); } },
     h("div", { class: "band" }, h("b", {}, label), h("span", {}, `L${l.id}`)),
     h("div", {}, `${cityName(data, l.a)}–${cityName(data, l.b)}`),
@@ -322,7 +328,7 @@ function players(doc, data) {
   const v = doc.view;
   const you = new Set(doc.you || []);
   const act = new Set(v.to_act || []);
-  const rows = v.players.map((p, k) => h("div", { class: `fplayer${you.has(k) ? " me" : ""}${act.has(k) ? " acting" : ""}`, "data-seat": k, style: { "--p": SEAT[k] } },
+  const rows = v.players.map((p, k) => h("div", { class: `fplayer${you.has(k) ? " me" : ""}${act.has(k) ? " acting" : ""}`, "data-seat": k, style: `--p: ${SEAT[k]}` },
     h("div", { class: "head" }, h("span", { class: "pdot" }), h("b", {}, cur.names[k]), act.has(k) ? h("span", { class: "turn" }, " ◀") : null,
       h("span", { class: "spacer" }), h("b", { class: "stock", title: "stock (the score)" }, `$${p.stock}`)),
     h("div", { class: "line" },
@@ -332,7 +338,7 @@ function players(doc, data) {
       p.cargo.length ? h("span", { class: "cargos", title: "cargo markers kept this phase" }, " cargo ", p.cargo.map(cargo)) : null),
     p.contracts.length ? h("div", { class: "line" }, p.contracts.map((i) => {
       const l = data.links[i];
-      return h("span", { class: "fcontract", style: { "--c": COLOUR[l.colour] }, title: linkText(data, l), "data-link": l.id, onclick: () => selectLink(l.id) },
+      return h("span", { class: "fcontract", style: `--c: ${COLOUR[l.colour]}`, title: linkText(data, l), "data-link": l.id, onclick: () => selectLink(l.id) },
         `${l.label} `, h("small", {}, `${v.links[i].cubes}/${l.length}`));
     })) : null,
     p.improvements.length || p.pending.length ? h("div", { class: "line imps" }, [...p.improvements, ...p.pending.map((x) => `${x} (next turn)`)].join(" · ")) : null,
@@ -418,7 +424,7 @@ function buildBlock(doc, seat, items, data) {
     const l = linkById(data, id);
     const st = doc.view.links[l.index];
     out.push(h("div", { class: `dec build${ui.link === id ? " sel" : ""}`, "data-link": id },
-      h("div", { class: "lbl", onclick: () => selectLink(id) }, h("span", { class: "fcontract", style: { "--c": COLOUR[l.colour] } }, l.label), ` L${id} ${cityName(data, l.a)}–${cityName(data, l.b)} `,
+      h("div", { class: "lbl", onclick: () => selectLink(id) }, h("span", { class: "fcontract", style: `--c: ${COLOUR[l.colour]}` }, l.label), ` L${id} ${cityName(data, l.a)}–${cityName(data, l.b)} `,
         h("small", { class: "muted" }, `${st.cubes}/${l.length}`)),
       h("div", { class: "opts" }, ds.map((d) => {
         const p = d.preview;
@@ -486,7 +492,9 @@ export function renderBoard(root, doc, send = null) {
   let wrap = root.querySelector(".fr-board");
   if (!wrap || !cur || cur.data !== data) {
     const svg = s("svg", { class: "fr-map", role: "img", "aria-label": `${data.title} map` });
+    const [x0, y0, x1, y1] = data.bounds;
     wrap = h("div", { class: "fr-board" },
+      // a phone sizes the map by its shape (--ar: width over height)
       h("div", { class: "panel fr-mapwrap" }, svg,
         h("div", { class: "fr-zoom" },
           h("button", { type: "button", title: "zoom in", onclick: () => zoomBy(1.5) }, "+"),
@@ -494,6 +502,7 @@ export function renderBoard(root, doc, send = null) {
           h("button", { type: "button", title: "the whole map", class: "fit", onclick: () => { ui.cam = null; drawMap(); } }, "⤢")),
         legend()),
       h("div", { class: "fr-info" }));
+    wrap.querySelector(".fr-mapwrap").style.setProperty("--ar", ((x1 - x0) / (y1 - y0)).toFixed(3));
     root.replaceChildren(wrap);
     cur = { root, doc, send, data, svg, names, decRoot: cur && cur.decRoot };
     panZoom(svg);
