@@ -156,3 +156,15 @@ def test_history_documents_show_the_board_as_it_was(client):
     end = client.get(f"/api/games/{g['id']}").json()
     assert end["over"] and any(ln["owner"] >= 0 for ln in end["view"]["links"])
     assert end["view"]["phases_ended"] == 3
+
+
+def test_what_is_left_of_the_phase():
+    """The view counts the contracts above the End of Phase card: set A less the four dealt at the
+    start; one fewer with each card drawn onto the track."""
+    s = new_game(Config("west-coast", 3), 2)
+    set_a = sum(1 for ln in s.map.links if ln.set == "A")
+    v = s.view()
+    assert v["phase_contracts_left"] == set_a - 4 and v["phases_ended"] == 0
+    s = _play(s, 30)
+    drawn = sum(1 for ln in s.map.links if ln.set == "A") - s.view()["phase_contracts_left"]
+    assert drawn > 4 or s.view()["phase"] != "A"

@@ -9,8 +9,9 @@ function node(tag, attrs = {}, text) {
   return e;
 }
 
-// series: {name: [values or null]}, x: labels. Returns a <div> with the SVG and a legend.
-export function lineChart(x, series, { width = 760, height = 220, money = true } = {}) {
+// series: {name: [values or null]}, x: labels; colors: one per series, in order. Returns a <div>
+// with the SVG and a legend.
+export function lineChart(x, series, { width = 760, height = 220, money = true, colors = PALETTE } = {}) {
   const names = Object.keys(series);
   const all = names.flatMap((n) => series[n]).filter((v) => v !== null && v !== undefined);
   const wrap = document.createElement("div");
@@ -29,7 +30,7 @@ export function lineChart(x, series, { width = 760, height = 220, money = true }
   const every = Math.max(1, Math.ceil(x.length / 12));
   x.forEach((lab, i) => { if (i % every === 0 || i === x.length - 1) svg.append(node("text", { x: px(i), y: height - 6, "text-anchor": "middle" }, lab)); });
   names.forEach((n, k) => {
-    const color = PALETTE[k % PALETTE.length];
+    const color = colors[k % colors.length];
     let d = "";
     series[n].forEach((v, i) => { if (v === null || v === undefined) return; d += `${d && series[n][i - 1] != null ? "L" : "M"}${px(i).toFixed(1)},${py(v).toFixed(1)}`; });
     svg.append(node("path", { d, fill: "none", stroke: color, "stroke-width": 2, "data-series": n }));
@@ -41,7 +42,7 @@ export function lineChart(x, series, { width = 760, height = 220, money = true }
   names.forEach((n, k) => {
     const s = document.createElement("span");
     const i = document.createElement("i");
-    i.style.background = PALETTE[k % PALETTE.length];
+    i.style.background = colors[k % colors.length];
     const last = [...series[n]].reverse().find((v) => v !== null && v !== undefined);
     s.append(i, `${n}${last !== undefined ? ` ${money ? "$" : ""}${last}` : ""}`);
     legend.append(s);

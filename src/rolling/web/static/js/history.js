@@ -47,7 +47,8 @@ async function show(n) {
 async function charts() {
   try {
     const c = await api(`/api/games/${encodeURIComponent(id)}/charts`, { tokens });
-    $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}));
+    // Rolling Freight: each player in the colour of their cubes on the map
+    $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}, c.phase ? { colors: freight.SEAT } : {}));
     if (c.share_price) $("chart-price").replaceChildren(lineChart(c.x, c.share_price));
     else { $("chart-price").remove(); $("price-title").remove(); }
     if (c.phase) $("worth-title").textContent = "Stock (the score) at the start of each turn";
