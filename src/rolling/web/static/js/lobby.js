@@ -17,6 +17,8 @@ function drawOptions() {
   const g = spec();
   for (const x of document.querySelectorAll(".map-row")) x.hidden = !g.maps;
   for (const x of document.querySelectorAll(".edition-row")) x.hidden = !(g.editions || []).length;
+  for (const x of document.querySelectorAll(".variants-row")) x.hidden = !(g.variants || []).length;
+  for (const x of document.querySelectorAll(".limits-row")) x.hidden = !g.time_limits;
   if (g.maps && $("map").options.length !== Object.keys(g.maps).length) {
     $("map").replaceChildren(...Object.entries(g.maps).map(([k, m]) => el("option", { value: k }, `${m.title} (${m.players[0]}–${m.players[1]} players)`)));
   }
@@ -70,8 +72,8 @@ async function create(e) {
   if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot")} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const limits = {};
-  if ($("limit3").value) limits["3"] = Number($("limit3").value);
-  if ($("limit4").value) limits["4"] = Number($("limit4").value);
+  if (spec().time_limits && $("limit3").value) limits["3"] = Number($("limit3").value);
+  if (spec().time_limits && $("limit4").value) limits["4"] = Number($("limit4").value);
   if (Object.keys(limits).length) body.time_limits = limits;
   try {
     created = await api("/api/games", { method: "POST", body });
@@ -117,7 +119,7 @@ async function listGames() {
 
 async function main() {
   try { options = (await api("/api/games/options")).games || {}; } catch (e) { $("create-error").textContent = e.message; $("create-error").hidden = false; }
-  $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, g)));
+  $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, options[g].title || g)));
   if (options.stars) $("game").value = "stars";
   drawOptions();
   $("game").addEventListener("change", drawOptions);
