@@ -168,3 +168,23 @@ def test_what_is_left_of_the_phase():
     s = _play(s, 30)
     drawn = sum(1 for ln in s.map.links if ln.set == "A") - s.view()["phase_contracts_left"]
     assert drawn > 4 or s.view()["phase"] != "A"
+
+
+def test_people_and_bots_in_any_seats_on_the_southern_map(client):
+    g = make_freight(client, ["bot", "human", "bot:random", "human"],
+                     map_name="southern", seed=12)
+    gid = g["id"]
+    h = {"X-Seat-Tokens": f"{tok(g, 1)},{tok(g, 3)}"}
+    acted = set()
+    for _ in range(1500):
+        d = client.get(f"/api/games/{gid}", headers=h).json()
+        if d["over"]:
+            break
+        seat = d["to_act"][0]
+        assert seat in (1, 3) and list(d["decisions"]) == [str(seat)]
+        ds = d["decisions"][str(seat)]
+        action = next((x for x in ds if x["type"] in ("route", "build", "draft_contract")), ds[-1])["action"]
+        r = client.post(f"/api/games/{gid}/actions", json={"version": d["version"], "seat": seat, "action": action}, headers=h)
+        assert r.status_code == 200, r.text
+        acted.add(seat)
+    assert d["over"] and acted == {1, 3} and len(d["standings"]) == 4

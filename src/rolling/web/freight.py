@@ -54,6 +54,15 @@ GROUPS = {
 }
 
 
+#: what each improvement does, in short (the rule text's improvement cards; E. Purchasing Improvements)
+IMPROVEMENT_TEXT = {
+    "Acquisition Expert": "one die fewer to take a contract, buy an improvement or build a station (not for routes)",
+    "Friendly": "others pay one die fewer for each of your links in a route, and you score $1 more when they use them",
+    "Efficient Storage": "stockpile one marker per die, without the one-die penalty",
+    "Steady Builder": "once a turn, a free cube on a link you are building",
+}
+
+
 @cache
 def board_data(map_name: str) -> dict[str, Any]:
     """The printed board and components of map ``map_name`` for the page (cached per map).
@@ -62,7 +71,9 @@ def board_data(map_name: str) -> dict[str, Any]:
     "links": [...], "components": {...}}``; a city ``{"index", "name", "state", "x", "y",
     "surplus", "demand", "grow_b", "grow_c"}``, a link ``{"index", "id", "a", "b", "colour",
     "label", "set", "length", "cost", "lane"}`` (``lane``: its place among links joining the same
-    two cities, centred on 0, so that parallel links are drawn side by side).
+    two cities, centred on 0, so that parallel links are drawn side by side); an improvement
+    ``{"cost", "die", "in_deck", "faces", "text"}`` (cost in any dice; the die's six faces, if it
+    adds one; what it does).
 
     Raises:
         ValueError: unknown map.
@@ -86,7 +97,8 @@ def board_data(map_name: str) -> dict[str, Any]:
     ys = [c["y"] for c in cities]
     improvements = {
         name: {"cost": imp.cost, "die": imp.die, "in_deck": m.improvement_counts[name],
-               "faces": list(comp.improvement_dice[imp.die]) if imp.die else None}
+               "faces": list(comp.improvement_dice[imp.die]) if imp.die else None,
+               "text": IMPROVEMENT_TEXT.get(name) or f"adds a {imp.die} die to your dice"}
         for name, imp in comp.improvements.items() if m.improvement_counts[name]
     }
     return {

@@ -309,7 +309,7 @@ function tracks(doc, data) {
     const info = data.components.improvements[name] || {};
     const ds = list.filter((d) => (d.type === "improvement" || d.type === "draft_improvement") && d.args.slot === slot);
     return h("div", { class: "fcard imp" }, h("div", { class: "band" }, h("b", {}, name), h("span", {}, `${info.cost}◇`)),
-      info.faces ? h("div", { class: "faces" }, info.faces.map((f) => die(f))) : h("div", { class: "muted" }, IMPROVEMENT_TEXT[name] || ""),
+      info.faces ? h("div", { class: "faces", title: info.text }, info.faces.map((f) => die(f))) : h("div", { class: "muted" }, info.text),
       ds.map((d) => h("button", { class: "act small", "data-type": d.type, "data-args": JSON.stringify(d.args), title: d.label, onclick: () => go(seat, d) },
         d.type === "draft_improvement" ? "draft" : [d.preview && d.preview.returned ? `buy, return ${d.preview.returned} ` : "buy ", payChips(d.preview && d.preview.pay)])));
   });
@@ -317,12 +317,6 @@ function tracks(doc, data) {
     h("h3", {}, "Improvement track"), h("div", { class: "fcards" }, imps));
 }
 
-const IMPROVEMENT_TEXT = {
-  "Acquisition Expert": "one fewer die for contracts, improvements and stations",
-  Friendly: "others pay one fewer die on your links; +$1 when they use them",
-  "Efficient Storage": "store one marker per die, no one-die penalty",
-  "Steady Builder": "once a turn, a free cube on a link you build",
-};
 
 function players(doc, data) {
   const v = doc.view;
