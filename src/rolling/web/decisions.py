@@ -41,6 +41,10 @@ def decisions(game: str, state: Any, seat: int) -> list[dict[str, Any]]:
         return []
     if game == "stars":
         return _stars(state, seat)
+    if game == "market":
+        from .market import decisions as market_decisions
+
+        return market_decisions(state, seat)
     out = []
     for a in state.legal_actions(seat)[:MAX_LISTED]:
         data = a.to_json()
