@@ -1,6 +1,7 @@
 // The history page: step through the actions with the table as it was, the charts, the record.
 import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
 import { lineChart } from "./charts.js";
+import * as market from "./market.js";
 import * as stars from "./stars.js";
 
 const id = gameIdFromPath();
@@ -10,6 +11,7 @@ const $ = (s) => document.getElementById(s);
 let hist = { actions: [], version: 0, played: 0 };
 let at = 0;
 let pending = null;
+let chartData = null;
 
 async function show(n) {
   at = Math.max(0, Math.min(n, hist.played));
@@ -23,7 +25,10 @@ async function show(n) {
   try {
     const d = await api(`/api/games/${encodeURIComponent(id)}/history/${want}`, { tokens });
     if (pending !== want) return;
-    if (d.game === "stars") {
+    if (d.game === "market") {
+      market.renderBoard($("board"), d, chartData, { withCharts: false });
+      $("headline").textContent = market.headline(d);
+    } else if (d.game === "stars") {
       stars.renderBoard($("board"), { ...d, decisions: {} });
       $("headline").textContent = stars.headline(d);
     } else {
@@ -41,8 +46,14 @@ async function show(n) {
 async function charts() {
   try {
     const c = await api(`/api/games/${encodeURIComponent(id)}/charts`, { tokens });
+    chartData = c;
     $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}));
-    $("chart-price").replaceChildren(lineChart(c.x, c.share_price || {}));
+    if (c.value) {
+      // Rolling Market: the companies' share values, and the final score against the bots'
+      $("chart-price-title").textContent = "Share values";
+      $("chart-price").replaceChildren(lineChart(c.x, c.value, { colors: market.COLORS }));
+      if (c.final) $("chart-price").append(el("h3", { style: { marginTop: "8px" } }, "Final score against the bots"), market.scoreChart(c.final));
+    } else $("chart-price").replaceChildren(lineChart(c.x, c.share_price || {}));
   } catch (e) {
     $("chart-worth").replaceChildren(el("span", { class: "muted" }, `no charts: ${e.message}`));
   }
@@ -70,8 +81,8 @@ async function main() {
     if (e.key === "Home") { e.preventDefault(); show(0); }
     if (e.key === "End") { e.preventDefault(); show(hist.played); }
   });
+  await charts();
   const start = Number(new URL(location.href).searchParams.get("at"));
   await show(Number.isInteger(start) && start > 0 ? start : hist.played);
-  charts();
 }
 main();
