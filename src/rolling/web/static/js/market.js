@@ -146,7 +146,7 @@ function banners(doc) {
 }
 
 // Histogram of each bot's final scores ($10 bins, % of games) with the player's score drawn on it.
-export function scoreChart(final, { width = 760, height = 170 } = {}) {
+export function scoreChart(final, { width = 600, height = 170 } = {}) {
   const bots = Object.entries(final.bots);
   const top = Math.max(final.score, ...bots.map(([, d]) => d.max));
   const bin = 10;
