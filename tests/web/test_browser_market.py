@@ -120,7 +120,10 @@ def test_whole_market_game_from_the_lobby(server, browser, shots):
         if page.evaluate("rollingDoc.over"):
             break
         follow_hint(page)
-        if not shot_taken and page.evaluate("rollingDoc.view.turn") >= 5 and any(page.evaluate("rollingDoc.view.shares")):
+        turn = page.evaluate("rollingDoc.view.turn")
+        # the picture: mid-game, shares held, a closed market's dice shown before this turn's
+        closed = page.locator("#board .dice-panel .roll.closed").count()
+        if not shot_taken and any(page.evaluate("rollingDoc.view.shares")) and (turn >= 5 and closed or turn >= 9):
             page.wait_for_selector("#board .charts-panel svg.chart")
             page.click("#hint")
             page.wait_for_selector("#hint-box .hint")
@@ -238,3 +241,42 @@ def db_url(tmp_path):
     from .conftest import fresh_db_url
 
     return fresh_db_url(tmp_path)
+
+
+def test_ending_the_game_with_shares_asks_once_more(server, browser, shots):
+    created = post(server, "/api/games", {"game": "market", "seats": ["human"], "seed": 21})
+    gid, token = created["id"], created["seats"][0]["token"]
+
+    def api(path, body=None):
+        req = urllib.request.Request(server + path, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "X-Seat-Tokens": token})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    doc = api(f"/api/games/{gid}")
+    while doc["view"]["turns_left"] > 0:  # the bot's game up to the last turn
+        h = api(f"/api/games/{gid}/hint?seat=0")
+        doc = api(f"/api/games/{gid}/actions", {"version": doc["version"], "seat": 0, "action": h["action"]})
+    page = new_page(browser)
+    page.goto(server + created["seats"][0]["url"])
+    wait_drawn(page)
+    assert "Last turn" in page.locator("#board .banner.last").inner_text()
+    assert "LAST TURN" in page.locator("#headline").inner_text()
+    # the hint sells what is left; a buy instead leaves shares to lose
+    if not page.locator("#decisions .dec.trade[data-type=buy]").count():
+        pytest.skip("no buy possible on this last turn")
+    row = page.locator("#decisions .dec.trade[data-type=buy]").first
+    row.locator("input.count").fill("1")
+    letter = "ABCD"[int(row.get_attribute("data-company"))]
+    before = version(page)
+    row.locator("button.act").click()
+    page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+    assert "at the end shares are worth nothing" in page.locator("#decisions .g-done").inner_text()
+    done = page.locator("#decisions button.act[data-type=done]")
+    v = version(page)
+    done.click()
+    assert version(page) == v and "end the game and lose" in done.inner_text() and f" {letter}" in done.inner_text()
+    page.screenshot(path=str(shots / "market-last-turn.png"))
+    done.click()
+    page.wait_for_function("document.body.dataset.over === 'yes'")
+    assert_clean(page)

@@ -140,7 +140,7 @@ function banners(doc) {
   const v = doc.view;
   const out = [];
   if (v.over) return out;
-  if (v.turns_left === 0) out.push(el("div", { class: "banner last", role: "status" }, "Last turn: the game ends after it and only your cash counts — shares still held are worth nothing. You may sell two companies (or buy one and sell another)."));
+  if (v.turns_left === 0) out.push(el("div", { class: "banner last", role: "status" }, "Last turn: the game ends after it and only your cash counts — shares still held are worth nothing."));
   else if (v.final_turn) out.push(el("div", { class: "banner" }, "Last two turns: the volatility is fixed at 3, and you may sell two different companies instead of a buy and a sell."));
   return out;
 }
@@ -306,15 +306,16 @@ export function renderDecisions(root, doc, send, ctx) {
     const canSell = Object.keys(sells).length > 0;
     const canBuy = Object.keys(buys).length > 0;
     const groups = [];
-    const note = v.final_turn && v.bought < 0 && v.sold.length === 0
-      ? "Buy one company and sell another, or sell two different companies; then done."
-      : "Buy one company and sell another (either order, both optional); then done.";
+    const fresh = v.bought < 0 && v.sold.length === 0;
+    const left = [canBuy ? "buy one company" : null, canSell ? "sell one company" : null].filter(Boolean);
+    const note = fresh && v.final_turn ? "Buy one company and sell another, or sell two different companies; then done."
+      : fresh ? "Buy one company and sell another (either order, both optional); then done."
+        : left.length ? `You may still ${left.join(" or ")}; then done.` : "No trade is left this turn: done.";
     groups.push(el("div", { class: "muted note" }, note));
     if (canSell) groups.push(el("div", { class: "group g-sell" }, el("h4", {}, v.final_turn && v.bought < 0 && v.sold.length === 0 ? "Sell (up to two companies)" : "Sell"),
       Object.entries(sells).map(([c, ds]) => tradeRow("sell", Number(c), ds, send, seat, doc))));
     if (canBuy) groups.push(el("div", { class: "group g-buy" }, el("h4", {}, "Buy"),
       Object.entries(buys).map(([c, ds]) => tradeRow("buy", Number(c), ds, send, seat, doc))));
-    if (!canBuy && !canSell) groups.push(el("div", { class: "muted" }, "No trade is left this turn."));
     if (done) {
       const lost = Object.entries(done.preview.lost || {}).map(([L, n]) => `${n} ${L}`).join(", ");
       const btn = el("button", { class: `act t-done${done.preview.ends_game ? " ends" : ""}`, "data-type": "done" },
