@@ -82,6 +82,7 @@ async function create(e) {
   $("links").replaceChildren(...items);
   $("created").hidden = false;
   $("hotseat").hidden = !created.seats.some((s) => s.token);
+  $("hotseat").textContent = created.seats.filter((s) => s.token).length > 1 ? "Play every human seat in this browser" : "Play it in this browser";
   $("created").scrollIntoView({ behavior: "smooth" });
   listGames();
 }
