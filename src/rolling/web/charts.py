@@ -88,8 +88,16 @@ def freight(record: GameRecord, names: list[str]) -> dict[str, Any]:
     return {"x": x, "net_worth": worth, "phase": phase}
 
 
+def market(record: GameRecord, names: list[str]) -> dict[str, Any]:
+    """Rolling Market: the player's net worth, each company's value and every roll's dice over the
+    turns, and at the end the score against the bots' (:func:`rolling.web.market.charts`)."""
+    from .market import charts as market_charts
+
+    return market_charts(record, names)
+
+
 #: game -> its charts function ``(record, player names) -> {"x", "net_worth", ...}``
-BY_GAME: dict[str, Callable[[GameRecord, list[str]], dict[str, Any]]] = {"stars": stars, "freight": freight}
+BY_GAME: dict[str, Callable[[GameRecord, list[str]], dict[str, Any]]] = {"stars": stars, "freight": freight, "market": market}
 
 
 def charts(record: GameRecord, names: list[str]) -> dict[str, Any]:

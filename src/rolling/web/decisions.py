@@ -45,6 +45,10 @@ def decisions(game: str, state: Any, seat: int) -> list[dict[str, Any]]:
         from .freight import decisions as freight_decisions
 
         return freight_decisions(state, seat)
+    if game == "market":
+        from .market import decisions as market_decisions
+
+        return market_decisions(state, seat)
     out = []
     for a in state.legal_actions(seat)[:MAX_LISTED]:
         data = a.to_json()

@@ -1030,6 +1030,24 @@ class GameService:
         live.charts = (live.version, out)
         return out
 
+    def hint(self, gid: str, tokens: list[str], seat: Any) -> dict[str, Any]:
+        """What the game's strongest bot would do as ``seat`` now, with its reason (:mod:`.hints`).
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat), Conflict (over or watch-only),
+            WebError (400: no hints in this game, or the seat has no decision now).
+        """
+        from .hints import NoHint, hint
+
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        if live.watch_only or live.state.is_over:
+            raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+        try:
+            return hint(live.game, live.state, seat)
+        except NoHint as e:
+            raise WebError(str(e)) from None
+
     # -- live pages ----------------------------------------------------------------------------------
     def listen(self, live: Live, held: tuple[int, ...]) -> Listener:
         """Register a live page; its event is set on every change of the game."""
