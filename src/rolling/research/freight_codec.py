@@ -132,6 +132,10 @@ class FreightTable:
         self.state = state
         self.route: tuple | None = None
 
+    def __deepcopy__(self, memo) -> FreightTable:
+        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
+        return self.clone()
+
     def clone(self) -> FreightTable:
         """An independent copy."""
         t = FreightTable.__new__(FreightTable)

@@ -177,6 +177,10 @@ class StarsTable:
         self.state = state
         self.pending: tuple | None = None
 
+    def __deepcopy__(self, memo) -> StarsTable:
+        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
+        return self.clone()
+
     def clone(self) -> StarsTable:
         """An independent copy."""
         t = StarsTable.__new__(StarsTable)
