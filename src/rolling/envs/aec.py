@@ -18,7 +18,11 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+
+try:
+    from pettingzoo import AECEnv
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError("the PettingZoo environments need pettingzoo: pip install 'rolling[research]'") from e
 
 REWARDS = ("rank", "score")
 

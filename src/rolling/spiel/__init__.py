@@ -10,6 +10,11 @@ Importing this package registers ``python_rolling_stars``, ``python_rolling_frei
 docs/research.md documents parameters, chance nodes, observations and returns.
 """
 
-from .games import FreightGame, MarketGame, StarsGame
+try:
+    import pyspiel  # noqa: F401
+except ImportError as e:  # pragma: no cover - depends on the installation
+    raise ImportError("the OpenSpiel games need open_spiel: pip install 'rolling[spiel]'") from e
+
+from .games import FreightGame, MarketGame, StarsGame  # noqa: E402
 
 __all__ = ["FreightGame", "MarketGame", "StarsGame"]
