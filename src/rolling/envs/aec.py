@@ -21,6 +21,7 @@ from gymnasium import spaces
 
 try:
     from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 except ImportError as e:  # pragma: no cover - depends on the installation
     raise ImportError("the PettingZoo environments need pettingzoo: pip install 'rolling[research]'") from e
 
@@ -150,3 +151,8 @@ class RollingAEC(AECEnv):
 
     def close(self) -> None:
         self.table = None
+
+
+def wrapped(env: RollingAEC):
+    """``env`` with PettingZoo's usual checks: out-of-bounds actions, then the order of calls."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))

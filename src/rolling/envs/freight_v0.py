@@ -18,14 +18,12 @@ Example::
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
-
 from rolling.games.freight import new_game
 from rolling.games.freight.setup import config_from_json
 from rolling.research import freight_codec as F
 from rolling.research.freight_codec import FreightTable
 
-from .aec import RollingAEC
+from .aec import RollingAEC, wrapped
 
 
 class raw_env(RollingAEC):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -64,6 +62,4 @@ def env(**kwargs):
     """The environment with PettingZoo's usual checks (order enforcing, out-of-bounds actions).
 
     Takes the arguments of :class:`raw_env`."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kwargs))

@@ -19,13 +19,11 @@ Example::
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
-
 from rolling.games.stars import Config, new_game
 from rolling.research import stars_codec as S
 from rolling.research.stars_codec import StarsTable
 
-from .aec import RollingAEC
+from .aec import RollingAEC, wrapped
 
 
 class raw_env(RollingAEC):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -67,6 +65,4 @@ def env(**kwargs):
     """The environment with PettingZoo's usual checks (order enforcing, out-of-bounds actions).
 
     Takes the arguments of :class:`raw_env`."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kwargs))

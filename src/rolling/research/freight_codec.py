@@ -35,6 +35,7 @@ from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, P
 from rolling.games.freight.state import FreightState
 
 from .layout import Layout
+from .table import Table
 
 _COMP = load_components()
 _MAPS = {name: load_map(name) for name in MAP_NAMES}
@@ -118,7 +119,7 @@ def action_text(index: int) -> str:
     return f"{name.replace('_', ' ')} {k}" if BLOCK[name][1] > 1 else name.replace("_", " ")
 
 
-class FreightTable:
+class FreightTable(Table):
     """A Freight state driven by action indices.
 
     ``route`` is ``(seat, origin, colour, links so far, candidates)`` while ``seat`` lays out a major
@@ -126,30 +127,11 @@ class FreightTable:
     ``(dest, path)``).
     """
 
-    __slots__ = ("state", "route")
+    __slots__ = ("route",)
 
     def __init__(self, state: FreightState):
-        self.state = state
+        super().__init__(state)
         self.route: tuple | None = None
-
-    def __deepcopy__(self, memo) -> FreightTable:
-        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
-        return self.clone()
-
-    def clone(self) -> FreightTable:
-        """An independent copy."""
-        t = FreightTable.__new__(FreightTable)
-        t.state = self.state.clone()
-        t.route = self.route
-        return t
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.is_over
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        return self.state.to_act
 
     def _options(self, seat: int) -> dict[int, object]:
         """Legal index -> the engine action, or for route starts the candidate routes."""

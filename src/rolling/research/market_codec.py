@@ -6,34 +6,16 @@ from __future__ import annotations
 import numpy as np
 
 from rolling.envs.market import N_ACTIONS, OBS_SIZE, action_mask, index_to_action, observe
-from rolling.games.market.state import MarketState
+
+from .table import Table
 
 __all__ = ["N_ACTIONS", "OBS_SIZE", "MarketTable"]
 
 
-class MarketTable:
-    """A Market state driven by action indices (one seat, 0)."""
+class MarketTable(Table):
+    """A Market state (:class:`MarketState`) driven by action indices (one seat, 0)."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: MarketState):
-        self.state = state
-
-    def __deepcopy__(self, memo) -> MarketTable:
-        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
-        return self.clone()
-
-    def clone(self) -> MarketTable:
-        """An independent copy."""
-        return MarketTable(self.state.clone())
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.over
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        return self.state.to_act
+    __slots__ = ()
 
     def mask(self, seat: int) -> np.ndarray:
         """int8 mask of shape (97,) (:func:`rolling.envs.market.action_mask`)."""

@@ -40,6 +40,7 @@ from rolling.games.stars.config import FI_STANDING_OFFER, Config
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, IN_OFFERING, MAXP, StarsState
 
 from .layout import Layout
+from .table import Table
 
 MAX_AMOUNT = 999
 AMOUNTS = MAX_AMOUNT + 1
@@ -164,33 +165,18 @@ def action_text(index: int) -> str:
     return template_text(TEMPLATES[index])
 
 
-class StarsTable:
+class StarsTable(Table):
     """A Stars state driven by action indices, for one decision at a time.
 
     ``pending`` is ``(seat, template, values)`` while ``seat`` must pick the amount of the template
     it selected (``values``: the legal amounts as ``(lo, hi)`` ranges, clipped to MAX_AMOUNT).
     """
 
-    __slots__ = ("state", "pending")
+    __slots__ = ("pending",)
 
     def __init__(self, state: StarsState):
-        self.state = state
+        super().__init__(state)
         self.pending: tuple | None = None
-
-    def __deepcopy__(self, memo) -> StarsTable:
-        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
-        return self.clone()
-
-    def clone(self) -> StarsTable:
-        """An independent copy."""
-        t = StarsTable.__new__(StarsTable)
-        t.state = self.state.clone()
-        t.pending = self.pending
-        return t
-
-    @property
-    def is_over(self) -> bool:
-        return self.state.over
 
     @property
     def to_act(self) -> tuple[int, ...]:

@@ -20,10 +20,21 @@ from rolling.research import stars_codec as S
 
 from .base import RollingGame
 
-_D = pyspiel.GameType.Dynamics.SEQUENTIAL
-_C = pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-_GENERAL = pyspiel.GameType.Utility.GENERAL_SUM
-_TERMINAL = pyspiel.GameType.RewardModel.TERMINAL
+
+def _game_type(short: str, long: str, perfect: bool, players: tuple[int, int], params: dict) -> pyspiel.GameType:
+    """The GameType all three share: sequential, explicit chance, general-sum, terminal rewards."""
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=short, long_name=long,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=info.PERFECT_INFORMATION if perfect else info.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players[1], min_num_players=players[0],
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=params,
+    )
 
 
 def _reward(params) -> str:
@@ -38,17 +49,8 @@ def _bounds(kind: str, top: float) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ Stars
-STARS_TYPE = pyspiel.GameType(
-    short_name="python_rolling_stars",
-    long_name="Rolling Stock Stars (rolling)",
-    dynamics=_D, chance_mode=_C,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=_GENERAL, reward_model=_TERMINAL,
-    max_num_players=6, min_num_players=2,
-    provides_information_state_string=True, provides_information_state_tensor=False,
-    provides_observation_string=True, provides_observation_tensor=True,
-    parameter_specification={"players": 4, "edition": "stars", "variants": "", "reward": "rank"},
-)
+STARS_TYPE = _game_type("python_rolling_stars", "Rolling Stock Stars (rolling)", False, (2, 6),
+                        {"players": 4, "edition": "stars", "variants": "", "reward": "rank"})
 #: the longest game we allow (decisions); random play ends in a few hundred
 STARS_MAX_LENGTH = 20_000
 
@@ -99,17 +101,8 @@ class StarsGame(RollingGame):
 
 
 # ------------------------------------------------------------------ Freight
-FREIGHT_TYPE = pyspiel.GameType(
-    short_name="python_rolling_freight",
-    long_name="Rolling Freight (rolling)",
-    dynamics=_D, chance_mode=_C,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=_GENERAL, reward_model=_TERMINAL,
-    max_num_players=5, min_num_players=2,
-    provides_information_state_string=True, provides_information_state_tensor=False,
-    provides_observation_string=True, provides_observation_tensor=True,
-    parameter_specification={"players": 3, "map": "west-coast", "reward": "rank"},
-)
+FREIGHT_TYPE = _game_type("python_rolling_freight", "Rolling Freight (rolling)", False, (2, 5),
+                          {"players": 3, "map": "west-coast", "reward": "rank"})
 FREIGHT_MAX_LENGTH = 20_000
 #: the most outcomes of one draw: the cargo bag, the contract deck or the improvement deck at its fullest
 FREIGHT_MAX_CHANCE = max(
@@ -157,17 +150,7 @@ class FreightGame(RollingGame):
 
 
 # ------------------------------------------------------------------ Market
-MARKET_TYPE = pyspiel.GameType(
-    short_name="python_rolling_market",
-    long_name="Rolling Market (rolling)",
-    dynamics=_D, chance_mode=_C,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=_GENERAL, reward_model=_TERMINAL,
-    max_num_players=1, min_num_players=1,
-    provides_information_state_string=True, provides_information_state_tensor=False,
-    provides_observation_string=True, provides_observation_tensor=True,
-    parameter_specification={},
-)
+MARKET_TYPE = _game_type("python_rolling_market", "Rolling Market (rolling)", True, (1, 1), {})
 #: decisions in a game at most: per buy/sell turn one buy, a sale per company (two each in the
 #: last two turns) and ending the turn
 MARKET_MAX_LENGTH = MR.BUY_SELL_TURNS * (2 + 2 * MR.N_COMPANIES)
