@@ -25,6 +25,8 @@ class RollingGame(pyspiel.Game):
     ``install_rng(table, rng)``, ``action_text(index)`` and ``returns_of(table)``."""
 
     obs_size = 0
+    #: every chance outcome is seen by all (Market's dice): the information state lists them
+    public_chance = False
 
     def __deepcopy__(self, memo):
         # a game never changes: the states OpenSpiel clones with copy.deepcopy share it
@@ -118,7 +120,7 @@ class RollingState(pyspiel.State):
             if not 0 <= action < self._n:
                 raise ValueError(f"chance outcome {action} is not one of 0..{self._n - 1}")
             self._outcomes += (action,)
-            self._moves += ("chance",)
+            self._moves += (f"chance:{action}" if self._rg.public_chance else "chance",)
         else:
             seat = self.current_player()
             if not self.table.mask(seat)[action]:
@@ -158,7 +160,8 @@ class RollingObserver:
     ``tensor`` is the seat's flat observation (docs/research.md). ``string_from`` gives its non-zero
     entries as ``index:value``; with ``perfect_recall`` (``information_state_string``) it starts
     with the public history of moves (every player's action is public in these games; chance
-    outcomes show only as ``chance``: what a seat learns of them is in its observation).
+    outcomes show only as ``chance``, what a seat learns of them being in its observation, except in a
+    game whose chance is all public (Market's dice), where they show as ``chance:k``).
     """
 
     def __init__(self, game: RollingGame, iig_obs_type=None):

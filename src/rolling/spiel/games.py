@@ -161,6 +161,7 @@ class MarketGame(RollingGame):
     the volatility die, one ``1..6`` face at a time (outcome ``k`` is face ``k + 1``)."""
 
     obs_size = M.OBS_SIZE
+    public_chance = True
 
     def __init__(self, params=None):
         info = pyspiel.GameInfo(
@@ -178,7 +179,10 @@ class MarketGame(RollingGame):
     def action_text(self, index: int) -> str:
         from rolling.envs.market import index_to_action
 
-        return str(index_to_action(index).to_json())
+        a = index_to_action(index)
+        if a.type_name == "done":
+            return "done"
+        return f"{a.type_name} {a.shares} {MR.COMPANIES[a.company]}"
 
     def returns_of(self, table) -> list[float]:
         return [float(table.state.cash)]
