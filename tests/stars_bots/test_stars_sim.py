@@ -68,7 +68,8 @@ def test_cli_json_is_one_object_in_seat_order():
     r = run(["simulate", "stars", "--games", "4", "--seats", "heuristic,random,random,random", "--seed", "3", "--json"])
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"game", "games", "seed", "actions", "seats"} and data["games"] == 4
+    assert set(data) == {"game", "games", "failed", "seed", "actions", "seats"} and data["games"] == 4
+    assert data["failed"] == 0
     assert [row["bot"] for row in data["seats"]] == ["heuristic", "random", "random", "random"]
     for row in data["seats"]:
         assert set(row) == SEAT_FIELDS

@@ -12,7 +12,7 @@ import time
 
 import typer
 
-from rolling.cli import shared
+from rolling.cli import batch, shared
 from rolling.core.errors import RecordError
 from rolling.core.record import load_record
 
@@ -57,13 +57,16 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         seats: str = shared.sim_seats_option("heuristic,random,random"),
         seed: int = shared.sim_seed_option(0),
         as_json: bool = shared.JSON,
+        workers: int = batch.WORKERS,
+        ray: str = batch.RAY,
+        out: str = batch.OUT,
     ) -> None:
         """Play many bot games (seats rotate through positions) and report each seat's win rate and scores."""
         from rolling.games.freight import config_from_json, load_map
 
         config_from_json({"map": map_name})  # an unknown map is said before anything else
-        shared.run_simulate("freight", f"Rolling Freight, {load_map(map_name).title}", seats, games, seed, as_json,
-                            map=map_name)
+        batch.run_simulate("freight", f"Rolling Freight, {load_map(map_name).title}", seats, games, seed, as_json,
+                           batch.BatchArgs(workers, ray, out), map=map_name)
 
     @groups["bench"].command("freight")
     def bench_freight(

@@ -61,6 +61,7 @@ COMMAND_MODULES = [
     "rolling.cli.market",
     "rolling.cli.freight",
     "rolling.cli.serve",
+    "rolling.cli.report",
 ]
 
 for _name in COMMAND_MODULES:
@@ -69,8 +70,10 @@ for _name in COMMAND_MODULES:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; errors become one line on stderr and exit status 2."""
+    from rolling.cli.batch import optional_ray_address
+
     try:
-        rv = app(args=argv, standalone_mode=False)
+        rv = app(args=optional_ray_address(sys.argv[1:] if argv is None else list(argv)), standalone_mode=False)
     except _EXITS as e:
         raise SystemExit(e.exit_code) from None
     except _ABORTS:

@@ -10,7 +10,7 @@ import time
 
 import typer
 
-from rolling.cli import shared
+from rolling.cli import batch, shared
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
@@ -43,9 +43,13 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         bot: str = typer.Option(None, "--bot", hidden=True, help="the same as --seats (solitaire: one bot)"),
         seed: int = shared.sim_seed_option(0),
         as_json: bool = shared.JSON,
+        workers: int = batch.WORKERS,
+        ray: str = batch.RAY,
+        out: str = batch.OUT,
     ) -> None:
         """Play many games with a bot and print the mean, median, 5th and 95th percentile score."""
-        shared.run_simulate("market", "Rolling Market", bot or seats, games, seed, as_json)
+        batch.run_simulate("market", "Rolling Market", bot or seats, games, seed, as_json,
+                           batch.BatchArgs(workers, ray, out))
 
     @groups["bench"].command("market")
     def bench_market(

@@ -1,22 +1,17 @@
 """What the ``rolling`` commands of every game share: the one-line error exit, the options of
-``play`` and ``simulate`` (one seat vocabulary), running a game at the terminal table, and running
-and printing a batch of bot games. The game modules only declare their own options and call these.
+``play`` and ``simulate`` (one seat vocabulary) and running a game at the terminal table (a batch
+of bot games: :mod:`rolling.cli.batch`). The game modules only declare their own options and call these.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 import typer
-from rich.console import Console
 
 from rolling.ui.terminal import PlayOptions
 
-__all__ = ["PlayOptions", "fail", "games_progress", "run_play", "run_simulate"]
+__all__ = ["PlayOptions", "fail", "run_play"]
 
 SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot), bot:NAME or NAME"
 
@@ -61,18 +56,6 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
-@contextmanager
-def games_progress(label: str, games: int, transient: bool) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar of ``games`` on stderr (so stdout stays clean for ``--json``); yields a
-    function that advances it by n games. ``transient`` removes the bar when done."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=transient) as bar:
-        task = bar.add_task("games", total=games)
-        yield lambda n: bar.advance(task, n)
-
-
 def run_play(screen, opts, new_config, default_players: int, set_up: tuple[str, ...] = ()) -> None:
     """Open the game (new or ``--resume``) and play it at the terminal; exits with its status.
 
@@ -82,27 +65,3 @@ def run_play(screen, opts, new_config, default_players: int, set_up: tuple[str, 
 
     session = open_session(screen, opts, new_config, default_players, set_up)
     raise typer.Exit(play(session, screen, make_console(), quiet=opts.quiet))
-
-
-def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_json: bool, **options) -> None:
-    """Run ``rolling simulate GAME``: check the options, play the games with a progress bar on
-    stderr, and print a table, or with ``as_json`` the object :func:`rolling.sim.simulate` returns."""
-    from rolling.sim import check_seats, simulate
-
-    if games < 1:
-        fail(f"--games must be 1 or more, not {games}")
-    labels = check_seats(game, seats, **options)  # a bad seat list is said before the progress bar
-    t0 = time.perf_counter()
-    with games_progress(f"{game} {','.join(labels)}", games, transient=as_json) as advance:
-        stats = simulate(game, labels, games, seed, progress=advance, **options)
-    wall = time.perf_counter() - t0
-    if as_json:
-        print(json.dumps(stats))
-        return
-    rows = stats["seats"]
-    print(f"{title}, {len(rows)} player{'s' if len(rows) != 1 else ''}, {games} games, seed {seed} ({wall:.1f} s)")
-    print(f"  {'seat':<5}{'bot':<12}{'win rate':>9}{'wins':>7}{'mean rank':>11}"
-          f"{'mean score':>12}{'median':>8}{'p5':>8}{'p95':>8}")
-    for j, row in enumerate(rows, 1):
-        print(f"  {j:<5}{row['bot']:<12}{row['win_rate'] * 100:>8.1f}%{row['wins']:>7}{row['mean_rank']:>11.2f}"
-              f"{row['mean_score']:>12.1f}{row['median_score']:>8.1f}{row['p5_score']:>8.1f}{row['p95_score']:>8.1f}")

@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from rolling.cli import shared
+from rolling.cli import batch, shared
 from rolling.core.errors import RecordError
 from rolling.core.record import save_record
 from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
@@ -61,6 +61,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),
         variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
         as_json: bool = shared.JSON,
+        workers: int = batch.WORKERS,
+        ray: str = batch.RAY,
+        out: str = batch.OUT,
     ) -> None:
         """Play many bot games of Rolling Stock Stars and print each seat's win rate and scores.
 
@@ -69,8 +72,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         """
         from rolling.games.stars.config import TITLES
 
-        shared.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json, edition=edition,
-                            variants=tuple(variant))
+        batch.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json,
+                           batch.BatchArgs(workers, ray, out), edition=edition, variants=tuple(variant))
 
     @app.command("import-18xx")
     def import_18xx(
@@ -109,11 +112,18 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def bench_stars(
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         seconds: float = typer.Option(3.0, "--seconds", help="time spent on each measurement"),
+        scaling: bool = typer.Option(False, "--scaling", help="instead: games/s of 4-player heuristic games "
+                                     "on 1 worker, on every core and on a local Ray"),
+        games: int = typer.Option(100, "--games", help="with --scaling: games per measurement"),
+        workers: int = typer.Option(None, "--workers", help="with --scaling: the workers of the second "
+                                    "measurement and Ray's CPUs (default: one per core)"),
     ) -> None:
         """Measure replay speed, random-playout speed, clone() time and the replay time of two
-        imported 18xx.games records (one core)."""
+        imported 18xx.games records (one core); with --scaling, how batch simulation scales."""
         from rolling.games.stars.bench import run_bench
 
+        if scaling:
+            return bench_scaling(games, workers, as_json)
         if not seconds > 0:
             raise RecordError(f"--seconds must be more than 0, not {seconds}")
         res = run_bench(seconds)
@@ -125,3 +135,30 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         print(f"clone():         {res['clone_us']:.2f} µs")
         for name, ms in res["fixture_replay_ms"].items():
             print(f"replay {name}: {ms:.2f} ms")
+
+
+def bench_scaling(games: int, workers: int | None, as_json: bool) -> None:
+    """``rolling bench stars --scaling``: print :func:`rolling.sim.scaling.measure_scaling`."""
+    from rolling.sim.scaling import measure_scaling
+
+    if games < 1:
+        shared.fail(f"--games must be 1 or more, not {games}")
+    if workers is not None and workers < 1:
+        shared.fail(f"--workers must be 1 or more, not {workers}")
+    res = measure_scaling(games, workers)
+    if as_json:
+        print(json.dumps(res))
+        return
+    print(f"4-player heuristic Rolling Stock Stars games, {games} per line, {res['cores']} cores "
+          "(load: the 1-minute load average before the line):")
+    one, many = res["one_worker"], res["all_workers"]
+    print(f"  1 worker:  {one['games_per_s']:8.2f} games/s, {one['games_per_cpu_s']:.2f} games per CPU-s, "
+          f"load {one['load_before']:.1f}")
+    print(f"  {res['workers']} workers: {many['games_per_s']:8.2f} games/s ({res['speedup']:.2f}x), "
+          f"{many['games_per_cpu_s']:.2f} games per CPU-s, load {many['load_before']:.1f}")
+    if res["ray"]:
+        r = res["ray"]
+        print(f"  local Ray: {r['games_per_s']:8.2f} games/s ({r['speedup']:.2f}x), load {r['load_before']:.1f} "
+              f"(its start-up, {r['start_s']} s, not counted)")
+    elif res["ray_missing"]:
+        print("  local Ray: not installed (pip install 'rolling[ray]')")

@@ -20,6 +20,13 @@ What differs between games lives in one small module per game (:data:`RUNNERS`),
 A win is rank 1 in the game's standings (with the rules' tie-break; a tie the rules leave standing
 counts as a win for each tied seat). A one-seat game (Rolling Market) also reports its seat's score
 statistics at the top level (``mean``, ``median``, ``p5``, ``p95``), as ``simulate market`` always did.
+
+At scale (``rolling simulate GAME --workers K --ray --out FILE``): :mod:`rolling.sim.table` plays a
+game into rows (one per seat entry, with each game's facts: each runner also has ``COLUMNS``,
+``game_seed(seed, index)``, ``position(state, seat)``, ``turns(state)`` and a read-only ``Watch``);
+:mod:`rolling.sim.batch` runs a batch on one process, a process pool or Ray, rows in game order;
+:mod:`rolling.sim.files` writes and reads CSV/Parquet; :mod:`rolling.sim.tally` sums rows up into
+the summary below; :mod:`rolling.sim.scaling` measures games/s per engine.
 """
 
 from __future__ import annotations
@@ -58,8 +65,11 @@ def first_to_act(state: Any, last: int) -> int:
 
 
 def play_game(state: Any, bots, pick_seat: Callable[[Any, int], int] = first_to_act,
-              max_actions: int = MAX_ACTIONS) -> list:
+              max_actions: int = MAX_ACTIONS, on_action: Callable[[Any, int, Any], None] | None = None) -> list:
     """Play ``state`` to its end with ``bots[seat]`` (a list or a dict by seat); return the actions applied.
+
+    ``on_action(state, seat, action)``, when given, is called after each action is applied (to
+    watch the game; it must not change the state).
 
     Raises:
         GameTooLong: more than ``max_actions`` actions.
@@ -73,6 +83,8 @@ def play_game(state: Any, bots, pick_seat: Callable[[Any, int], int] = first_to_
         action = bots[seat].choose(state, seat)
         state.apply(action)
         actions.append(action)
+        if on_action is not None:
+            on_action(state, seat, action)
         last = seat
     return actions
 
@@ -126,6 +138,9 @@ def simulate(
     games: int,
     seed: int | None = None,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    ray: bool = False,
+    ray_address: str | None = None,
     **options,
 ) -> dict[str, Any]:
     """Play ``games`` games of ``game`` between bots and report each seat entry's results.
@@ -134,62 +149,41 @@ def simulate(
         game: ``"stars"``, ``"freight"`` or ``"market"``.
         seats: the bots, one per player (``"bot,bot:random,random"`` or a list of such words).
         games: number of games, 1 or more.
-        seed: seed of the run (the game's ``DEFAULT_SEED`` when ``None``); same seed, same result.
-        progress: called with the number of games just finished (in batches of about 1/200 of them).
+        seed: seed of the run (the game's ``DEFAULT_SEED`` when ``None``); same seed, same result,
+            whatever ``workers`` and ``ray``.
+        progress: called with the number of games just finished (a chunk at a time).
+        workers: processes to play on (1: this one); see :func:`rolling.sim.batch.run_batch`.
+        ray: play on Ray, ``ray.init(address=ray_address)``.
         options: the game's own (``map`` for freight; ``edition``, ``variants`` for stars).
 
     Returns:
-        ``{"game", "games", "seed", "actions", "seats": [{"bot", "win_rate", "wins", "mean_rank",
-        "mean_score", "median_score", "p5_score", "p95_score"}, ...]}`` with seats in the order given
-        (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game).
+        ``{"game", "games", "failed", "seed", "actions", "seats": [{"bot", "win_rate", "wins",
+        "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}, ...]}`` with seats in
+        the order given (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game);
+        ``games`` counts the games that ended, ``failed`` those that raised (see
+        :class:`rolling.sim.tally.Tally`).
 
     Raises:
         ValueError: an unknown game, seat or bot (SeatError), a player count or option the game does
-            not allow (RecordError, SeatError), or fewer than one game.
+            not allow (RecordError, SeatError), fewer than one game or worker.
+        KeyboardInterrupt: Ctrl-C (the rows are lost here; the command line keeps them).
     """
+    from rolling.sim.batch import Batch, run_batch
+    from rolling.sim.tally import Tally
+
     run = runner(game)
     labels = check_seats(game, seats, **options)
     if games < 1:
         raise ValueError(f"at least one game is needed, not {games}")
     if seed is None:
         seed = run.DEFAULT_SEED
-    n = len(labels)
-    scores: list[list[int]] = [[] for _ in range(n)]
-    wins = [0] * n
-    ranks = [0] * n
-    actions = 0
-    step = max(1, games // 200)
-    pending = 0
-    for index, game_seed in enumerate(run.game_seeds(seed, games)):
-        rows, count = play_one(game, labels, game_seed, index, **options)
-        actions += count
-        for j, row in enumerate(rows):
-            scores[j].append(row["score"])
-            ranks[j] += row["rank"]
-            wins[j] += row["rank"] == 1
-        pending += 1
-        if progress is not None and pending >= step:
-            progress(pending)
-            pending = 0
-    if progress is not None and pending:
-        progress(pending)
-    rows = []
-    for j in range(n):
-        stats = summarize(scores[j])
-        rows.append({
-            "bot": labels[j],
-            "win_rate": round(wins[j] / games, 4),
-            "wins": wins[j],
-            "mean_rank": round(ranks[j] / games, 3),
-            "mean_score": stats["mean"],
-            "median_score": stats["median"],
-            "p5_score": stats["p5"],
-            "p95_score": stats["p95"],
-        })
-    out: dict[str, Any] = {"game": game, "games": games, "seed": seed, "actions": actions, "seats": rows}
-    if n == 1:
-        out.update(summarize(scores[0]))
-    return out
+    tally = Tally(game, labels, seed)
+    step = None if progress is None else (lambda n, failed: progress(n))
+    outcome = run_batch(Batch(game, tuple(labels), games, seed, dict(options)), tally.add, workers, ray,
+                        ray_address, step)
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+    return tally.summary()
 
 
 __all__ = ["MAX_ACTIONS", "RUNNERS", "GameTooLong", "check_seats", "play_game", "play_one", "simulate", "summarize"]

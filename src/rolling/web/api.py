@@ -188,6 +188,14 @@ def make_router(service: GameService) -> APIRouter:
         """``{"x": [turn labels], "net_worth": {name: [$]}, "share_price": {code: [$ or null]}}``."""
         return service.charts(service.get(gid))
 
+    @api.get("/games/{gid}/hint", summary="What the strongest bot would do in your seat")
+    async def hint(gid: str, seat: int, x_seat_tokens: str | None = Header(None),
+                   t: str | None = None) -> dict[str, Any]:
+        """``{"bot", "action", "label", "reason", "preview"}``: the strongest bot's choice for ``seat``
+        now (deterministic for a position); needs the seat's token (403 otherwise); 400 in a game
+        without hints or when the seat has no decision; 409 once the game is over."""
+        return service.hint(gid, _tokens(x_seat_tokens, t), seat)
+
     @api.post("/games/{gid}/chat", summary="Say something")
     async def chat(gid: str, body: ChatRequest, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:

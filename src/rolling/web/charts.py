@@ -27,6 +27,18 @@ def _score_series(names: list[str]) -> tuple[list[str], dict[str, list], Callabl
     return x, worth, sample
 
 
+def _each_turn(record: GameRecord, sample: Callable[[Any, str], None], x: list[str]) -> None:
+    """Call ``sample(state, label)`` at the start of every turn (``state.turn``) and at the end
+    (or now); ``x`` is the list of labels ``sample`` appends to."""
+    state, last_turn = None, None
+    for state in replay_steps(record):
+        if state.turn != last_turn:
+            sample(state, f"turn {state.turn}")
+            last_turn = state.turn
+    if state is not None and (not x or x[-1] != "end"):
+        sample(state, "end" if state.is_over else "now")
+
+
 def scores(record: GameRecord, names: list[str]) -> dict[str, Any]:
     """Each player's score (the standings' ``score``) at the start and at the end or now."""
     x, worth, sample = _score_series(names)
@@ -53,20 +65,39 @@ def stars(record: GameRecord, names: list[str]) -> dict[str, Any]:
             series = prices.setdefault(s.corp_code(c), [None] * (len(x) - 1))
             series.append(s.share_price(c) if s.corp_active[c] else None)
 
-    state, last_turn = None, None
-    for state in replay_steps(record):
-        if state.turn != last_turn:
-            sample(state, f"turn {state.turn}")
-            last_turn = state.turn
-    if state is not None and (not x or x[-1] != "end"):
-        sample(state, "end" if state.is_over else "now")
+    _each_turn(record, sample, x)
     for series in prices.values():
         series.extend([None] * (len(x) - len(series)))
     return {"x": x, "net_worth": worth, "share_price": prices}
 
 
+def freight(record: GameRecord, names: list[str]) -> dict[str, Any]:
+    """Rolling Freight: each player's stock ($, the score) at the start of every turn (the draft
+    is turn 0) and at the end (or now), under ``net_worth``; ``phase`` gives the phase (A, B, C)
+    of each sample."""
+    from rolling.games.freight.components import PHASES
+
+    x, worth, sample_worth = _score_series(names)
+    phase: list[str] = []
+
+    def sample(s: Any, label: str) -> None:
+        sample_worth(s, label)
+        phase.append(PHASES[min(s.phase, 2)])
+
+    _each_turn(record, sample, x)
+    return {"x": x, "net_worth": worth, "phase": phase}
+
+
+def market(record: GameRecord, names: list[str]) -> dict[str, Any]:
+    """Rolling Market: the player's net worth, each company's value and every roll's dice over the
+    turns, and at the end the score against the bots' (:func:`rolling.web.market.charts`)."""
+    from .market import charts as market_charts
+
+    return market_charts(record, names)
+
+
 #: game -> its charts function ``(record, player names) -> {"x", "net_worth", ...}``
-BY_GAME: dict[str, Callable[[GameRecord, list[str]], dict[str, Any]]] = {"stars": stars}
+BY_GAME: dict[str, Callable[[GameRecord, list[str]], dict[str, Any]]] = {"stars": stars, "freight": freight, "market": market}
 
 
 def charts(record: GameRecord, names: list[str]) -> dict[str, Any]:

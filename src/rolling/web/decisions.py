@@ -41,6 +41,14 @@ def decisions(game: str, state: Any, seat: int) -> list[dict[str, Any]]:
         return []
     if game == "stars":
         return _stars(state, seat)
+    if game == "freight":
+        from .freight import decisions as freight_decisions
+
+        return freight_decisions(state, seat)
+    if game == "market":
+        from .market import decisions as market_decisions
+
+        return market_decisions(state, seat)
     out = []
     for a in state.legal_actions(seat)[:MAX_LISTED]:
         data = a.to_json()

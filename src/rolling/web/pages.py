@@ -7,7 +7,8 @@ so the site works offline. Routes:
 - ``/`` the lobby, ``/my`` this browser's games, ``/import`` watch an 18xx.games export;
 - ``/g/{id}`` the table, ``/g/{id}/history`` step through a game;
 - ``/static/{path}`` the assets; ``/data/{game}.json`` the printed numbers of a game (cards,
-  share price row, corporations) that views refer to by code.
+  share price row, corporations) that views refer to by code; ``/data/freight/{map}.json`` a
+  Rolling Freight map's board (:func:`rolling.web.freight.board_data`).
 """
 
 from __future__ import annotations
@@ -130,6 +131,20 @@ def stars_data() -> dict[str, Any]:
 
 
 GAME_DATA = {"stars": stars_data}
+
+
+@router.get("/data/freight/{map_name}.json")
+def freight_board(map_name: str) -> JSONResponse:
+    """A Rolling Freight map's board and components (:func:`rolling.web.freight.board_data`);
+    404 for an unknown map."""
+    from rolling.games.freight.components import MAP_NAMES
+
+    from .freight import board_data
+
+    if map_name not in MAP_NAMES:
+        return JSONResponse({"error": "NotFound", "message": f"no Rolling Freight map {map_name!r} (maps: {', '.join(MAP_NAMES)})"},
+                            status_code=404)
+    return JSONResponse(board_data(map_name), headers={"Cache-Control": "max-age=3600"})
 
 
 @router.get("/data/{game}.json")

@@ -392,7 +392,9 @@ class GameService:
                               "players_by_edition": {e: list(PLAYERS[e]) for e in EDITIONS},
                               "variants": list(VARIANTS), "time_limits": {"3": 120, "4": 60}})
             elif game == "freight":
-                entry.update({"title": "Rolling Freight", "players": [1, 5], "editions": [], "variants": []})
+                from .freight import maps
+
+                entry.update({"title": "Rolling Freight", "players": [2, 5], "editions": [], "variants": [], "maps": maps()})
             else:
                 entry.update({"title": "Rolling Market", "players": [1, 1], "editions": [], "variants": []})
             out[game] = entry
@@ -424,7 +426,7 @@ class GameService:
             names = [str(n).strip()[:40] or d for n, d in zip(names, default_names(kinds), strict=True)]
         else:
             names = default_names(kinds)
-        if game == "stars" and not config.get("names"):
+        if game in ("stars", "freight") and not config.get("names"):
             config["names"] = names
         if seed is None:
             seed = secrets.randbelow(2**31)
@@ -1027,6 +1029,24 @@ class GameService:
         out = charts(GameRecord(live.game, live.config, live.seed, live.actions), [x["name"] for x in live.seats])
         live.charts = (live.version, out)
         return out
+
+    def hint(self, gid: str, tokens: list[str], seat: Any) -> dict[str, Any]:
+        """What the game's strongest bot would do as ``seat`` now, with its reason (:mod:`.hints`).
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat), Conflict (over or watch-only),
+            WebError (400: no hints in this game, or the seat has no decision now).
+        """
+        from .hints import NoHint, hint
+
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        if live.watch_only or live.state.is_over:
+            raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+        try:
+            return hint(live.game, live.state, seat)
+        except NoHint as e:
+            raise WebError(str(e)) from None
 
     # -- live pages ----------------------------------------------------------------------------------
     def listen(self, live: Live, held: tuple[int, ...]) -> Listener:

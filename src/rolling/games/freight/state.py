@@ -216,6 +216,7 @@ class FreightState:
             "contract_deck": len(self.contract_deck), "improvement_deck": len(self.improvement_deck),
             "supply": dict(zip(COLOURS, self.supply, strict=True)), "bag": len(self.bag),
             "end_of_phase_holder": self.eop_holder, "final_turns_left": self.final_left,
+            "phases_ended": self.eop_removed, "phase_contracts_left": self.phase_contracts_left(),
             "players": [p.to_json() for p in self.players],
             "links": [
                 {"id": ln.id, "card": ln.label, "owner": self.owner[ln.index], "holder": self.holder[ln.index],
@@ -228,6 +229,16 @@ class FreightState:
                 for c in m.cities
             ],
         }
+
+    def phase_contracts_left(self) -> int:
+        """Contract cards left on the deck above the next End of Phase card: the rest of this
+        phase's set (the deck is stacked End of Phase / C / End of Phase / B / End of Phase / A,
+        and each set's size is public)."""
+        deck = self.contract_deck
+        for k in range(len(deck) - 1, -1, -1):
+            if deck[k] < 0:
+                return len(deck) - 1 - k
+        return len(deck)
 
     def clone(self) -> FreightState:
         """An independent copy (shares only the immutable map and component data)."""

@@ -10,7 +10,8 @@ function node(tag, attrs = {}, text) {
 }
 
 // series: {name: [values or null]}, x: labels. Returns a <div> with the SVG and a legend.
-export function lineChart(x, series, { width = 760, height = 220, money = true } = {}) {
+// colors: {name: css colour} for series with a colour of their own (the palette otherwise).
+export function lineChart(x, series, { width = 760, height = 220, money = true, colors = {} } = {}) {
   const names = Object.keys(series);
   const all = names.flatMap((n) => series[n]).filter((v) => v !== null && v !== undefined);
   const wrap = document.createElement("div");
@@ -27,9 +28,11 @@ export function lineChart(x, series, { width = 760, height = 220, money = true }
     svg.append(node("text", { x: L - 4, y: py(v) + 4, "text-anchor": "end" }, money ? `$${v}` : v));
   }
   const every = Math.max(1, Math.ceil(x.length / 12));
-  x.forEach((lab, i) => { if (i % every === 0 || i === x.length - 1) svg.append(node("text", { x: px(i), y: height - 6, "text-anchor": "middle" }, lab)); });
+  // the first and last labels are anchored inside the chart, not cut at its edges
+  const anchor = (i) => (x.length === 1 ? "middle" : i === 0 ? "start" : i === x.length - 1 ? "end" : "middle");
+  x.forEach((lab, i) => { if (i % every === 0 || i === x.length - 1) svg.append(node("text", { x: px(i), y: height - 6, "text-anchor": anchor(i) }, lab)); });
   names.forEach((n, k) => {
-    const color = PALETTE[k % PALETTE.length];
+    const color = colors[n] || PALETTE[k % PALETTE.length];
     let d = "";
     series[n].forEach((v, i) => { if (v === null || v === undefined) return; d += `${d && series[n][i - 1] != null ? "L" : "M"}${px(i).toFixed(1)},${py(v).toFixed(1)}`; });
     svg.append(node("path", { d, fill: "none", stroke: color, "stroke-width": 2, "data-series": n }));
@@ -41,7 +44,7 @@ export function lineChart(x, series, { width = 760, height = 220, money = true }
   names.forEach((n, k) => {
     const s = document.createElement("span");
     const i = document.createElement("i");
-    i.style.background = PALETTE[k % PALETTE.length];
+    i.style.background = colors[n] || PALETTE[k % PALETTE.length];
     const last = [...series[n]].reverse().find((v) => v !== null && v !== undefined);
     s.append(i, `${n}${last !== undefined ? ` ${money ? "$" : ""}${last}` : ""}`);
     legend.append(s);

@@ -1,6 +1,8 @@
 // The history page: step through the actions with the table as it was, the charts, the record.
 import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
 import { lineChart } from "./charts.js";
+import * as freight from "./freight.js";
+import * as market from "./market.js";
 import * as stars from "./stars.js";
 
 const id = gameIdFromPath();
@@ -10,6 +12,7 @@ const $ = (s) => document.getElementById(s);
 let hist = { actions: [], version: 0, played: 0 };
 let at = 0;
 let pending = null;
+let chartData = null;
 
 async function show(n) {
   at = Math.max(0, Math.min(n, hist.played));
@@ -23,9 +26,17 @@ async function show(n) {
   try {
     const d = await api(`/api/games/${encodeURIComponent(id)}/history/${want}`, { tokens });
     if (pending !== want) return;
-    if (d.game === "stars") {
+    if (d.game === "market") {
+      market.renderBoard($("board"), d, chartData, { withCharts: false });
+      $("headline").textContent = market.headline(d);
+    } else if (d.game === "stars") {
       stars.renderBoard($("board"), { ...d, decisions: {} });
       $("headline").textContent = stars.headline(d);
+    } else if (d.game === "freight") {
+      await freight.loadMap(d.view.map);
+      if (pending !== want) return;
+      freight.renderBoard($("board"), { ...d, decisions: {} });
+      $("headline").textContent = freight.headline(d);
     } else {
       $("board").replaceChildren(el("pre", { class: "raw panel" }, JSON.stringify(d.view, null, 1)));
       $("headline").textContent = `action ${want}`;
@@ -41,8 +52,18 @@ async function show(n) {
 async function charts() {
   try {
     const c = await api(`/api/games/${encodeURIComponent(id)}/charts`, { tokens });
-    $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}));
-    $("chart-price").replaceChildren(lineChart(c.x, c.share_price || {}));
+    chartData = c;
+    // Rolling Freight: each player in the colour of their cubes on the map
+    const seatColours = c.phase ? Object.fromEntries(Object.keys(c.net_worth || {}).map((n, k) => [n, freight.SEAT[k]])) : {};
+    $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}, { colors: seatColours }));
+    if (c.value) {
+      // Rolling Market: the companies' share values, and the final score against the bots'
+      $("chart-price-title").textContent = "Share values";
+      $("chart-price").replaceChildren(lineChart(c.x, c.value, { colors: market.COLORS }));
+      if (c.final) $("chart-price").append(el("h3", { style: { marginTop: "8px" } }, "Final score against the bots"), market.scoreChart(c.final));
+    } else if (c.share_price) $("chart-price").replaceChildren(lineChart(c.x, c.share_price));
+    else { $("chart-price").remove(); $("chart-price-title").remove(); }
+    if (c.phase) $("worth-title").textContent = "Stock (the score) at the start of each turn";
   } catch (e) {
     $("chart-worth").replaceChildren(el("span", { class: "muted" }, `no charts: ${e.message}`));
   }
@@ -70,8 +91,8 @@ async function main() {
     if (e.key === "Home") { e.preventDefault(); show(0); }
     if (e.key === "End") { e.preventDefault(); show(hist.played); }
   });
+  await charts();
   const start = Number(new URL(location.href).searchParams.get("at"));
   await show(Number.isInteger(start) && start > 0 ? start : hist.played);
-  charts();
 }
 main();

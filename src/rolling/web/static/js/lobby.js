@@ -7,15 +7,30 @@ let created = null;
 
 function spec() { return options[$("game").value] || { players: [2, 6], editions: [], variants: [], bots: [] }; }
 
+// Rolling Freight: the map chosen, and the player counts the rules allow on it
+function mapPlayers(g) {
+  const m = g.maps && g.maps[$("map").value];
+  return m ? m.players : g.players;
+}
+
 function drawOptions() {
   const g = spec();
-  const [lo, hi] = g.players;
+  if (g.maps && $("map").options.length !== Object.keys(g.maps).length) {
+    $("map").replaceChildren(...Object.entries(g.maps).map(([k, m]) => el("option", { value: k }, `${m.title} (${m.players[0]}–${m.players[1]} players)`)));
+  }
+  const [lo, hi] = mapPlayers(g);
   $("players").min = lo; $("players").max = hi;
   const n = Math.min(hi, Math.max(lo, Number($("players").value) || 4));
   $("players").value = n;
   $("edition").replaceChildren(...(g.editions || []).map((e) => el("option", { value: e }, e)));
   $("variants").replaceChildren(...(g.variants || []).map((v) => el("label", { style: { marginRight: "12px", whiteSpace: "nowrap" } },
     el("input", { type: "checkbox", name: "variant", value: v }), ` ${v}`)));
+  // only the options this game has: a solitaire shows no player count, a game without editions,
+  // variants or time limits none of those
+  const show = { map: !!g.maps, players: lo !== hi, edition: (g.editions || []).length > 0, variants: (g.variants || []).length > 0,
+    limits: !!g.time_limits };
+  for (const [row, on] of Object.entries(show)) for (const e of document.querySelectorAll(`[data-row=${row}]`)) e.hidden = !on;
+  $("seats-label").textContent = lo === hi && lo === 1 ? "player" : "seats";
   drawSeats(true);
 }
 
@@ -50,16 +65,18 @@ async function create(e) {
   const n = Number($("players").value);
   const seats = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
   const names = [...document.querySelectorAll(".seat-name")].map((s) => s.value.trim());
-  const body = {
-    game: $("game").value,
-    config: { players: n, edition: $("edition").value, variants: [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value) },
-    seats,
-  };
+  const g = spec();
+  const config = {};
+  if (g.players[0] !== g.players[1]) config.players = n;
+  if (g.maps) config.map = $("map").value;
+  if ((g.editions || []).length) config.edition = $("edition").value;
+  if ((g.variants || []).length) config.variants = [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value);
+  const body = { game: $("game").value, config, seats };
   if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot")} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const limits = {};
-  if ($("limit3").value) limits["3"] = Number($("limit3").value);
-  if ($("limit4").value) limits["4"] = Number($("limit4").value);
+  if (g.time_limits && $("limit3").value) limits["3"] = Number($("limit3").value);
+  if (g.time_limits && $("limit4").value) limits["4"] = Number($("limit4").value);
   if (Object.keys(limits).length) body.time_limits = limits;
   try {
     created = await api("/api/games", { method: "POST", body });
@@ -75,6 +92,7 @@ async function create(e) {
   $("links").replaceChildren(...items);
   $("created").hidden = false;
   $("hotseat").hidden = !created.seats.some((s) => s.token);
+  $("hotseat").textContent = created.seats.filter((s) => s.token).length > 1 ? "Play every human seat in this browser" : "Play it in this browser";
   $("created").scrollIntoView({ behavior: "smooth" });
   listGames();
 }
@@ -105,10 +123,11 @@ async function listGames() {
 
 async function main() {
   try { options = (await api("/api/games/options")).games || {}; } catch (e) { $("create-error").textContent = e.message; $("create-error").hidden = false; }
-  $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, g)));
+  $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, options[g].title || g)));
   if (options.stars) $("game").value = "stars";
   drawOptions();
   $("game").addEventListener("change", drawOptions);
+  $("map").addEventListener("change", drawOptions);
   $("edition").addEventListener("change", () => {
     const range = (spec().players_by_edition || {})[$("edition").value];
     if (!range) return;

@@ -2,6 +2,8 @@
 // with the decision controls, undo, programmed actions, log and chat.
 import { api, el, gameIdFromPath, liveGame, rememberMeta, takeUrlTokens, tokensFor } from "./api.js";
 import { renderDecisions } from "./decisions.js";
+import * as freight from "./freight.js";
+import * as market from "./market.js";
 import * as stars from "./stars.js";
 
 const id = gameIdFromPath();
@@ -127,11 +129,17 @@ function notify(d) {
 
 function render(d) {
   if (!d || !d.view) return;
+  if (d.game === "freight" && !freight.hasMap(d)) {
+    // the board's map first (once per page); the latest document is drawn when it is here
+    doc = d;
+    freight.loadMap(d.view.map).then(() => render(doc), (e) => showError(`the map did not load: ${e.message}`));
+    return;
+  }
   doc = d;
   receivedAt = Date.now();
   window.rollingDoc = d; // for tests and the curious
   $("title").textContent = d.title || d.game;
-  $("headline").textContent = d.game === "stars" ? stars.headline(d) : `${d.over ? "Game over" : `action ${d.played}`}`;
+  $("headline").textContent = d.game === "stars" ? stars.headline(d) : d.game === "freight" ? freight.headline(d) : d.game === "market" ? market.headline(d) : `${d.over ? "Game over" : `action ${d.played}`}`;
   $("history-link").href = `/g/${encodeURIComponent(id)}/history`;
   const n = names();
   const you = d.you || [];
@@ -141,9 +149,12 @@ function render(d) {
     : el("span", { class: "muted" }, d.watch_only ? "Watching (an imported game: watch only)" : "Watching (spectator)"),
     d.stopped ? el("div", { class: "error" }, d.stopped) : "");
   if (d.game === "stars") stars.renderBoard($("board"), d);
+  else if (d.game === "freight") freight.renderBoard($("board"), d, send);
+  else if (d.game === "market") drawMarket(d);
   else $("board").replaceChildren(el("section", { class: "panel" }, el("h3", {}, "The table (this game's own page is still to come)"),
     el("pre", { class: "raw" }, JSON.stringify(d.view, null, 1))));
-  const any = renderDecisions($("decisions"), d, send);
+  const any = d.game === "market" ? market.renderDecisions($("decisions"), d, send, marketCtx)
+    : (d.game === "freight" ? freight.renderDecisions : renderDecisions)($("decisions"), d, send);
   $("decisions").classList.toggle("none", !any);
   renderTools(d);
   renderLog(d);
@@ -153,6 +164,13 @@ function render(d) {
   document.body.dataset.played = d.played;
   document.body.dataset.over = d.over ? "yes" : "no";
   rememberMeta(id, { title: d.title, you, names: n, over: d.over });
+}
+
+// Rolling Market: the board at once, again when this version's charts (the dice of every roll) come
+const marketCtx = { id, tokens, send, redraw: () => doc && market.renderDecisions($("decisions"), doc, send, marketCtx) };
+function drawMarket(d) {
+  market.renderBoard($("board"), d, market.cachedCharts());
+  market.loadCharts(id, d.version).then((c) => { if (doc === d) market.renderBoard($("board"), d, c); }).catch((e) => showError(e.message));
 }
 
 $("chat-form").addEventListener("submit", async (e) => {

@@ -1,0 +1,174 @@
+"""``rolling simulate GAME`` for every game: the batch options (``--workers``, ``--ray``, ``--out``),
+the progress bar, and the summary printed at the end (:func:`run_simulate`).
+
+The game modules declare their own options and call :func:`run_simulate`; the batch itself is
+:func:`rolling.sim.batch.run_batch`, the rows :mod:`rolling.sim.table`, the file
+:mod:`rolling.sim.files`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import typer
+from rich.console import Console
+from rich.progress import ProgressColumn
+from rich.text import Text
+
+from rolling.cli.shared import fail
+from rolling.sim.table import seat_list
+
+#: what a bare ``--ray`` means: ``ray.init(address="local")`` starts a new local Ray (never joins
+#: a cluster someone else started on this machine)
+LOCAL_RAY = "local"
+
+WORKERS = typer.Option(None, "--workers", help="worker processes (default: one per core; with --ray: "
+                       "the most games played at once, default every CPU of the cluster)")
+RAY = typer.Option(None, "--ray", metavar="[ADDRESS]", help="play on Ray: a new local Ray, or the cluster "
+                   "at ADDRESS (ray.init(address=ADDRESS); needs pip install 'rolling[ray]')")
+OUT = typer.Option(None, "--out", metavar="FILE", help="write one row per game and seat: .csv or .parquet")
+
+
+def optional_ray_address(argv: list[str]) -> list[str]:
+    """``argv`` with a bare ``--ray`` (last, or followed by another option) given its default
+    address, :data:`LOCAL_RAY`: the option's value is optional, which typer's parser cannot say."""
+    out = []
+    for k, arg in enumerate(argv):
+        out.append(arg)
+        if arg == "--ray" and (k + 1 == len(argv) or argv[k + 1].startswith("-")):
+            out[-1] = f"--ray={LOCAL_RAY}"
+    return out
+
+
+@dataclass(frozen=True)
+class BatchArgs:
+    """The batch options of ``simulate``: ``workers`` (``None``: one per core, or the cluster's
+    CPUs with Ray), ``ray`` (``None``: no Ray; else the address), ``out`` (a results file or ``None``)."""
+
+    workers: int | None = None
+    ray: str | None = None
+    out: str | None = None
+
+
+class RateColumn(ProgressColumn):
+    """Games per second, measured over the last half minute."""
+
+    def render(self, task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f} games/s" if speed else "... games/s", style="progress.data.speed")
+
+
+@contextmanager
+def games_progress(label: str, games: int, transient: bool) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of ``games`` on stderr (stdout stays clean for ``--json``) with games/s and
+    the time left; yields ``advance(games, failed)``. ``transient`` removes the bar when done."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+               TimeRemainingColumn())
+    failed = 0
+    with Progress(*columns, console=Console(stderr=True), transient=transient) as bar:
+        task = bar.add_task(label, total=games)
+
+        def advance(n: int, n_failed: int) -> None:
+            nonlocal failed
+            if n_failed:
+                failed += n_failed
+                bar.update(task, description=f"{label} ({failed} failed)")
+            bar.advance(task, n)
+
+        yield advance
+
+
+def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_json: bool,
+                 batch: BatchArgs | None = None, **options) -> None:
+    """Run ``rolling simulate GAME``: check the options, play the games with a progress bar on
+    stderr, write ``--out``, and print a table, or with ``as_json`` the object
+    :func:`rolling.sim.simulate` returns.
+
+    Exit status: 0; 1 when some games failed (their rows, with the error, are in ``--out``); 130
+    after Ctrl-C (the games finished so far are summed up and kept in ``--out``); 2 for a bad
+    command line, with one line on stderr.
+    """
+    from rolling.sim import check_seats
+    from rolling.sim.batch import Batch, RayMissing, run_batch
+    from rolling.sim.files import open_results, results_format
+    from rolling.sim.table import columns
+    from rolling.sim.tally import Tally
+
+    batch = batch or BatchArgs()
+    if games < 1:
+        fail(f"--games must be 1 or more, not {games}")
+    if batch.workers is not None and batch.workers < 1:
+        fail(f"--workers must be 1 or more, not {batch.workers}")
+    if batch.ray == "":
+        fail("--ray=: give a Ray address, or --ray alone for a local Ray")
+    labels = check_seats(game, seats, **options)  # a bad seat list is said before the progress bar
+    writer = None
+    if batch.out:
+        try:
+            results_format(batch.out)
+            writer = open_results(batch.out, columns(game))
+        except ValueError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"cannot write {batch.out}: {e.strerror or e}")
+    workers = batch.workers
+    if workers is None and batch.ray is None:
+        workers = os.cpu_count() or 1
+    tally = Tally(game, labels, seed)
+
+    def sink(rows: list[dict]) -> None:
+        tally.add(rows)
+        if writer is not None:
+            writer.write(rows)
+
+    spec = Batch(game, tuple(labels), games, seed, dict(options))
+    try:
+        with games_progress(f"{game} {seat_list(labels)}", games, transient=as_json) as advance:
+            outcome = run_batch(spec, sink, workers or 0, batch.ray is not None, batch.ray, advance)
+    except RayMissing as e:
+        fail(str(e))
+    except RuntimeError as e:
+        fail(str(e))
+    finally:
+        if writer is not None:
+            writer.close()
+    stats = tally.summary()
+    if outcome.interrupted:
+        stats["interrupted"] = True
+    if as_json:
+        print(json.dumps(stats))
+    else:
+        print_summary(title, stats, outcome)
+    if outcome.interrupted:
+        kept = f"; kept in {batch.out}" if batch.out else ""
+        print(f"rolling: interrupted after {outcome.played} of {games} games{kept}", file=sys.stderr)
+        raise SystemExit(130)
+    if tally.failed:
+        index, game_seed, error = tally.first_error
+        print(f"rolling: {tally.failed} of {games} games failed (first: game {index}, seed {game_seed}: {error})",
+              file=sys.stderr)
+        raise SystemExit(1)
+
+
+def print_summary(title: str, stats: dict, outcome) -> None:
+    """Print the summary as a table: one line per seat entry."""
+    rows = stats["seats"]
+    games = stats["games"]
+    rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
+    failed = f", {stats['failed']} failed" if stats["failed"] else ""
+    print(f"{title}, {len(rows)} player{'s' if len(rows) != 1 else ''}, {games} games{failed}, seed {stats['seed']} "
+          f"({outcome.seconds:.1f} s, {outcome.engine}, {rate:,.1f} games/s)")
+    if not games:
+        return
+    print(f"  {'seat':<5}{'bot':<12}{'win rate':>9}{'wins':>7}{'mean rank':>11}"
+          f"{'mean score':>12}{'median':>8}{'p5':>8}{'p95':>8}")
+    for j, row in enumerate(rows, 1):
+        print(f"  {j:<5}{row['bot']:<12}{row['win_rate'] * 100:>8.1f}%{row['wins']:>7}{row['mean_rank']:>11.2f}"
+              f"{row['mean_score']:>12.1f}{row['median_score']:>8.1f}{row['p5_score']:>8.1f}{row['p95_score']:>8.1f}")

@@ -1,0 +1,40 @@
+"""``rolling report RESULTS... [--out report.html]``: a balance report of batches of bot games
+(:mod:`rolling.report`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from rolling.cli.shared import fail
+
+
+def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
+    """Add ``rolling report``."""
+
+    @app.command("report")
+    def report(
+        results: list[str] = typer.Argument(..., metavar="RESULTS",
+                                            help="results files of rolling simulate GAME --out (.csv or .parquet)"),
+        out: str = typer.Option(None, "--out", metavar="FILE.html",
+                                help="the page to write (default: the first results file with .html)"),
+    ) -> None:
+        """Write a self-contained HTML report of one or more results files of one game: win rate and
+        score by bot and by player-order position with 95% intervals, score and game length
+        distributions, and each game's own figures (plots embedded)."""
+        from rolling.report import write_report
+
+        target = Path(out) if out else Path(results[0]).with_suffix(".html")
+        if target.suffix.lower() not in (".html", ".htm"):
+            fail(f"--out must end in .html, not {target.suffix or 'nothing'!r}")
+        for path in results:
+            if not Path(path).is_file():
+                fail(f"no such results file: {path}")
+        try:
+            write_report(results, target)
+        except ValueError as e:
+            fail(str(e))
+        except OSError as e:
+            fail(f"{e.filename or target}: {e.strerror or e}")
+        print(f"wrote {target}")

@@ -1,0 +1,201 @@
+"""The sections every game's report has: the batch, failures, win rate and score by seat entry,
+by bot and by player-order position, and the distributions of scores and of game lengths.
+
+``df`` is the results table (:mod:`rolling.sim.table`) of one or more files, with a ``batch``
+column (the file's number) so that a game is ``(batch, index)``; ``ok`` its rows of games that
+ended. A *context* is what must not be pooled: the player count, and for Rolling Freight the map.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rolling.report import plots
+from rolling.report.page import Page, fmt_mean, fmt_rate
+from rolling.report.stats import by_group, mean_interval, percentiles
+from rolling.sim.table import seat_list
+
+#: rows shown of the failed games
+MAX_FAILURES = 20
+
+
+def games_of(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (its first seat entry)."""
+    return df[df["entry"] == 0]
+
+
+def context_columns(df: pd.DataFrame) -> list[str]:
+    """The columns that split the table into contexts: ``map`` (Freight) and ``players``."""
+    return [c for c in ("map", "players") if c in df.columns]
+
+
+def context_label(key) -> str:
+    """``"southern, 4 players"`` / ``"4 players"`` from a group key of :func:`context_columns`."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return ", ".join((f"{p} player" + ("" if str(p) == "1" else "s")) if str(p).isdigit() else str(p) for p in parts)
+
+
+def entry_label(entry: int, bot: str) -> str:
+    """``"1 heuristic"``: a seat entry, numbered from 1 as ``--seats`` lists them, and its bot."""
+    return f"{entry + 1} {bot}"
+
+
+def group_table(stats: pd.DataFrame, label: str, labels: list[str], fair: float | None = None) -> pd.DataFrame:
+    """The shown table of :func:`rolling.report.stats.by_group` results, one row per label."""
+    out = pd.DataFrame({
+        label: labels,
+        "seats played": [f"{n:,}" for n in stats["n"]],
+        "win rate (95% CI)": [fmt_rate(r, lo, hi) for r, lo, hi in zip(stats["win_rate"], stats["win_low"],
+                                                                          stats["win_high"], strict=True)],
+        "mean score (95% CI)": [fmt_mean(m, lo, hi) for m, lo, hi in zip(stats["mean_score"], stats["score_low"],
+                                                                           stats["score_high"], strict=True)],
+        "median score": [f"{m:g}" for m in stats["median_score"]],
+        "mean rank": [f"{m:.2f}" for m in stats["mean_rank"]],
+    })
+    if fair is not None:
+        out.insert(3, "fair share", f"{fair * 100:.1f}%")
+    return out
+
+
+def win_and_score_figure(stats: pd.DataFrame, labels: list[str], fair: float | None, xlabel: str) -> str:
+    """Two bar charts with 95% intervals: win rate (with the fair share) and mean score."""
+    return plots.bars_with_intervals([
+        {"title": "win rate", "values": stats["win_rate"], "lows": stats["win_low"], "highs": stats["win_high"],
+         "percent": True, "baseline": fair},
+        {"title": "mean score", "values": stats["mean_score"], "lows": stats["score_low"],
+         "highs": stats["score_high"]},
+    ], labels, xlabel)
+
+
+def overview(page: Page, df: pd.DataFrame, files: list[str]) -> None:
+    """The page's facts: files, games, failures, seat lists, player counts."""
+    games = games_of(df)
+    failed = int((games["error"] != "").sum())
+    seat_lists = (df.sort_values("entry").groupby(["batch", "index"], sort=False)["bot"]
+                  .agg(lambda b: seat_list(list(b))).value_counts())
+    page.facts["results"] = ", ".join(files)
+    page.facts["games"] = f"{len(games) - failed:,} ended" + (f", {failed:,} failed" if failed else ", none failed")
+    page.facts["seat lists"] = "; ".join(f"{s} ({n:,} games)" for s, n in seat_lists.items())
+    page.facts["players"] = ", ".join(str(p) for p in sorted(set(games["players"])))
+    page.facts["actions"] = f"{int(games['actions'].sum()):,} in the games that ended"
+
+
+def failures(page: Page, df: pd.DataFrame) -> None:
+    """A section listing failed games (only when there are some)."""
+    bad = games_of(df)
+    bad = bad[bad["error"] != ""]
+    if bad.empty:
+        return
+    s = page.section("Failed games", "failures")
+    s.text(f"{len(bad):,} games raised an error and are left out of every figure below. Each is a bug to "
+           "fix; replay it with its seed.")
+    by_error = bad.groupby("error").size().sort_values(ascending=False).reset_index(name="games")
+    s.table(by_error[["games", "error"]])
+    first = bad.head(MAX_FAILURES)[["batch", "index", "seed", "error"]]
+    s.heading(f"The first {len(first)}")
+    s.table(first.astype({"seed": "string"}))
+
+
+def by_entry_and_bot(page: Page, ok: pd.DataFrame) -> None:
+    """Win rate and mean score by seat entry and, when bots differ, by bot."""
+    if ok["players"].max() < 2:
+        return
+    s = page.section("Win rate and score by seat entry and bot", "bots")
+    s.text("A seat entry is one word of --seats; the entries rotate through the player-order positions from "
+           "game to game, so each spends the same number of games in each. A win is rank 1 after the rules' "
+           "tie-breaks. Intervals are 95%: Wilson's for rates, normal for means.")
+    ctx = context_columns(ok)
+    contexts = list(ok.groupby(ctx, sort=True))
+    for key, part in contexts:
+        stats = by_group(part, ["entry", "bot"])
+        labels = [entry_label(e, b) for e, b in zip(stats["entry"], stats["bot"], strict=True)]
+        fair = 1 / int(part["players"].iloc[0])
+        if len(contexts) > 1:
+            s.heading(context_label(key))
+        s.table(group_table(stats, "seat entry", labels, fair))
+        if len(contexts) == 1:
+            s.figure(win_and_score_figure(stats, labels, fair, "seat entry"), "win rate and mean score by seat entry",
+                     "Win rate and mean score by seat entry, with 95% intervals; dashed: the fair share 1/n.")
+    if ok["bot"].nunique() > 1:
+        stats = by_group(ok, "bot")
+        labels = list(stats["bot"])
+        s.heading("By bot" + (" (every context pooled)" if len(contexts) > 1 else ""))
+        s.table(group_table(stats, "bot", labels))
+        s.text("Every seat a bot played counts here; two seats of one game are not independent, so these "
+               "intervals are narrower than they should be when a bot holds several seats.", note=True)
+
+
+def by_position(page: Page, ok: pd.DataFrame) -> None:
+    """Win rate and mean score by player-order position at the start, per context."""
+    if ok["players"].max() < 2:
+        return
+    ctx = context_columns(ok)
+    s = page.section("Win rate and score by player-order position", "positions")
+    s.text("Position 1 is the first player at the start of the game. Every game gives one seat per position, "
+           "so the games are independent observations for each position.")
+    contexts = list(ok.groupby(ctx, sort=True))
+    lines_win, lines_score = {}, {}
+    for key, part in contexts:
+        stats = by_group(part, "position")
+        n = int(part["players"].iloc[0])
+        labels = [f"{p}" for p in stats["position"]]
+        if len(contexts) > 1:
+            s.heading(context_label(key))
+        s.table(group_table(stats, "position", labels, 1 / n))
+        # win rate over the fair share 1/n: contexts of different player counts on one scale
+        lines_win[context_label(key)] = (list(stats["position"]), stats["win_rate"] * n, stats["win_low"] * n,
+                                         stats["win_high"] * n)
+        lines_score[context_label(key)] = (list(stats["position"]), stats["mean_score"], stats["score_low"],
+                                           stats["score_high"])
+        if len(contexts) == 1:
+            s.figure(win_and_score_figure(stats, labels, 1 / n, "player-order position"),
+                     "win rate and mean score by player-order position",
+                     "Win rate and mean score by position at the start, with 95% intervals; dashed: the fair share 1/n.")
+    if len(contexts) > 1:
+        s.figure(plots.lines_by_group(lines_win, "player-order position", "win rate ÷ fair share", baseline=1.0),
+                 "win rate over the fair share by position, one line per context",
+                 "Win rate by position divided by the fair share 1/n (1: fair; 1.5: half as many wins again as "
+                 "fair), with 95% intervals.")
+        s.figure(plots.lines_by_group(lines_score, "player-order position", "mean score"),
+                 "mean score by position, one line per context", "Mean score by position, with 95% intervals.")
+
+
+def scores(page: Page, ok: pd.DataFrame) -> None:
+    """Score distributions: by bot when bots differ, else by position; percentiles table. (A
+    solitaire game has its own, with more percentiles.)"""
+    if ok["players"].max() < 2:
+        return
+    s = page.section("Score distribution", "scores")
+    ctx = context_columns(ok)
+    key = "bot" if ok["bot"].nunique() > 1 or ok["players"].max() < 2 else "position"
+    multi = ok.groupby(ctx).ngroups > 1
+    rows, series = [], {}
+    for keys, part in ok.groupby([*ctx, key], sort=True):
+        name = (f"{context_label(keys[:-1])}: " if multi else "") + (
+            f"position {keys[-1]}" if key == "position" else str(keys[-1]))
+        mean, lo, hi = mean_interval(part["score"])
+        rows.append({"seats": name, "n": f"{len(part):,}", "mean (95% CI)": fmt_mean(mean, lo, hi),
+                     **{q: f"{v:g}" for q, v in percentiles(part["score"]).items()},
+                     "min": f"{part['score'].min()}", "max": f"{part['score'].max()}"})
+        # several contexts: one curve per context (their scores differ more than positions' do)
+        series.setdefault(context_label(keys[:-1]) if multi else name, []).extend(part["score"].astype(float))
+    s.table(pd.DataFrame(rows))
+    s.figure(plots.histograms(series, "score", discrete=False), "score histograms",
+             "Share of seats per score bin" + (", by context." if multi else "."))
+
+
+def lengths(page: Page, ok: pd.DataFrame, unit: str) -> None:
+    """Game length: turns and actions per game, per context."""
+    s = page.section("Game length", "length")
+    games = games_of(ok)
+    ctx = context_columns(games)
+    rows, series = [], {}
+    for key, part in games.groupby(ctx, sort=True):
+        name = context_label(key)
+        mean, lo, hi = mean_interval(part["turns"])
+        rows.append({"games": name, "n": f"{len(part):,}", f"mean {unit} (95% CI)": fmt_mean(mean, lo, hi),
+                     **{q: f"{v:g}" for q, v in percentiles(part["turns"]).items()},
+                     "mean actions": f"{part['actions'].mean():,.0f}"})
+        series[name] = part["turns"].astype(float).tolist()
+    s.table(pd.DataFrame(rows))
+    s.figure(plots.histograms(series, unit), f"histogram of {unit} per game", f"Share of games by {unit}.")

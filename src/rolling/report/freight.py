@@ -1,0 +1,78 @@
+"""The Rolling Freight sections of a report: scores by map and player count, and contracts, routes
+and stations (the Freight columns of :mod:`rolling.sim.freight`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from rolling.report import plots
+from rolling.report.common import context_label, games_of
+from rolling.report.page import Page, fmt_mean, fmt_pm, fmt_rate
+from rolling.report.stats import mean_interval, wilson
+
+#: the per-seat counts of the Freight table, with the words the report uses for them
+COUNTS = {"contracts_taken": "contracts taken", "contracts": "contracts completed", "routes": "routes",
+          "stations": "stations", "improvements": "improvements"}
+
+
+def maps_and_players(page: Page, ok: pd.DataFrame) -> None:
+    """Per map and player count: games, scores, the winner's score, the start player's win rate, length."""
+    s = page.section("Scores by map and player count", "maps")
+    s.text("The start player is position 1 (seat 0 in the engine: Setting Up). Fair share: 1/n. Scores are "
+           "stock ($).")
+    rows = []
+    for (map_name, players), part in ok.groupby(["map", "players"], sort=True):
+        games = games_of(part)
+        first = part[part["position"] == 1]
+        w = int(first["win"].astype(bool).sum())
+        lo, hi = wilson(w, len(first))
+        m, m_lo, m_hi = mean_interval(part["score"])
+        wm, wm_lo, wm_hi = mean_interval(part[part["rank"] == 1].groupby(["batch", "index"])["score"].first())
+        rows.append({"map": map_name, "players": players, "games": f"{len(games):,}",
+                     "mean score (95% CI)": fmt_mean(m, m_lo, m_hi),
+                     "winner's score (95% CI)": fmt_mean(wm, wm_lo, wm_hi),
+                     "start player wins (95% CI)": fmt_rate(w / len(first) if len(first) else float("nan"), lo, hi),
+                     "fair share": f"{100 / players:.1f}%",
+                     "mean turns": f"{games['turns'].mean():.1f}"})
+    s.table(pd.DataFrame(rows))
+    series = {context_label(k): part["score"].astype(float).tolist()
+              for k, part in ok.groupby(["map", "players"], sort=True)}
+    s.figure(plots.histograms(series, "score (stock $)", discrete=False), "score histograms by map and player count",
+             "Share of seats per score bin, by map and player count.")
+
+
+def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
+    """Contracts, routes, stations and improvements per seat, by context and position, and their spread."""
+    s = page.section("Contracts and routes", "contracts")
+    s.text("Per seat and game: contracts taken (in the opening draft and with A), completed (links owned), "
+           "routes established (C), switching stations built, improvements in effect at the end. Means ± the "
+           "half width of their 95% interval.")
+    rows = []
+    for (map_name, players, position), part in ok.groupby(["map", "players", "position"], sort=True):
+        row = {"map": map_name, "players": players, "position": position, "seats": f"{len(part):,}"}
+        for col, words in COUNTS.items():
+            m, lo, hi = mean_interval(part[col])
+            row[words] = fmt_pm(m, lo, hi)
+        rows.append(row)
+    s.table(pd.DataFrame(rows))
+    winners = ok[ok["rank"] == 1]
+    others = ok[ok["rank"] != 1]
+    s.heading("Winners and the others")
+    rows = []
+    for name, part in (("winners", winners), ("the others", others)):
+        row = {"seats": name, "n": f"{len(part):,}"}
+        for col, words in COUNTS.items():
+            m, lo, hi = mean_interval(part[col])
+            row[words] = fmt_pm(m, lo, hi)
+        rows.append(row)
+    s.table(pd.DataFrame(rows))
+    s.figure(plots.histograms({"contracts completed": ok["contracts"].tolist(), "routes": ok["routes"].tolist()},
+                              "count per seat and game"),
+             "histograms of contracts completed and routes per seat",
+             "Contracts completed and routes per seat and game, every map and player count together.")
+
+
+def sections(page: Page, ok: pd.DataFrame) -> None:
+    """Every Freight section."""
+    maps_and_players(page, ok)
+    contracts_and_routes(page, ok)

@@ -1,0 +1,114 @@
+"""``rolling report``: a self-contained HTML page with every section and its pictures, looked at in
+Chromium; bad input is one line."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rolling.report import build_report
+from rolling.sim.batch import Batch, run_batch
+from rolling.sim.files import open_results
+from rolling.sim.table import columns
+
+CMD = [sys.executable, "-m", "rolling.cli.main"]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: each game's small batch, and the sections its report must have (anchors)
+CASES = {
+    "stars": (Batch("stars", ("heuristic", "random", "heuristic"), 6, 2),
+              ["bots", "positions", "scores", "length", "corporations", "share-prices", "endings"]),
+    "freight": (Batch("freight", ("heuristic", "random"), 4, 2, {"map": "west-coast"}),
+                ["bots", "positions", "scores", "length", "maps", "contracts"]),
+    "market": (Batch("market", ("heuristic",), 60, 2), ["length", "percentiles", "closed"]),
+}
+
+
+def results(tmp_path: Path, game: str, suffix: str = ".parquet", failed: int | None = None) -> Path:
+    """A small results file of ``game``; game ``failed`` (an index) is marked as failed."""
+    batch, _ = CASES[game]
+    path = tmp_path / f"{game}{suffix}"
+    with open_results(path, columns(game)) as out:
+        def sink(rows):
+            if failed is not None:
+                rows = [{k: v for k, v in row.items() if k in ("game", "index", "seed", "entry", "bot", "players")}
+                        | {"error": "KeyError: 3 (at engine.py:12)"} if row["index"] == failed else row for row in rows]
+            out.write(rows)
+        run_batch(batch, sink)
+    return path
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_report_has_every_section_and_its_pictures(tmp_path, game):
+    page = build_report([results(tmp_path, game)])
+    _, anchors = CASES[game]
+    for anchor in anchors:
+        assert f'<section id="{anchor}">' in page, anchor
+    images = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) >= len(anchors) - 1
+    # self-contained: nothing is fetched when the page opens
+    assert "<script" not in page and "<link" not in page and not re.search(r'src="(?!data:)', page)
+    assert "failures" not in page
+    assert build_report([results(tmp_path, game)]) == page  # the same files, the same page
+
+
+def test_failed_games_have_their_section(tmp_path):
+    page = build_report([results(tmp_path, "stars", ".csv", failed=1)])
+    assert '<section id="failures">' in page and "KeyError: 3 (at engine.py:12)" in page
+    assert "5 ended, 1 failed" in page
+
+
+def test_several_files_of_one_game_are_reported_together(tmp_path):
+    a = results(tmp_path, "freight", ".csv")
+    b = tmp_path / "southern.parquet"
+    with open_results(b, columns("freight")) as out:
+        run_batch(Batch("freight", ("heuristic", "random", "random"), 3, 5, {"map": "southern"}), out.write)
+    page = build_report([a, b])
+    assert "west-coast, 2 players" in page and "southern, 3 players" in page
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH")
+def test_the_report_in_chromium(tmp_path):
+    import os
+
+    from playwright.sync_api import sync_playwright
+
+    shots = Path(os.environ.get("ROLLING_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    out = tmp_path / "stars.html"
+    r = subprocess.run(CMD + ["report", str(results(tmp_path, "stars")), "--out", str(out)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout == f"wrote {out}\n", r.stderr
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.goto(out.as_uri())
+        page.screenshot(path=str(shots / "report-stars.png"), full_page=True)
+        # every picture drawn, nothing wider than the window
+        assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 300)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+        assert page.locator("h2").all_inner_texts()[:2] == ["Win rate and score by seat entry and bot",
+                                                             "Win rate and score by player-order position"]
+        browser.close()
+
+
+def test_report_errors_are_one_line(tmp_path):
+    stars = results(tmp_path, "stars", ".csv")
+    market = results(tmp_path, "market", ".csv")
+    (tmp_path / "junk.csv").write_text("x,y\n1,2\n")
+    for args, message in [
+        ([str(tmp_path / "none.csv")], "rolling: no such results file: "),
+        ([str(stars), str(market)], "rolling: the results files hold games of market, stars: report one game at a time"),
+        ([str(stars), "--out", str(tmp_path / "r.txt")], "rolling: --out must end in .html, not '.txt'"),
+        ([str(tmp_path / "junk.csv")], "rolling: "),
+        ([str(tmp_path / "r.xlsx")], "rolling: no such results file"),
+    ]:
+        r = subprocess.run(CMD + ["report", *args], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and r.stdout == "", r.stderr
+        assert r.stderr.startswith(message) and r.stderr.count("\n") == 1, r.stderr
+    assert not list(tmp_path.glob("*.html"))

@@ -1,0 +1,116 @@
+"""``rolling simulate GAME --workers K --ray [ADDRESS] --out FILE``: errors are one line, failed games
+are counted, Ctrl-C keeps the games finished, and --ray writes the rows one process writes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rolling.cli.batch import LOCAL_RAY, optional_ray_address
+from rolling.cli.main import main
+from rolling.sim.files import read_results
+from rolling.sim.table import seat_list
+
+CMD = [sys.executable, "-m", "rolling.cli.main"]
+
+
+def run(args, timeout=300):
+    return subprocess.run(CMD + args, capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_bare_ray_means_a_local_ray():
+    assert optional_ray_address(["simulate", "stars", "--ray"]) == ["simulate", "stars", f"--ray={LOCAL_RAY}"]
+    assert optional_ray_address(["--ray", "--json"]) == [f"--ray={LOCAL_RAY}", "--json"]
+    assert optional_ray_address(["--ray", "10.0.0.5:6379", "--json"]) == ["--ray", "10.0.0.5:6379", "--json"]
+    assert optional_ray_address(["--ray=auto"]) == ["--ray=auto"]
+    assert seat_list(["heuristic", "heuristic", "random", "heuristic"]) == "heuristic×2,random,heuristic"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--workers", "0"], "rolling: --workers must be 1 or more, not 0"),
+    (["--workers", "many"], "rolling: Invalid value for '--workers'"),
+    (["--out", "r.xlsx"], "rolling: r.xlsx: the results file must end in .csv or .parquet, not '.xlsx'"),
+    (["--out", "no/such/folder/r.csv"], "rolling: cannot write no/such/folder/r.csv: No such file or directory"),
+    (["--ray="], "rolling: --ray=: give a Ray address"),
+])
+def test_bad_batch_options_are_one_line(tmp_path, args, message):
+    r = subprocess.run(CMD + ["simulate", "market", "--games", "2"] + args, capture_output=True, text=True,
+                       timeout=60, cwd=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(message) and r.stderr.count("\n") == 1, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ray_missing_is_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "market", "--games", "2", "--ray"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "rolling: --ray needs Ray: pip install 'rolling[ray]'"
+
+
+def test_failed_games_are_counted_and_kept(monkeypatch, capsys, tmp_path):
+    import rolling.sim.market as market
+
+    deal = market.deal
+
+    def broken(players, game_seed, index):
+        if index in (1, 3):
+            raise ZeroDivisionError("no dice")
+        return deal(players, game_seed, index)
+
+    monkeypatch.setattr(market, "deal", broken)
+    out = tmp_path / "m.csv"
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "market", "--games", "5", "--workers", "1", "--out", str(out), "--json"])
+    assert e.value.code == 1
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["games"] == 3 and summary["failed"] == 2
+    assert captured.err.splitlines()[-1].startswith(
+        f"rolling: 2 of 5 games failed (first: game 1, seed {market.game_seed(0, 1)}: ZeroDivisionError: no dice (at ")
+    table = read_results(out)
+    assert list(table["index"]) == [0, 1, 2, 3, 4]
+    assert list(table["error"] != "") == [False, True, False, True, False]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_keeps_the_games_finished(tmp_path, workers):
+    out = tmp_path / "r.csv"
+    p = subprocess.Popen(CMD + ["simulate", "stars", "--games", "5000", "--seats", "bot,bot,bot,bot", "--workers",
+                                workers, "--out", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        # the header and at least one game (four rows) written: then Ctrl-C
+        while not (out.exists() and out.read_text().count("\n") >= 5):
+            assert time.monotonic() < deadline and p.poll() is None
+            time.sleep(0.1)
+        p.send_signal(signal.SIGINT)
+        stdout, stderr = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("rolling: interrupted after ") and last.endswith(f" of 5000 games; kept in {out}")
+    played = int(last.split()[3])
+    table = read_results(out)
+    assert 1 <= played < 5000 and len(table) == 4 * played
+    assert sorted(set(table["index"])) == list(table["index"][::4]) and (table["error"] == "").all()
+    assert f", {played} games, seed 1 (" in stdout  # the summary of the games finished
+
+
+def test_ray_writes_the_rows_one_process_writes(tmp_path):
+    pytest.importorskip("ray")
+    common = ["simulate", "freight", "--games", "3", "--seats", "bot,bot:random,bot", "--seed", "9"]
+    one = run(common + ["--workers", "1", "--out", str(tmp_path / "one.csv")])
+    ray = run(common + ["--ray", "--out", str(tmp_path / "ray.csv")])
+    assert one.returncode == 0 and ray.returncode == 0, ray.stderr
+    assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "ray.csv").read_bytes()
+    assert ", ray, " in ray.stdout
