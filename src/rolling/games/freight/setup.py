@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rolling.core.errors import RecordError
+from rolling.core.rng import Rng
 
 from . import events as E
 from .components import COLOURS, END_OF_PHASE, MAP_NAMES, load_map
@@ -50,7 +51,7 @@ def draw_cargo(state) -> str | None:
     return bag.pop()
 
 
-def new_game(config: Config, seed: int, log: bool = False) -> FreightState:
+def new_game(config: Config, seed: int, log: bool = False, rng: Rng | None = None) -> FreightState:
     """Set up a game: the state right before the opening draft's first pick.
 
     Improvement deck per map (West Coast without Red Die, one Friendly and one Efficient
@@ -58,6 +59,9 @@ def new_game(config: Config, seed: int, log: bool = False) -> FreightState:
     set shuffled), starting cargo (coloured and white inner circles; B/C cities covered), four
     contracts and three improvements dealt (no duplicate improvements), every player's dice
     rolled, draft order counter-clockwise from the start player's right, twice.
+
+    ``rng``: the state's generator instead of ``Rng(seed)`` (an external chooser of the chance
+    outcomes, as the OpenSpiel game's chance nodes, rolling.spiel, supply them).
 
     With ``log`` the state's log is on from the start and holds the set-up (see
     :meth:`FreightState.enable_log`).
@@ -71,6 +75,8 @@ def new_game(config: Config, seed: int, log: bool = False) -> FreightState:
     if not m.min_players <= config.players <= m.max_players:
         raise ValueError(f"the {m.title} map is for {m.min_players}-{m.max_players} players")
     st = FreightState(config, seed)
+    if rng is not None:
+        st.rng = rng
     if log:
         st.log = [(E.SETUP, E.PUBLIC, m.title, config.players, 0)]
     comp = st.comp

@@ -50,18 +50,20 @@ PHASES = {
 }
 
 
-def new_game(config: Config | None = None, seed: int = 0) -> StarsState:
+def new_game(config: Config | None = None, seed: int = 0, draw=None) -> StarsState:
     """A new game after setup, waiting for the first decision of phase 1.
 
     Args:
         config: the setup (default: 4 players, Rolling Stock Stars edition).
         seed: seeds the player order and the deck.
+        draw: an :class:`~rolling.core.rng.Rng` whose uniform draws deal the deck and the player
+            order instead (see :func:`.setup.deal_deck`; the OpenSpiel games' chance nodes).
 
     Raises:
         RecordError: an invalid config.
     """
     config = (config or Config()).validate()
-    s = setup(config, seed)
+    s = setup(config, seed, draw)
     investment.enter(s)
     run(s)
     return s

@@ -51,8 +51,31 @@ def build_deck(players: int, rand: Callable[[], int]) -> list[int]:
     return deck
 
 
-def setup(config: Config, seed: int) -> StarsState:
-    """A new game in phase 1 of turn 1 (canonical rules, Setup)."""
+def deal_deck(players: int, draw: Rng) -> list[int]:
+    """The Deck as company indices, top card first, dealt by explicit uniform draws from ``draw``.
+
+    Per colour: ``k`` companies drawn one at a time from those left (``draw.below``), the highest
+    added, and the ``k + 1`` shuffled (Fisher-Yates): the same distribution as :func:`build_deck`'s
+    random numbers, one finite uniform choice at a time, so that an external chooser (the OpenSpiel
+    games' chance nodes, rolling.spiel) can supply each outcome with its real probability.
+    """
+    deck: list[int] = []
+    for color in range(len(D.COLORS)):
+        highest = D.HIGHEST[color]
+        pool = [i for i in D.DECK_ORDER[color] if i != highest]
+        k = D.DECK_DRAWN[players][color]
+        kept = [pool.pop(draw.below(len(pool))) for _ in range(k)] if k >= 0 else pool
+        kept.append(highest)
+        draw.shuffle(kept)
+        deck.extend(kept)
+    return deck
+
+
+def setup(config: Config, seed: int, draw: Rng | None = None) -> StarsState:
+    """A new game in phase 1 of turn 1 (canonical rules, Setup).
+
+    ``draw``: when given, the deck (:func:`deal_deck`) and the player order come from its uniform
+    draws instead of the seed (not with compat ``18xx``, whose deck is the site's)."""
     s = StarsState(config, seed)
     n = config.players
     s.cash = [D.START_CASH_SIX if n == 6 else D.START_CASH] * n
@@ -60,6 +83,11 @@ def setup(config: Config, seed: int) -> StarsState:
     if "18xx" in config.compat:
         deck = build_deck(n, SiteRandom(seed))
         s.order = list(range(n))
+    elif draw is not None:
+        deck = deal_deck(n, draw)
+        s.order = list(range(n))
+        if "two-handed" not in config.variants:
+            draw.shuffle(s.order)
     else:
         rng = Rng(seed)
         deck = build_deck(n, rng.next64)

@@ -1,0 +1,335 @@
+"""Rolling Freight as fixed action indices and flat float32 observations (docs/research.md).
+
+One action space serves both maps (sized for the larger, the Southern map: 39 cities, 62 links;
+entries of links or cities a map lacks are never legal). Payments are the engine's choice, as in
+``legal_actions`` (``pay=""``), except for building, where the die or marker spent is part of
+the action. Three choices are split so that the space stays fixed and covers every outcome:
+
+- a major route is a *route start* (origin city, cargo colour) followed by one *route link*
+  action per link of the path, from the origin; the route is established when the path reaches a
+  city that wants the cargo. Every distinct outcome the engine lists (cargo, destination, links
+  paid to each owner) is reachable, and every legal prefix leads to one.
+- ending the turn names the stockpile markers taken per colour (blue, gray, red, yellow: 0-6
+  each); the engine's store string giving them is used.
+- an improvement bought when one must be discarded names the discarded one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rolling.games.freight import load_components, load_map
+from rolling.games.freight.actions import (
+    Build,
+    BuildStation,
+    BuyImprovement,
+    DraftContract,
+    DraftImprovement,
+    DraftPass,
+    EndTurn,
+    EstablishRoute,
+    SteadyBuild,
+    TakeContract,
+)
+from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.state import FreightState
+
+from .layout import Layout
+from .table import Table
+
+_COMP = load_components()
+_MAPS = {name: load_map(name) for name in MAP_NAMES}
+MAX_SEATS = 5
+N_CITIES = max(len(m.cities) for m in _MAPS.values())
+N_LINKS = max(len(m.links) for m in _MAPS.values())
+CONTRACT_SLOTS = _COMP.box["contract_track"]
+IMPROVEMENT_SLOTS = _COMP.box["improvement_track"]
+MAX_IMPROVEMENTS = _COMP.box["max_improvements"]
+MAX_DICE = _COMP.box["basic_dice_per_player"] + MAX_IMPROVEMENTS
+MARKERS = _COMP.box["stockpile_markers"]
+IMPROVEMENTS = tuple(_COMP.improvements)
+FACES = tuple(sorted({f for die in _COMP.basic_dice for f in die} | {f for d in _COMP.improvement_dice.values() for f in d}))
+DIE_KINDS = ("basic", *sorted(_COMP.improvement_dice))
+#: build payment tokens: 0 the engine's choice, 1 + i die i, 1 + MAX_DICE + c a marker of colour c
+N_TOKENS = 1 + MAX_DICE + len(COLOURS)
+
+_blocks: list[tuple[str, int]] = [
+    ("draft_contract", CONTRACT_SLOTS),
+    ("draft_improvement", IMPROVEMENT_SLOTS),
+    ("draft_pass", 1),
+    ("take_contract", CONTRACT_SLOTS),
+    ("build", N_LINKS * N_TOKENS * 3),
+    ("steady_build", N_LINKS),
+    ("route_start", N_CITIES * len(COLOURS)),
+    ("route_link", N_LINKS),
+    ("station", 1),
+    ("improvement", IMPROVEMENT_SLOTS * (MAX_IMPROVEMENTS + 2)),
+    ("end_turn", (MARKERS + 1) ** len(COLOURS)),
+]
+#: BLOCK[name] = (first index, size)
+BLOCK: dict[str, tuple[int, int]] = {}
+_at = 0
+for _name, _size in _blocks:
+    BLOCK[_name] = (_at, _size)
+    _at += _size
+N_ACTIONS = _at
+
+
+def _idx(block: str, offset: int = 0) -> int:
+    return BLOCK[block][0] + offset
+
+
+def build_index(link: int, token: int, cubes: int) -> int:
+    """Index of building on link index ``link`` paying ``token`` (see N_TOKENS) for ``cubes`` (0 = as
+    many as the payment gives, or 1 or 2 with the *cubes* symbol)."""
+    return _idx("build", (link * N_TOKENS + token) * 3 + cubes)
+
+
+def gains_index(gains) -> int:
+    """Index of ending the turn taking ``gains`` markers (blue, gray, red, yellow)."""
+    k = 0
+    for g in gains:
+        k = k * (MARKERS + 1) + g
+    return _idx("end_turn", k)
+
+
+def action_text(index: int) -> str:
+    """A short readable name of an action index (``"build link 12 die 3"``)."""
+    if not 0 <= index < N_ACTIONS:
+        raise ValueError(f"action index must be 0..{N_ACTIONS - 1}, got {index}")
+    name = next(b for b, (start, size) in BLOCK.items() if start <= index < start + size)
+    k = index - BLOCK[name][0]
+    if name == "build":
+        rest, cubes = divmod(k, 3)
+        link, tok = divmod(rest, N_TOKENS)
+        pay = "auto" if tok == 0 else f"die {tok - 1}" if tok <= MAX_DICE else f"{COLOURS[tok - 1 - MAX_DICE]} marker"
+        return f"build link #{link} {pay}" + (f" {cubes} cubes" if cubes else "")
+    if name == "route_start":
+        city, c = divmod(k, len(COLOURS))
+        return f"route from city #{city} with {COLOURS[c]}"
+    if name == "improvement":
+        slot, d = divmod(k, MAX_IMPROVEMENTS + 2)
+        return f"improvement slot {slot}" + (f" discard {d - 1}" if d else "")
+    if name == "end_turn":
+        g = []
+        for _ in COLOURS:
+            k, r = divmod(k, MARKERS + 1)
+            g.append(r)
+        return "end turn taking " + " ".join(f"{n} {c}" for c, n in zip(COLOURS, reversed(g), strict=True))
+    return f"{name.replace('_', ' ')} {k}" if BLOCK[name][1] > 1 else name.replace("_", " ")
+
+
+class FreightTable(Table):
+    """A Freight state driven by action indices.
+
+    ``route`` is ``(seat, origin, colour, links so far, candidates)`` while ``seat`` lays out a major
+    route (``candidates``: the engine's listed routes with that origin and colour, as
+    ``(dest, path)``).
+    """
+
+    __slots__ = ("route",)
+
+    def __init__(self, state: FreightState):
+        super().__init__(state)
+        self.route: tuple | None = None
+
+    def _options(self, seat: int) -> dict[int, object]:
+        """Legal index -> the engine action, or for route starts the candidate routes."""
+        s = self.state
+        if self.route is not None:
+            r_seat, _, _, prefix, cands = self.route
+            if seat != r_seat:
+                return {}
+            n = len(prefix)
+            return {_idx("route_link", path[n]): None for _, path in cands if path[:n] == prefix}
+        out: dict[int, object] = {}
+        starts: dict[int, list] = {}
+        for a in s.legal_actions(seat):
+            t = type(a)
+            if t is DraftContract:
+                out[_idx("draft_contract", a.slot)] = a
+            elif t is DraftImprovement:
+                out[_idx("draft_improvement", a.slot)] = a
+            elif t is DraftPass:
+                out[_idx("draft_pass")] = a
+            elif t is TakeContract:
+                out[_idx("take_contract", a.slot)] = a
+            elif t is Build:
+                link = s.link_by_id(a.link).index
+                if a.pay == "":
+                    tok = 0
+                elif a.pay.isdigit():
+                    tok = 1 + int(a.pay)
+                else:
+                    tok = 1 + MAX_DICE + COLOURS.index(a.pay)
+                out[build_index(link, tok, a.cubes)] = a
+            elif t is SteadyBuild:
+                out[_idx("steady_build", s.link_by_id(a.link).index)] = a
+            elif t is EstablishRoute:
+                origin = s.map.city_index[a.origin]
+                k = _idx("route_start", origin * len(COLOURS) + COLOURS.index(a.colour))
+                path = tuple(s.link_by_id(int(x)).index for x in a.path.split(","))
+                starts.setdefault(k, []).append((a.dest, path))
+            elif t is BuildStation:
+                out[_idx("station")] = a
+            elif t is BuyImprovement:
+                out[_idx("improvement", a.slot * (MAX_IMPROVEMENTS + 2) + a.discard + 1)] = a
+            elif t is EndTurn:
+                from rolling.games.freight.stockpile import gains, parse_store
+
+                g = gains(s, seat, parse_store(s, seat, a.store) if a.store else [])
+                out.setdefault(gains_index(g), a)
+        out.update(starts)
+        return out
+
+    def mask(self, seat: int) -> np.ndarray:
+        """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if not self.state.is_over:
+            for k in self._options(seat):
+                mask[k] = 1
+        return mask
+
+    def apply_index(self, seat: int, index: int) -> None:
+        """Take action ``index`` for ``seat``.
+
+        Raises:
+            ValueError: the index is not legal for that seat now (nothing changes).
+        """
+        index = int(index)
+        opts = self._options(seat) if not self.state.is_over else {}
+        if index not in opts:
+            raise ValueError(f"action {index} ({action_text(index) if 0 <= index < N_ACTIONS else '?'}) is not "
+                             f"legal for seat {seat} now")
+        s = self.state
+        start, size = BLOCK["route_start"]
+        if start <= index < start + size:
+            origin, c = divmod(index - start, len(COLOURS))
+            self.route = (seat, origin, c, (), tuple(opts[index]))
+            return
+        if self.route is not None:
+            r_seat, origin, c, prefix, cands = self.route
+            prefix = prefix + (index - BLOCK["route_link"][0],)
+            for dest, path in cands:
+                if path == prefix:
+                    self.route = None
+                    ids = ",".join(str(s.map.links[i].id) for i in path)
+                    s.apply(EstablishRoute(seat, s.map.cities[origin].name, COLOURS[c], dest, ids))
+                    return
+            self.route = (r_seat, origin, c, prefix, tuple(x for x in cands if x[1][: len(prefix)] == prefix))
+            return
+        s.apply(opts[index])
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (shape (OBS.size,), float32; see :data:`OBS`)."""
+        return observe(self, seat)
+
+
+# ------------------------------------------------------------------ observation
+_NF, _NK, _NI, _NCOL = len(FACES), len(DIE_KINDS), len(IMPROVEMENTS), len(COLOURS)
+_PLAYER = MAX_DICE * (_NF + _NK + 1) + _NCOL + 2 * _NI + 5 + _NCOL
+OBS = Layout()
+_me = OBS.add("me", MAX_SEATS, "1 at the observing seat (seats 0-4)")
+_present = OBS.add("seat_in_game", MAX_SEATS, "1 for each seat in the game")
+_to_act = OBS.add("to_act", MAX_SEATS, "1 at the seat deciding now")
+_stage = OBS.add("stage", 3, "one-hot: opening draft, turns, over")
+_phase = OBS.add("phase", 3, "one-hot phase A, B, C")
+_misc = OBS.add("counters", 8, "turn, contract deck size, improvement deck size, cargo bag size, final turns left "
+                "(-1: none), routes established this turn, switching stations used this turn, Steady Builder uses "
+                "this turn")
+_eop = OBS.add("end_of_phase_holder", MAX_SEATS, "1 at the seat that drew the End of Phase card")
+_supply = OBS.add("marker_supply", _NCOL, "stockpile markers left in the supply (blue, gray, red, yellow)")
+_ctrack = OBS.add("contract_track", CONTRACT_SLOTS * (N_LINKS + 1),
+                  f"slot s (0 = lowest) x [link one-hot ({N_LINKS}), End of Phase card]: entry {N_LINKS + 1}*s + k")
+_itrack = OBS.add("improvement_track", IMPROVEMENT_SLOTS * _NI,
+                  f"slot s x improvement one-hot ({', '.join(IMPROVEMENTS)}): entry {_NI}*s + k")
+_links = OBS.add("links", N_LINKS * (2 * (MAX_SEATS + 1) + 1),
+                 "link l (index in the map's list, printed id - 1) x [owner one-hot (none, seat 0-4), contract "
+                 f"holder one-hot (none, seat 0-4), cubes on it]: entry {2 * (MAX_SEATS + 1) + 1}*l + k")
+_cities = OBS.add("cities", N_CITIES * _NCOL * 4,
+                  "city c x colour k x [cargo markers on the city, open unsaturated demand rings, rings opening in "
+                  "a later phase, saturated rings]: entry 16*c + 4*k + j")
+_players = OBS.add(
+    "players", MAX_SEATS * _PLAYER,
+    f"seat p x {_PLAYER}: for each of {MAX_DICE} dice [face one-hot ({', '.join(FACES)}), die kind one-hot "
+    f"({', '.join(DIE_KINDS)}), spent]; markers per colour (4); improvements in effect (count per "
+    "improvement); improvements bought this turn (count per improvement); contracts in progress, switching "
+    "stations, stock $, links owned, cubes left; cargo markers kept per colour (4)",
+)
+_route = OBS.add("route", 1 + N_CITIES + _NCOL + N_LINKS + N_CITIES,
+                 "the observer is laying out a route: flag, origin city one-hot, cargo colour one-hot, links "
+                 "chosen so far, city reached one-hot")
+
+
+def observe(table: FreightTable, seat: int) -> np.ndarray:
+    """What ``seat`` sees as the flat vector :data:`OBS` documents (everything is open except the
+    order of the decks and of the cargo bag)."""
+    from rolling.games.freight.construction import cubes_left
+
+    s = table.state
+    o = np.zeros(OBS.size, dtype=np.float32)
+    o[_me.start + seat] = 1
+    o[_present.start: _present.start + s.n] = 1
+    for p in s.to_act:
+        o[_to_act.start + p] = 1
+    o[_stage.start + ("draft", "turn", "over").index(s.stage)] = 1
+    o[_phase.start + min(s.phase, len(PHASES) - 1)] = 1
+    m = _misc.start
+    o[m: m + 8] = (s.turn, len(s.contract_deck), len(s.improvement_deck), len(s.bag), s.final_left,
+                   s.routes_done, s.stations_used, s.steady_used)
+    if s.eop_holder >= 0:
+        o[_eop.start + s.eop_holder] = 1
+    o[_supply] = s.supply
+    for slot, card in enumerate(s.contract_track):
+        if card is None:
+            continue
+        o[_ctrack.start + (N_LINKS + 1) * slot + (N_LINKS if card == END_OF_PHASE else card)] = 1
+    for slot, name in enumerate(s.improvement_track):
+        if name is not None:
+            o[_itrack.start + _NI * slot + IMPROVEMENTS.index(name)] = 1
+    w = 2 * (MAX_SEATS + 1) + 1
+    for i in range(len(s.map.links)):
+        b = _links.start + w * i
+        o[b + s.owner[i] + 1] = 1
+        o[b + MAX_SEATS + 1 + s.holder[i] + 1] = 1
+        o[b + w - 1] = s.cubes[i]
+    for c in range(len(s.map.cities)):
+        b = _cities.start + 16 * c
+        for colour in s.cargo[c]:
+            o[b + 4 * COLOURS.index(colour)] += 1
+        for colour, ph, saturated in s.rings[c]:
+            k = COLOURS.index(colour)
+            j = 3 if saturated else (1 if ph <= s.phase else 2)
+            o[b + 4 * k + j] += 1
+    for p, pl in enumerate(s.players):
+        b = _players.start + _PLAYER * p
+        for d, name in enumerate(pl.dice):
+            db = b + d * (_NF + _NK + 1)
+            o[db + FACES.index(name)] = 1
+            o[db + _NF + DIE_KINDS.index(pl.die_kinds[d])] = 1
+            o[db + _NF + _NK] = pl.spent[d]
+        b += MAX_DICE * (_NF + _NK + 1)
+        o[b: b + _NCOL] = pl.markers
+        b += _NCOL
+        for name in pl.improvements:
+            o[b + IMPROVEMENTS.index(name)] += 1
+        for name in pl.pending:
+            o[b + _NI + IMPROVEMENTS.index(name)] += 1
+        b += 2 * _NI
+        o[b: b + 5] = (len(pl.contracts), pl.stations, pl.stock, pl.links_owned, cubes_left(s, p))
+        b += 5
+        for colour in pl.cargo:
+            o[b + COLOURS.index(colour)] += 1
+    if table.route is not None and table.route[0] == seat:
+        _, origin, c, prefix, _ = table.route
+        b = _route.start
+        o[b] = 1
+        o[b + 1 + origin] = 1
+        o[b + 1 + N_CITIES + c] = 1
+        city = origin
+        for i in prefix:
+            o[b + 1 + N_CITIES + _NCOL + i] = 1
+            ln = s.map.links[i]
+            city = ln.b if ln.a == city else ln.a
+        o[b + 1 + N_CITIES + _NCOL + N_LINKS + city] = 1
+    return o

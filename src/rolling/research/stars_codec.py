@@ -1,0 +1,398 @@
+"""Rolling Stock Stars as fixed action indices and flat float32 observations (docs/research.md).
+
+Action space (``Discrete(N_ACTIONS)``): :data:`N_TEMPLATES` *templates*, an action with every field
+fixed except its amount ($), then :data:`AMOUNTS` amount entries ``$0..$MAX_AMOUNT``. A template
+whose action has no amount (pass, done, close ...) or just one legal amount is applied at once. A
+template with several legal amounts (a bid, the first bid of an auction, a purchase price, a
+dividend, an IPO share price) is *selected*: the same seat then picks the amount among the amount
+entries, the only legal ones in its mask. Amounts above :data:`MAX_AMOUNT` cannot be chosen (no
+player came near it in any simulated game; see docs/research.md).
+
+Not in the space: the ``deals`` variant's multi-transaction proposals (a combinatorial choice; the
+variant can be played, its single offers are there) and the compat option
+``18xx-fi-standing-offer`` (its answers name an announcer); :func:`check_config` rejects the option.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rolling.core.errors import RecordError
+from rolling.games.stars import data as D
+from rolling.games.stars.actions import (
+    Bid,
+    BuyShare,
+    Close,
+    Deal,
+    DeclineIpo,
+    Dividend,
+    Done,
+    FormCorporation,
+    Issue,
+    LeaveAuction,
+    Offer,
+    Pass,
+    Respond,
+    SellShare,
+    StartAuction,
+)
+from rolling.games.stars.config import FI_STANDING_OFFER, Config
+from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, IN_OFFERING, MAXP, StarsState
+
+from .layout import Layout
+from .table import Table
+
+MAX_AMOUNT = 999
+AMOUNTS = MAX_AMOUNT + 1
+NC, NK = D.N_COMPANIES, D.N_CORPS
+
+#: the numeric field of each action kind that has one
+AMOUNT_FIELD = {StartAuction: "bid", Bid: "amount", Offer: "price", Dividend: "amount", FormCorporation: "price"}
+
+
+def _templates() -> list[tuple]:
+    t: list[tuple] = [(Pass,), (LeaveAuction,), (Done,), (Bid,)]
+    t += [(StartAuction, i) for i in range(NC)]
+    t += [(BuyShare, c, pres) for c in range(NK) for pres in (False, True)]
+    t += [(SellShare, c) for c in range(NK)]
+    t += [(Offer, c, i) for c in range(NK) for i in range(NC)]
+    t += [(Respond, c, i, acc) for c in range(NK) for i in range(NC) for acc in (True, False)]
+    t += [(Close, i) for i in range(NC)]
+    t += [(Dividend, c) for c in range(NK)]
+    t += [(Issue, c, flag) for c in range(NK) for flag in (True, False)]
+    t += [(FormCorporation, i, c) for i in range(NC) for c in range(NK)]
+    t += [(DeclineIpo, i) for i in range(NC)]
+    return t
+
+
+#: TEMPLATES[index] = (action class, fixed fields as company/corporation indexes and flags)
+TEMPLATES: tuple[tuple, ...] = tuple(_templates())
+TEMPLATE_INDEX = {t: k for k, t in enumerate(TEMPLATES)}
+N_TEMPLATES = len(TEMPLATES)
+AMOUNT0 = N_TEMPLATES
+N_ACTIONS = N_TEMPLATES + AMOUNTS
+KINDS = (Pass, LeaveAuction, Done, Bid, StartAuction, BuyShare, SellShare, Offer, Respond, Close, Dividend,
+         Issue, FormCorporation, DeclineIpo)
+
+
+def check_config(config: Config) -> Config:
+    """Validate ``config`` for the research interfaces (raises RecordError; see module docstring)."""
+    config = config.validate()
+    if FI_STANDING_OFFER in config.compat:
+        raise RecordError(f"compat option {FI_STANDING_OFFER!r} is not in the research action space")
+    return config
+
+
+def template_key(move) -> tuple[tuple, int | None, int | None]:
+    """``(template, lo, hi)`` of a compact legal move: its amount range ($), or None, None."""
+    kind, a = move.kind, move.args
+    if kind in (Pass, LeaveAuction, Done, Bid):
+        key: tuple = (kind,)
+    elif kind in (StartAuction, Close, DeclineIpo):
+        key = (kind, D.INDEX[a["company"]])
+    elif kind is BuyShare:
+        key = (kind, D.CORP_INDEX[a["corporation"]], bool(a.get("presidents_share", False)))
+    elif kind in (SellShare, Dividend):
+        key = (kind, D.CORP_INDEX[a["corporation"]])
+    elif kind is Offer:
+        key = (kind, D.CORP_INDEX[a["corporation"]], D.INDEX[a["company"]])
+    elif kind is Respond:
+        key = (kind, D.CORP_INDEX[a["corporation"]], D.INDEX[a["company"]], bool(a["accept"]))
+    elif kind is Issue:
+        key = (kind, D.CORP_INDEX[a["corporation"]], bool(a["issue"]))
+    elif kind is FormCorporation:
+        key = (kind, D.INDEX[a["company"]], D.CORP_INDEX[a["corporation"]])
+    else:
+        raise ValueError(f"{kind.__name__} is not in the research action space")
+    if move.field is not None:
+        return key, move.lo, move.hi
+    f = AMOUNT_FIELD.get(kind)
+    if f is not None:
+        return key, a[f], a[f]
+    return key, None, None
+
+
+def build_action(template: tuple, seat: int, amount: int | None):
+    """The engine action of a template for ``seat`` with ``amount`` ($, None: no amount)."""
+    kind = template[0]
+    if kind in (Pass, LeaveAuction, Done):
+        return kind(seat)
+    if kind is Bid:
+        return Bid(seat, amount)
+    if kind is StartAuction:
+        return StartAuction(seat, D.CODES[template[1]], amount)
+    if kind is BuyShare:
+        return BuyShare(seat, D.CORP_SYMBOLS[template[1]], template[2])
+    if kind is SellShare:
+        return SellShare(seat, D.CORP_SYMBOLS[template[1]])
+    if kind is Offer:
+        return Offer(seat, D.CORP_SYMBOLS[template[1]], D.CODES[template[2]], amount)
+    if kind is Respond:
+        return Respond(seat, D.CORP_SYMBOLS[template[1]], D.CODES[template[2]], template[3])
+    if kind is Close:
+        return Close(seat, D.CODES[template[1]])
+    if kind is Dividend:
+        return Dividend(seat, D.CORP_SYMBOLS[template[1]], amount)
+    if kind is Issue:
+        return Issue(seat, D.CORP_SYMBOLS[template[1]], template[2])
+    if kind is FormCorporation:
+        return FormCorporation(seat, D.CODES[template[1]], D.CORP_SYMBOLS[template[2]], amount)
+    return DeclineIpo(seat, D.CODES[template[1]])
+
+
+def template_text(template: tuple) -> str:
+    """A short readable name of a template (``"Offer PR MHE"``); symbols and codes as in actions."""
+    kind, rest = template[0], template[1:]
+    words = [kind.type_name]
+    for k, v in enumerate(rest):
+        if isinstance(v, bool):
+            words.append(str(v).lower())
+        elif kind in (StartAuction, Close, DeclineIpo) or (kind in (Offer, Respond) and k == 1) or (
+            kind is FormCorporation and k == 0
+        ):
+            words.append(D.CODES[v])
+        else:
+            words.append(D.CORP_SYMBOLS[v])
+    return " ".join(words)
+
+
+def action_text(index: int) -> str:
+    """A short readable name of an action index (``"amount $12"`` for the amount entries)."""
+    if not 0 <= index < N_ACTIONS:
+        raise ValueError(f"action index must be 0..{N_ACTIONS - 1}, got {index}")
+    if index >= AMOUNT0:
+        return f"amount ${index - AMOUNT0}"
+    return template_text(TEMPLATES[index])
+
+
+class StarsTable(Table):
+    """A Stars state driven by action indices, for one decision at a time.
+
+    ``pending`` is ``(seat, template, values)`` while ``seat`` must pick the amount of the template
+    it selected (``values``: the legal amounts as ``(lo, hi)`` ranges, clipped to MAX_AMOUNT).
+    """
+
+    __slots__ = ("pending",)
+
+    def __init__(self, state: StarsState):
+        super().__init__(state)
+        self.pending: tuple | None = None
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act: the engine's, or only the seat picking an amount."""
+        if self.pending is not None:
+            return (self.pending[0],)
+        return self.state.to_act
+
+    def _options(self, seat: int) -> dict[int, list[tuple[int, int]] | None]:
+        out: dict[int, list | None] = {}
+        for m in self.state.legal_moves(seat):
+            if m.kind is Deal:  # the deals variant's combinations are not in the space (module docstring)
+                continue
+            key, lo, hi = template_key(m)
+            k = TEMPLATE_INDEX[key]
+            if lo is None:
+                out[k] = None
+            elif lo <= MAX_AMOUNT:
+                out.setdefault(k, []).append((lo, min(hi, MAX_AMOUNT)))
+        return out
+
+    def mask(self, seat: int) -> np.ndarray:
+        """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if self.pending is not None:
+            if seat == self.pending[0]:
+                for lo, hi in self.pending[2]:
+                    mask[AMOUNT0 + lo: AMOUNT0 + hi + 1] = 1
+            return mask
+        if self.state.over:
+            return mask
+        for k in self._options(seat):
+            mask[k] = 1
+        return mask
+
+    def apply_index(self, seat: int, index: int) -> None:
+        """Take action ``index`` for ``seat``.
+
+        Raises:
+            ValueError: the index is not legal for that seat now (nothing changes).
+        """
+        index = int(index)
+        if self.pending is not None:
+            p_seat, template, values = self.pending
+            amount = index - AMOUNT0
+            if seat != p_seat or not any(lo <= amount <= hi for lo, hi in values):
+                raise ValueError(f"{action_text(index) if 0 <= index < N_ACTIONS else index} is not legal now "
+                                 f"(seat {p_seat} picks the amount of {template_text(template)})")
+            self.pending = None
+            self.state.apply(build_action(template, seat, amount))
+            return
+        opts = self._options(seat) if 0 <= index < N_TEMPLATES and not self.state.over else {}
+        if index not in opts:
+            raise ValueError(f"action {index} is not legal for seat {seat} now")
+        values = opts[index]
+        template = TEMPLATES[index]
+        if values is None:
+            self.state.apply(build_action(template, seat, None))
+        elif len(values) == 1 and values[0][0] == values[0][1]:
+            self.state.apply(build_action(template, seat, values[0][0]))
+        else:
+            self.pending = (seat, template, tuple(values))
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (shape (OBS.size,), float32; see :data:`OBS`)."""
+        return observe(self, seat)
+
+
+# ------------------------------------------------------------------ observation
+OBS = Layout()
+_me = OBS.add("me", MAXP, "1 at the observing seat (seats 0-5)")
+_present = OBS.add("seat_in_game", MAXP, "1 for each seat in the game")
+_position = OBS.add("player_order", MAXP, "position of each seat in player order (1 = first), 0 if absent")
+_cash = OBS.add("cash", MAXP, "cash of each seat in $ (0 where not visible)")
+_cash_seen = OBS.add("cash_visible", MAXP, "1 where that seat's cash is visible to the observer (secret-money hides others')")
+_worth = OBS.add("worth", MAXP, "score if the game ended now ($; 0 where cash is not visible)")
+_passed = OBS.add("passed", MAXP, "phase 1: the seat has passed (player order card vertical)")
+_done = OBS.add("done", MAXP, "phases 3-4: the seat has declared done")
+_phase = OBS.add("phase", 9, "one-hot phase 1-9")
+_turn = OBS.add("turn", 1, "turn number (1..)")
+_owner = OBS.add(
+    "company_owner", NC * 17,
+    "company i (0-35, ascending face value) x owner one-hot [seat 0-5, corporation 0-7, foreign investor, "
+    "offering, not in play (deck, removed at setup or closed)]: entry 17*i + k",
+)
+_avail = OBS.add("available", NC, "company in the offering and not drawn this phase (may be auctioned)")
+_flight = OBS.add("in_flight", NC, "phase 3: company transferred this phase")
+_deckpos = OBS.add("deck_position", NC, "open-companies variant: place of the company in the deck (1 = top), else 0")
+_deck = OBS.add("deck", 13, "deck size, top card colour one-hot (red, orange, yellow, green, blue), end card "
+                "flipped, cost of ownership $, colours paying it (5)")
+_corp = OBS.add(
+    "corporations", NK * 21,
+    "corporation c (0-7: PR DA S VM SI SM JS OS) x 21: active, cash $, share price $, price card (1-27, 0 none), "
+    "issued shares, bank shares, president one-hot [none, seat 0-5], shares held by seat 0-5, $ received this "
+    "phase, card turned this phase: entry 21*c + k",
+)
+_fi = OBS.add("foreign_investor_cash", 1, "cash of the foreign investor ($)")
+_auction = OBS.add("auction", 1 + NC + 1 + 3 * MAXP,
+                   "auction running, company one-hot (36), high bid $, high bidder one-hot (6), starter one-hot (6), "
+                   "seats still in (6)")
+_proposals = OBS.add("proposals", NK * NC, "open purchase proposal of corporation c for company i: its price $ "
+                     "(entry 36*c + i; 0 none)")
+_announce = OBS.add("announcement", 1 + NK + NC + NK, "purchase from the foreign investor announced: flag, "
+                    "announcing corporation one-hot, company one-hot, corporation asked now one-hot")
+_pending = OBS.add("selected", 1 + len(KINDS) + NC + NK,
+                   "the observer has selected a template and picks its amount: flag, action kind one-hot (pass, "
+                   "leave_auction, done, bid, start_auction, buy_share, sell_share, offer, respond, close, "
+                   "dividend, issue, form_corporation, decline_ipo), its company one-hot, its corporation one-hot")
+
+
+def _company_and_corp(template: tuple) -> tuple[int | None, int | None]:
+    kind = template[0]
+    if kind in (StartAuction, Close, DeclineIpo):
+        return template[1], None
+    if kind in (BuyShare, SellShare, Dividend, Issue):
+        return None, template[1]
+    if kind in (Offer, Respond):
+        return template[2], template[1]
+    if kind is FormCorporation:
+        return template[1], template[2]
+    return None, None
+
+
+def observe(table: StarsTable, seat: int) -> np.ndarray:
+    """What ``seat`` sees, as the flat vector :data:`OBS` documents (hidden: the deck's order unless
+    open-companies, others' cash with secret-money)."""
+    s = table.state
+    o = np.zeros(OBS.size, dtype=np.float32)
+    secret = "secret-money" in s.config.variants
+    o[_me.start + seat] = 1
+    for pos, p in enumerate(s.order):
+        o[_present.start + p] = 1
+        o[_position.start + p] = pos + 1
+        if not secret or p == seat:
+            o[_cash.start + p] = s.cash[p]
+            o[_cash_seen.start + p] = 1
+            companies = sum(D.FACE[i] for i in range(NC) if s.company_owner[i] == p)
+            shares = sum(s.held[c * MAXP + p] * s.share_price(c) for c in range(NK) if s.corp_active[c])
+            o[_worth.start + p] = s.cash[p] + companies + shares
+        o[_passed.start + p] = s.passed >> p & 1
+        o[_done.start + p] = s.done >> p & 1
+    o[_phase.start + s.phase - 1] = 1
+    o[_turn.start] = s.turn
+    base = _owner.start
+    for i, w in enumerate(s.company_owner):
+        if 0 <= w < MAXP:
+            k = w
+        elif CORP_BASE <= w < CORP_BASE + NK:
+            k = 6 + w - CORP_BASE
+        elif w == FOREIGN_INVESTOR:
+            k = 14
+        elif w == IN_OFFERING:
+            k = 15
+            if not s.unavailable >> i & 1:
+                o[_avail.start + i] = 1
+        else:
+            k = 16
+        o[base + 17 * i + k] = 1
+        if s.in_flight >> i & 1:
+            o[_flight.start + i] = 1
+    if "open-companies" in s.config.variants:
+        for depth, i in enumerate(reversed(s.deck)):
+            o[_deckpos.start + i] = depth + 1
+    d = _deck.start
+    o[d] = len(s.deck)
+    top = s.top_color()
+    if top is not None:
+        o[d + 1 + top] = 1
+    o[d + 6] = s.end_flipped
+    cost, colours = s.cost_of_ownership()
+    o[d + 7] = cost
+    for k in range(5):
+        o[d + 8 + k] = colours >> k & 1
+    for c in range(NK):
+        b = _corp.start + 21 * c
+        if not s.corp_active[c]:
+            continue
+        o[b] = 1
+        o[b + 1] = s.corp_cash[c]
+        o[b + 2] = s.share_price(c)
+        o[b + 3] = s.corp_card[c] + 1
+        o[b + 4] = s.corp_issued[c]
+        o[b + 5] = s.bank_shares(c)
+        o[b + 6 + s.president[c] + 1] = 1
+        for p in range(s.n):
+            o[b + 13 + p] = s.held[c * MAXP + p]
+        o[b + 19] = s.received[c]
+        o[b + 20] = s.processed >> c & 1
+    o[_fi.start] = s.fi_cash
+    if s.auction is not None:
+        i, high, bidder, starter, _, in_mask = s.auction
+        a = _auction.start
+        o[a] = 1
+        o[a + 1 + i] = 1
+        o[a + 1 + NC] = high
+        o[a + 2 + NC + bidder] = 1
+        o[a + 2 + NC + MAXP + starter] = 1
+        for p in range(s.n):
+            o[a + 2 + NC + 2 * MAXP + p] = in_mask >> p & 1
+    for c, i, price, _seller in s.pending:
+        o[_proposals.start + NC * c + i] = price
+    if s.announcement is not None:
+        announcer, i, queue, k = s.announcement
+        a = _announce.start
+        o[a] = 1
+        o[a + 1 + announcer] = 1
+        o[a + 1 + NK + i] = 1
+        o[a + 1 + NK + NC + queue[k]] = 1
+    if table.pending is not None and table.pending[0] == seat:
+        template = table.pending[1]
+        a = _pending.start
+        o[a] = 1
+        o[a + 1 + KINDS.index(template[0])] = 1
+        company, corp = _company_and_corp(template)
+        if company is not None:
+            o[a + 1 + len(KINDS) + company] = 1
+        if corp is not None:
+            o[a + 1 + len(KINDS) + NC + corp] = 1
+    return o

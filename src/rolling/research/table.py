@@ -1,0 +1,38 @@
+"""What the research tables of the three games share: an engine state seen through action indices."""
+
+from __future__ import annotations
+
+
+class Table:
+    """An engine ``state`` driven by action indices, one decision at a time.
+
+    Subclasses add ``mask(seat)``, ``apply_index(seat, index)`` and ``observe(seat)``, and name in
+    ``__slots__`` the small immutable records of a decision in progress (copied as they are by
+    :meth:`clone`).
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        # copy.deepcopy (OpenSpiel clones Python states with it) would copy the shared rule data too
+        return self.clone()
+
+    def clone(self):
+        """An independent copy (the engine state cloned, the decision in progress shared: it is immutable)."""
+        t = type(self).__new__(type(self))
+        t.state = self.state.clone()
+        for k in type(self).__slots__:
+            setattr(t, k, getattr(self, k))
+        return t
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that may act now (the engine's)."""
+        return self.state.to_act

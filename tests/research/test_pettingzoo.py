@@ -1,0 +1,284 @@
+"""Issue 15: the PettingZoo AEC environments of Rolling Stock Stars and Rolling Freight."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from rolling.core.errors import RecordError  # noqa: E402
+from rolling.envs import freight_v0, stars_v0  # noqa: E402
+from rolling.envs.aec import final_rewards, next_seat  # noqa: E402
+from rolling.games.freight import Config as FreightConfig  # noqa: E402
+from rolling.games.freight import new_game as new_freight  # noqa: E402
+from rolling.games.freight.actions import EstablishRoute  # noqa: E402
+from rolling.games.stars import Config as StarsConfig  # noqa: E402
+from rolling.games.stars import Deal  # noqa: E402
+from rolling.games.stars import new_game as new_stars  # noqa: E402
+from rolling.research import freight_codec as F  # noqa: E402
+from rolling.research import stars_codec as S  # noqa: E402
+
+STARS_SETUPS = [
+    dict(players=2),
+    dict(players=3, variants=("secret-money",)),
+    dict(players=4, variants=("two-handed", "open-companies")),
+    dict(players=5, edition="v2.2", variants=("deals",)),
+    dict(players=6, reward="score"),
+]
+FREIGHT_SETUPS = [
+    dict(map="west-coast", players=2),
+    dict(map="west-coast", players=3, reward="score"),
+    dict(map="west-coast", players=4),
+    dict(map="southern", players=3),
+    dict(map="southern", players=4),
+    dict(map="southern", players=5, reward="score"),
+]
+
+
+def play_random(env, seed: int, check=None) -> int:
+    """Play one game with uniformly random legal actions; returns the number of steps."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            action = None
+        else:
+            legal = np.flatnonzero(obs["action_mask"])
+            assert legal.size, f"{agent} was chosen with no legal action"
+            action = int(rng.choice(legal))
+            if check is not None:
+                check(env, agent, obs, action)
+        env.step(action)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("kwargs", STARS_SETUPS, ids=lambda k: f"{k['players']}p-{'-'.join(k.get('variants', ()))}")
+def test_stars_api_and_seed(kwargs):
+    api_test(stars_v0.env(**kwargs), num_cycles=400)
+    seed_test(lambda: stars_v0.env(**kwargs), num_cycles=400)
+
+
+@pytest.mark.parametrize("kwargs", FREIGHT_SETUPS, ids=lambda k: f"{k['map']}-{k['players']}p")
+def test_freight_api_and_seed(kwargs):
+    api_test(freight_v0.env(**kwargs), num_cycles=400)
+    seed_test(lambda: freight_v0.env(**kwargs), num_cycles=400)
+
+
+def test_full_games_run_to_the_end():
+    for kwargs in STARS_SETUPS:
+        kwargs = {k: v for k, v in kwargs.items() if k != "reward"}
+        env = stars_v0.env(**kwargs)
+        for seed in range(3):
+            play_random(env, seed)
+            assert env.agents == []
+            assert env.unwrapped.table.state.is_over
+    env = freight_v0.env(map="southern", players=3)
+    play_random(env, 0)
+    assert env.agents == []
+
+
+def test_rank_rewards_run_from_one_to_minus_one_and_ties_share():
+    rows = [{"seat": 2, "rank": 1, "score": 90}, {"seat": 0, "rank": 2, "score": 50}, {"seat": 1, "rank": 2, "score": 50}]
+    assert final_rewards(rows, 3, "rank") == {2: 1.0, 0: 0.0, 1: 0.0}
+    assert final_rewards(rows, 3, "score") == {2: 90.0, 0: 50.0, 1: 50.0}
+
+
+def test_final_rewards_reach_every_agent_through_last():
+    env = stars_v0.env(players=3)
+    env.reset(seed=5)
+    seen = {}
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            seen[agent] = reward
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    standings = env.unwrapped.table.state.standings()
+    assert seen == {f"player_{r['seat']}": (3 + 1 - 2 * r["rank"]) / 2 for r in standings}
+
+
+def test_next_seat_is_round_robin_after_the_last_actor():
+    assert next_seat((0, 1, 2, 3), 1, 4) == 2
+    assert next_seat((0, 1, 3), 1, 4) == 3
+    assert next_seat((0, 1), 3, 4) == 0
+    assert next_seat((2,), 2, 4) == 2
+    with pytest.raises(ValueError):
+        next_seat((), 0, 4)
+
+
+def test_any_order_phases_starve_nobody():
+    """While a seat may act, at most n - 1 decisions of other seats pass before it is chosen."""
+    for kwargs in (dict(players=4), dict(players=6), dict(players=3, variants=("secret-money",))):
+        env = stars_v0.env(**kwargs)
+        n = kwargs["players"]
+        for seed in range(4):
+            waited = {}
+            several = 0
+
+            def check(env, agent, obs, action, waited=waited, n=n):
+                nonlocal several
+                table = env.unwrapped.table
+                chosen = env.unwrapped.agent_name_mapping[agent]
+                several += len(table.to_act) > 1
+                for seat in table.to_act:
+                    waited[seat] = 0 if seat == chosen else waited.get(seat, 0) + 1
+                    assert waited[seat] <= n - 1, f"seat {seat} waited {waited[seat]} decisions"
+                for seat in list(waited):
+                    if seat not in table.to_act:
+                        del waited[seat]
+
+            play_random(env, seed, check)
+            assert several, "the game never reached an any-order phase"
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = stars_v0.env(players=3)
+    env.reset(seed=2)
+    obs, *_ = env.last()
+    before = env.unwrapped.table.state.digest()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError):
+        env.step(illegal)
+    assert env.unwrapped.table.state.digest() == before
+    fenv = freight_v0.env(players=2)
+    fenv.reset(seed=2)
+    obs, *_ = fenv.last()
+    before = fenv.unwrapped.table.state.digest()
+    with pytest.raises(ValueError):
+        fenv.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert fenv.unwrapped.table.state.digest() == before
+
+
+def test_bad_setups_are_refused_with_the_engines_reason():
+    with pytest.raises(RecordError, match="2 to 6 players"):
+        stars_v0.env(players=7)
+    with pytest.raises(RecordError, match="3 to 6"):
+        stars_v0.env(players=2, edition="v2.2")
+    with pytest.raises(RecordError, match="not in the research action space"):
+        stars_v0.env(players=3, compat=("18xx-fi-standing-offer",))
+    with pytest.raises(RecordError, match="2-4 players"):
+        freight_v0.env(map="west-coast", players=5)
+    with pytest.raises(ValueError, match="reward"):
+        freight_v0.env(reward="money")
+
+
+def test_secret_money_hides_other_players_cash():
+    env = stars_v0.env(players=4, variants=("secret-money",))
+    env.reset(seed=3)
+    cash, seen = S.OBS["cash"], S.OBS["cash_visible"]
+    for seat, agent in enumerate(env.possible_agents):
+        o = env.observe(agent)["observation"]
+        assert list(o[seen][:4]) == [1.0 if p == seat else 0.0 for p in range(4)]
+        assert all(o[cash][p] == 0 for p in range(4) if p != seat)
+        assert o[cash][seat] > 0
+    open_env = stars_v0.env(players=4)
+    open_env.reset(seed=3)
+    assert (open_env.observe("player_0")["observation"][cash][:4] > 0).all()
+
+
+def test_the_deck_order_is_seen_only_with_open_companies():
+    hidden = new_stars(StarsConfig(players=4), 11)
+    other = hidden.clone()
+    # same companies, same top card: a different order below the top must not show
+    other.deck[:-1] = other.deck[:-1][::-1]
+    assert other.deck != hidden.deck
+    assert (S.observe(S.StarsTable(hidden), 0) == S.observe(S.StarsTable(other), 0)).all()
+    opened = new_stars(StarsConfig(players=4, variants=("open-companies",)), 11)
+    pos = S.observe(S.StarsTable(opened), 0)[S.OBS["deck_position"]]
+    assert sorted(pos[pos > 0]) == list(range(1, len(opened.deck) + 1))
+
+
+def _stars_states(seeds, **config):
+    rng = np.random.default_rng(0)
+    for seed in seeds:
+        s = new_stars(StarsConfig(**config), seed)
+        while not s.is_over:
+            yield s
+            seat = int(rng.choice(s.to_act))
+            acts = [a for a in s.legal_actions(seat) if not isinstance(a, Deal)]
+            s.apply(acts[int(rng.integers(len(acts)))])
+
+
+def test_every_stars_action_has_an_index_path_to_the_same_state():
+    checked = 0
+    for k, s in enumerate(_stars_states(range(3), players=4)):
+        if k % 3:
+            continue
+        for seat in s.to_act:
+            for a in s.legal_actions(seat):
+                want = s.clone()
+                want.apply(a)
+                table = S.StarsTable(s.clone())
+                tmpl, _, _ = S.template_key(next(m for m in s.legal_moves(seat) if a in m.actions()))
+                table.apply_index(seat, S.TEMPLATE_INDEX[tmpl])
+                if table.pending is not None:
+                    amount = next(getattr(a, f) for kind, f in S.AMOUNT_FIELD.items() if isinstance(a, kind))
+                    assert table.mask(seat)[S.AMOUNT0 + amount]
+                    table.apply_index(seat, S.AMOUNT0 + amount)
+                assert table.state.digest() == want.digest(), a
+                checked += 1
+    assert checked > 500
+
+
+def _freight_states(seeds, **config):
+    rng = np.random.default_rng(0)
+    for seed in seeds:
+        s = new_freight(FreightConfig(**config), seed)
+        while not s.is_over:
+            yield s
+            seat = s.to_act[0]
+            acts = s.legal_actions(seat)
+            routes = [a for a in acts if isinstance(a, EstablishRoute)]
+            pick = routes if routes and rng.random() < 0.7 else acts
+            s.apply(pick[int(rng.integers(len(pick)))])
+
+
+def test_every_freight_route_is_reachable_link_by_link():
+    """A listed route: a route start, then one legal link action per link, ends in the same state."""
+    routes = 0
+    for s in _freight_states(range(3), map="southern", players=3):
+        seat = s.to_act[0]
+        listed = [a for a in s.legal_actions(seat) if isinstance(a, EstablishRoute)]
+        # up to six of each position's routes, spread over the listing (the longest included)
+        for a in listed[:: max(1, len(listed) // 6)] + sorted(listed, key=lambda r: len(r.path))[-1:]:
+            want = s.clone()
+            want.apply(a)
+            table = F.FreightTable(s.clone())
+            origin = s.map.city_index[a.origin]
+            start = F.BLOCK["route_start"][0] + origin * 4 + F.COLOURS.index(a.colour)
+            table.apply_index(seat, start)
+            for link_id in a.path.split(","):
+                k = F.BLOCK["route_link"][0] + s.link_by_id(int(link_id)).index
+                assert table.mask(seat)[k]
+                assert table.mask(seat).sum() >= 1
+                table.apply_index(seat, k)
+            assert table.route is None
+            assert table.state.digest() == want.digest()
+            routes += 1
+    assert routes > 50
+
+
+def test_every_other_freight_action_has_one_index():
+    checked = 0
+    for k, s in enumerate(_freight_states(range(2), map="west-coast", players=3)):
+        if k % 4:
+            continue
+        seat = s.to_act[0]
+        table = F.FreightTable(s)
+        opts = table._options(seat)
+        engine = [a for a in s.legal_actions(seat) if not isinstance(a, EstablishRoute)]
+        singles = {i: a for i, a in opts.items() if not isinstance(a, list)}
+        # every engine action is indexed, except end-turn stores giving the same markers as another
+        assert {a for a in engine if a.type_name != "end_turn"} <= set(singles.values())
+        for i, a in singles.items():
+            assert 0 <= i < F.N_ACTIONS and a in engine
+            checked += 1
+    assert checked > 300
