@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rolling.games.stars.actions import BuyShare, Deal, FormCorporation, Issue, Offer, Respond, RespondDeal
 from rolling.envs import stars_v0
+from rolling.games.stars.actions import BuyShare, Deal, FormCorporation, Issue, Offer, Respond, RespondDeal
 from rolling.research import freight_codec as F
 from rolling.research import stars_codec as S
 
