@@ -210,7 +210,7 @@ def _check_mask(rng, samples: int):
         illegal = np.flatnonzero(mask == 0)
         before = table.state.digest()
         deal = _deal_indices(mask)
-        tried = list(rng.choice(legal, min(samples, legal.size), replace=False)) + list(deal[:samples])
+        tried = list(rng.choice(legal, min(samples, legal.size), replace=False)) + list(deal)
         for k in tried:
             t = table.clone()
             t.apply_index(seat, int(k))  # a masked index is legal: no error
@@ -233,11 +233,12 @@ def _check_mask(rng, samples: int):
     return check
 
 
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_masks_offer_only_legal_indices_in_random_deals_games(players):
     """Random play through the indices (deal indices preferred) from mid-game tables of every player
-    count: every masked index tried is legal and leads somewhere a seat can act, unmasked ones
-    raise ValueError and change nothing, and the seats asked about open deals can answer them."""
+    count: every masked index tried (every deal index, a sample of the others) is legal and leads
+    somewhere a seat can act, unmasked ones raise ValueError and change nothing, and the seats asked
+    about open deals can answer them."""
     deals_done = 0
     for seed in range(3):
         rng = np.random.default_rng(seed)
@@ -246,7 +247,39 @@ def test_masks_offer_only_legal_indices_in_random_deals_games(players):
         table = S.StarsTable(state)
         play(table, rng, prefer_deals=0.6, check=_check_mask(rng, 4))
         deals_done += sum(1 for e in state.log if e[0] == E.DEAL)
-    assert deals_done >= 1, "no deal was executed"
+    assert deals_done >= 3, f"only {deals_done} deals were executed"
+
+
+def test_at_most_six_deals_are_open_and_each_can_be_answered():
+    """With MAX_OPEN_DEALS deals open nobody may start another; every open deal keeps a slot its
+    parties can answer."""
+    for s, seat, _, _ in _proposable(range(4), 4, every=5):
+        for c1, i1, lo1, _ in DL.next_purchases(s, ()):
+            for c2, i2, _, hi2 in DL.next_purchases(s, ((c1, i1, lo1),)):
+                purchases = ((c1, i1, lo1), (c2, i2, hi2))
+                try:
+                    waiting = DL.check_proposal(s, seat, purchases)
+                except IllegalAction:
+                    continue
+                if waiting and len(s.deals) < S.MAX_OPEN_DEALS:
+                    s.apply(Deal(seat, S._transactions(purchases)))
+        if len(s.deals) < S.MAX_OPEN_DEALS:
+            continue
+        table = S.StarsTable(s)
+        assert DL.may_propose(s, seat)
+        for p in range(s.n):
+            mask = table.mask(p)
+            assert not mask[S.ADD_PURCHASE:S.PROPOSE_DEAL].any()
+            for slot, (_, _, waiting) in enumerate(s.deals):
+                assert mask[S.TEMPLATE_INDEX[(RespondDeal, slot, False)]] == (waiting >> p & 1)
+        # a rejection frees a slot: the deals after it move up, and building is possible again
+        p = next(p for p in range(s.n) if s.deals[0][2] >> p & 1)
+        second = s.deals[1][1]
+        table.apply_index(p, S.TEMPLATE_INDEX[(RespondDeal, 0, False)])
+        assert len(s.deals) == S.MAX_OPEN_DEALS - 1 and s.deals[0][1] == second
+        assert table.mask(seat)[S.ADD_PURCHASE:S.PROPOSE_DEAL].any()
+        return
+    raise AssertionError("no table where six deals could be opened")
 
 
 def test_observation_shows_the_deal_being_built_only_to_its_builder():
