@@ -27,6 +27,8 @@ STARS_SETUPS = [
     dict(players=4, variants=("two-handed", "open-companies")),
     dict(players=5, edition="v2.2", variants=("deals",)),
     dict(players=6, reward="score"),
+    dict(players=3, variants=("deals", "secret-money")),
+    dict(players=6, variants=("deals", "open-companies")),
 ]
 FREIGHT_SETUPS = [
     dict(map="west-coast", players=2),

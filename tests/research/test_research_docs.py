@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rolling.games.stars.actions import BuyShare, FormCorporation, Issue, Offer, Respond
+from rolling.envs import stars_v0
+from rolling.games.stars.actions import BuyShare, Deal, FormCorporation, Issue, Offer, Respond, RespondDeal
 from rolling.research import freight_codec as F
 from rolling.research import stars_codec as S
 
@@ -21,15 +22,25 @@ def test_observation_tables_are_the_layouts():
 
 def test_stars_action_formulas():
     assert f"Discrete({S.N_ACTIONS})" in DOC
+    # the PettingZoo environment's docstring gives the sizes too
+    assert f"Discrete({S.N_ACTIONS})" in stars_v0.__doc__ and f"({S.OBS.size} float32)" in stars_v0.__doc__
     for c in range(8):
         for i in range(36):
             assert S.TEMPLATE_INDEX[(Offer, c, i)] == 64 + 36 * c + i
             assert S.TEMPLATE_INDEX[(Respond, c, i, True)] == 352 + 72 * c + 2 * i
             assert S.TEMPLATE_INDEX[(Respond, c, i, False)] == 352 + 72 * c + 2 * i + 1
             assert S.TEMPLATE_INDEX[(FormCorporation, i, c)] == 988 + 8 * i + c
+            assert S.TEMPLATE_INDEX[(S.AddPurchase, c, i)] == 1312 + 36 * c + i
         assert S.TEMPLATE_INDEX[(BuyShare, c, True)] == 40 + 2 * c + 1
         assert S.TEMPLATE_INDEX[(Issue, c, False)] == 972 + 2 * c + 1
-    assert S.AMOUNT0 == 1312 and S.action_text(S.AMOUNT0 + 12) == "amount $12"
+    assert S.TEMPLATE_INDEX[(Deal,)] == 1600 and S.TEMPLATE_INDEX[(S.DiscardDeal,)] == 1601
+    assert S.MAX_OPEN_DEALS == 6 and "slot `d` (0-5)" in DOC and "At most 6 deals are open" in DOC
+    for d in range(S.MAX_OPEN_DEALS):
+        assert S.TEMPLATE_INDEX[(RespondDeal, d, True)] == 1602 + 2 * d
+        assert S.TEMPLATE_INDEX[(RespondDeal, d, False)] == 1602 + 2 * d + 1
+    assert S.N_TEMPLATES == 1614 and "Indices 0-1613 are *templates*" in DOC
+    assert S.AMOUNT0 == 1614 and S.action_text(S.AMOUNT0 + 12) == "amount $12"
+    assert f"| {S.AMOUNT0}-{S.N_ACTIONS - 1} | the amount `$v` of the selected template | {S.AMOUNT0} + v |" in DOC
 
 
 def test_freight_action_formulas():

@@ -35,6 +35,8 @@ def test_market_random_simulations():
         {"players": 4, "variants": "two-handed+open-companies"},
         {"players": 5, "edition": "v2.2", "variants": "deals"},
         {"players": 6},
+        {"players": 3, "variants": "deals+secret-money"},
+        {"players": 6, "variants": "deals"},
     ],
     ids=lambda p: f"{p['players']}p-{p.get('variants', '')}",
 )
@@ -213,3 +215,38 @@ def test_mcts_plays_a_short_stars_game_to_the_end():
             s.apply_action(int(rng.choice(s.legal_actions())))
     assert decisions >= 3
     assert sorted(s.returns()) == [-1.0, 1.0]
+
+
+def test_stars_deals_are_built_and_answered_through_pyspiel():
+    """Variant deals: random play preferring the deal indices; the states in the middle of building a
+    deal or with deals open survive OpenSpiel's cloning and serialization unchanged."""
+    from rolling.research import stars_codec as S
+
+    game = pyspiel.load_game("python_rolling_stars", {"players": 4, "variants": "deals"})
+    proposed = answered = checked = 0
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(int(rng.integers(len(s.chance_outcomes()))))
+                continue
+            legal = np.array(s.legal_actions())
+            deal = legal[(legal >= S.ADD_PURCHASE) & (legal < S.AMOUNT0)]
+            finish = deal[(deal == S.PROPOSE_DEAL) | (deal > S.DISCARD_DEAL)]  # propose, answer
+            pool = finish if finish.size and rng.random() < 0.8 else deal
+            action = int(rng.choice(pool if pool.size and rng.random() < 0.7 else legal))
+            proposed += action == S.PROPOSE_DEAL
+            answered += S.DISCARD_DEAL < action < S.AMOUNT0
+            s.apply_action(action)
+            if s.is_terminal() or not (s.table.deal or s.table.state.deals):
+                continue
+            checked += 1
+            for other in (s.clone(), pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))[1]):
+                assert str(other) == str(s)
+                assert other.current_player() == s.current_player()
+                assert other.legal_actions() == s.legal_actions()
+                p = s.current_player()
+                assert other.information_state_string(p) == s.information_state_string(p)
+                assert other.observation_tensor(p) == s.observation_tensor(p)
+    assert proposed >= 2 and answered >= 1 and checked >= 10, (proposed, answered, checked)

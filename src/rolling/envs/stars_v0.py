@@ -1,9 +1,9 @@
 """Rolling Stock Stars as a PettingZoo AEC environment: ``rolling.envs.stars_v0.env()``.
 
 Agents ``player_0`` .. ``player_{n-1}`` are the seats (player order is dealt at setup and is part
-of the observation). Action space ``Discrete(2312)`` and the observation vector (1416 float32)
-are those of :mod:`rolling.research.stars_codec`; docs/research.md documents every index, the
-turn order of the any-order phases and the rewards. There is no ``parallel_env``: Stars is a
+of the observation). Action space ``Discrete(2614)`` and the observation vector (4020 float32)
+are those of :mod:`rolling.research.stars_codec` (the deals variant's deals included);
+docs/research.md documents every index, the turn order of the any-order phases and the rewards. There is no ``parallel_env``: Stars is a
 turn-by-turn game, and its any-order phases are played as turns here.
 
 Example::

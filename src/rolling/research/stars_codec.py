@@ -8,17 +8,29 @@ dividend, an IPO share price) is *selected*: the same seat then picks the amount
 entries, the only legal ones in its mask. Amounts above :data:`MAX_AMOUNT` cannot be chosen (no
 player came near it in any simulated game; see docs/research.md).
 
-Not in the space: the ``deals`` variant's multi-transaction proposals (a combinatorial choice; the
-variant can be played, its single offers are there) and the compat option
-``18xx-fi-standing-offer`` (its answers name an announcer); :func:`check_config` rejects the option.
+The ``deals`` variant's proposals (002, 3.1: two or more purchases in one step) are built one
+purchase at a time: ``add_purchase c i`` (then its price, an amount entry) appends "corporation
+``c`` buys company ``i``" to the deal the seat is building, ``propose_deal`` proposes the deal built
+so far (a :class:`~rolling.games.stars.actions.Deal`) and ``discard_deal`` drops it. While it builds,
+the seat keeps the turn; it can always discard, so building never locks up, and it ends within two
+decisions per company in play. The mask offers a purchase only if the deal stays legal as a series
+(:func:`rolling.games.stars.deals.next_purchases`) and the proposal only when the engine accepts it
+(:func:`rolling.games.stars.deals.check_proposal`). ``respond_deal k accept|reject`` answers the
+open deal in slot ``k`` (its place in the state's list of open deals, shown in the observation);
+at most :data:`MAX_OPEN_DEALS` deals are open at once here (the rules set no bound: a seat may not
+start a deal while that many are open).
+
+Not in the space: the compat option ``18xx-fi-standing-offer`` (its answers name an announcer);
+:func:`check_config` rejects the option.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rolling.core.errors import RecordError
+from rolling.core.errors import IllegalAction, RecordError
 from rolling.games.stars import data as D
+from rolling.games.stars import deals as DL
 from rolling.games.stars.actions import (
     Bid,
     BuyShare,
@@ -33,8 +45,10 @@ from rolling.games.stars.actions import (
     Offer,
     Pass,
     Respond,
+    RespondDeal,
     SellShare,
     StartAuction,
+    Transaction,
 )
 from rolling.games.stars.config import FI_STANDING_OFFER, Config
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, IN_OFFERING, MAXP, StarsState
@@ -45,6 +59,22 @@ from .table import Table
 MAX_AMOUNT = 999
 AMOUNTS = MAX_AMOUNT + 1
 NC, NK = D.N_COMPANIES, D.N_CORPS
+#: the most deals open at once in the research space (variant deals; the rules set no bound)
+MAX_OPEN_DEALS = 6
+
+
+class AddPurchase:
+    """Template kind of the research space, not an engine action (variant ``deals``): append the
+    purchase ``(corporation, company, price $)`` to the deal the seat is building."""
+
+    type_name = "add_purchase"
+
+
+class DiscardDeal:
+    """Template kind of the research space, not an engine action (variant ``deals``): drop the deal
+    the seat is building (nothing happens in the game)."""
+
+    type_name = "discard_deal"
 
 #: the numeric field of each action kind that has one
 AMOUNT_FIELD = {StartAuction: "bid", Bid: "amount", Offer: "price", Dividend: "amount", FormCorporation: "price"}
@@ -62,6 +92,9 @@ def _templates() -> list[tuple]:
     t += [(Issue, c, flag) for c in range(NK) for flag in (True, False)]
     t += [(FormCorporation, i, c) for i in range(NC) for c in range(NK)]
     t += [(DeclineIpo, i) for i in range(NC)]
+    t += [(AddPurchase, c, i) for c in range(NK) for i in range(NC)]
+    t += [(Deal,), (DiscardDeal,)]
+    t += [(RespondDeal, k, acc) for k in range(MAX_OPEN_DEALS) for acc in (True, False)]
     return t
 
 
@@ -71,8 +104,11 @@ TEMPLATE_INDEX = {t: k for k, t in enumerate(TEMPLATES)}
 N_TEMPLATES = len(TEMPLATES)
 AMOUNT0 = N_TEMPLATES
 N_ACTIONS = N_TEMPLATES + AMOUNTS
+ADD_PURCHASE = TEMPLATE_INDEX[(AddPurchase, 0, 0)]
+PROPOSE_DEAL = TEMPLATE_INDEX[(Deal,)]
+DISCARD_DEAL = TEMPLATE_INDEX[(DiscardDeal,)]
 KINDS = (Pass, LeaveAuction, Done, Bid, StartAuction, BuyShare, SellShare, Offer, Respond, Close, Dividend,
-         Issue, FormCorporation, DeclineIpo)
+         Issue, FormCorporation, DeclineIpo, AddPurchase, Deal, DiscardDeal, RespondDeal)
 
 
 def check_config(config: Config) -> Config:
@@ -141,13 +177,16 @@ def build_action(template: tuple, seat: int, amount: int | None):
 
 
 def template_text(template: tuple) -> str:
-    """A short readable name of a template (``"Offer PR MHE"``); symbols and codes as in actions."""
+    """A short readable name of a template (``"offer PR MHE"``, ``"respond_deal 0 true"``); symbols
+    and codes as in actions, open deals by slot."""
     kind, rest = template[0], template[1:]
-    words = [kind.type_name]
+    words = ["propose_deal" if kind is Deal else kind.type_name]
     for k, v in enumerate(rest):
         if isinstance(v, bool):
             words.append(str(v).lower())
-        elif kind in (StartAuction, Close, DeclineIpo) or (kind in (Offer, Respond) and k == 1) or (
+        elif kind is RespondDeal:
+            words.append(str(v))
+        elif kind in (StartAuction, Close, DeclineIpo) or (kind in (Offer, Respond, AddPurchase) and k == 1) or (
             kind is FormCorporation and k == 0
         ):
             words.append(D.CODES[v])
@@ -170,25 +209,40 @@ class StarsTable(Table):
 
     ``pending`` is ``(seat, template, values)`` while ``seat`` must pick the amount of the template
     it selected (``values``: the legal amounts as ``(lo, hi)`` ranges, clipped to MAX_AMOUNT).
+    ``deal`` is ``(seat, purchases)`` while ``seat`` builds a deal (variant ``deals``):
+    ``purchases`` the ``(corporation, company, price $)`` added so far, engine indices.
     """
 
-    __slots__ = ("pending",)
+    __slots__ = ("pending", "deal")
 
     def __init__(self, state: StarsState):
         super().__init__(state)
         self.pending: tuple | None = None
+        self.deal: tuple | None = None
 
     @property
     def to_act(self) -> tuple[int, ...]:
-        """The seats that may act: the engine's, or only the seat picking an amount."""
+        """The seats that may act: the engine's, or only the seat picking an amount or building a deal."""
         if self.pending is not None:
             return (self.pending[0],)
+        if self.deal is not None:
+            return (self.deal[0],)
         return self.state.to_act
 
     def _options(self, seat: int) -> dict[int, list[tuple[int, int]] | None]:
+        """Legal template index -> the legal amounts as ``(lo, hi)`` ranges, or None (no amount)."""
+        s = self.state
+        if self.deal is not None:
+            return self._building(seat) if seat == self.deal[0] else {}
         out: dict[int, list | None] = {}
-        for m in self.state.legal_moves(seat):
-            if m.kind is Deal:  # the deals variant's combinations are not in the space (module docstring)
+        for m in s.legal_moves(seat):
+            kind = m.kind
+            if kind is Deal:  # the engine's swaps: built purchase by purchase instead (module docstring)
+                continue
+            if kind is RespondDeal:
+                slot = _slot(s, m.args["transactions"])
+                if slot < MAX_OPEN_DEALS:
+                    out[TEMPLATE_INDEX[(RespondDeal, slot, m.args["accept"])]] = None
                 continue
             key, lo, hi = template_key(m)
             k = TEMPLATE_INDEX[key]
@@ -196,7 +250,29 @@ class StarsTable(Table):
                 out[k] = None
             elif lo <= MAX_AMOUNT:
                 out.setdefault(k, []).append((lo, min(hi, MAX_AMOUNT)))
+        if len(s.deals) < MAX_OPEN_DEALS and DL.may_propose(s, seat):
+            self._add_purchases(out, ())
         return out
+
+    def _building(self, seat: int) -> dict[int, list[tuple[int, int]] | None]:
+        """The next steps of ``seat``'s deal being built: discard, a purchase that keeps the series
+        legal, propose (when the engine accepts the deal)."""
+        s, purchases = self.state, self.deal[1]
+        out: dict[int, list | None] = {DISCARD_DEAL: None}
+        self._add_purchases(out, purchases)
+        if len(purchases) >= 2 and len(s.deals) < MAX_OPEN_DEALS:
+            try:
+                DL.check_proposal(s, seat, purchases)
+            except IllegalAction:
+                pass
+            else:
+                out[PROPOSE_DEAL] = None
+        return out
+
+    def _add_purchases(self, out: dict, purchases: tuple) -> None:
+        for c, i, lo, hi in DL.next_purchases(self.state, purchases):
+            if lo <= MAX_AMOUNT:
+                out[ADD_PURCHASE + NC * c + i] = [(lo, min(hi, MAX_AMOUNT))]
 
     def mask(self, seat: int) -> np.ndarray:
         """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""
@@ -226,7 +302,7 @@ class StarsTable(Table):
                 raise ValueError(f"{action_text(index) if 0 <= index < N_ACTIONS else index} is not legal now "
                                  f"(seat {p_seat} picks the amount of {template_text(template)})")
             self.pending = None
-            self.state.apply(build_action(template, seat, amount))
+            self._take(seat, template, amount)
             return
         opts = self._options(seat) if 0 <= index < N_TEMPLATES and not self.state.over else {}
         if index not in opts:
@@ -234,15 +310,41 @@ class StarsTable(Table):
         values = opts[index]
         template = TEMPLATES[index]
         if values is None:
-            self.state.apply(build_action(template, seat, None))
+            self._take(seat, template, None)
         elif len(values) == 1 and values[0][0] == values[0][1]:
-            self.state.apply(build_action(template, seat, values[0][0]))
+            self._take(seat, template, values[0][0])
         else:
             self.pending = (seat, template, tuple(values))
+
+    def _take(self, seat: int, template: tuple, amount: int | None) -> None:
+        """Carry out a legal template with its amount: a step of a deal being built, or an engine action."""
+        kind = template[0]
+        if kind is AddPurchase:
+            before = self.deal[1] if self.deal is not None else ()
+            self.deal = (seat, before + ((template[1], template[2], amount),))
+        elif kind is DiscardDeal:
+            self.deal = None
+        elif kind is Deal:
+            self.state.apply(Deal(seat, _transactions(self.deal[1])))
+            self.deal = None
+        elif kind is RespondDeal:
+            self.state.apply(RespondDeal(seat, _transactions(self.state.deals[template[1]][1]), template[2]))
+        else:
+            self.state.apply(build_action(template, seat, amount))
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` (shape (OBS.size,), float32; see :data:`OBS`)."""
         return observe(self, seat)
+
+
+def _transactions(purchases) -> tuple[Transaction, ...]:
+    return tuple(Transaction(D.CORP_SYMBOLS[c], D.CODES[i], price) for c, i, price in purchases)
+
+
+def _slot(s: StarsState, transactions) -> int:
+    """The slot (place in ``s.deals``) of the open deal with these transactions."""
+    purchases = tuple((D.CORP_INDEX[x.corporation], D.INDEX[x.company], x.price) for x in transactions)
+    return next(k for k, d in enumerate(s.deals) if d[1] == purchases)
 
 
 # ------------------------------------------------------------------ observation
@@ -284,7 +386,24 @@ _announce = OBS.add("announcement", 1 + NK + NC + NK, "purchase from the foreign
 _pending = OBS.add("selected", 1 + len(KINDS) + NC + NK,
                    "the observer has selected a template and picks its amount: flag, action kind one-hot (pass, "
                    "leave_auction, done, bid, start_auction, buy_share, sell_share, offer, respond, close, "
-                   "dividend, issue, form_corporation, decline_ipo), its company one-hot, its corporation one-hot")
+                   "dividend, issue, form_corporation, decline_ipo, add_purchase, propose_deal, discard_deal, "
+                   "respond_deal), its company one-hot, its corporation one-hot")
+#: per company of a deal: its place in the deal (1 = first purchase, 0 = not in it), the buying
+#: corporation one-hot, the price $
+_PURCHASE = 1 + NK + 1
+_DEAL = 1 + 2 * MAXP + NC * _PURCHASE
+_open_deals = OBS.add(
+    "open_deals", MAX_OPEN_DEALS * _DEAL,
+    f"variant deals: open deal in slot d (0-{MAX_OPEN_DEALS - 1}, the order they were proposed in; the slot of "
+    f"respond_deal) x {_DEAL}: open, proposer one-hot (seat 0-5), seats still to accept (6), then company i "
+    f"(0-35) x [place in the deal (1 = first purchase, 0 = not in it), buying corporation one-hot (8), price $] "
+    f"at 13 + {_PURCHASE}*i + k: entry {_DEAL}*d + k",
+)
+_building = OBS.add(
+    "deal_building", 2 + NC * _PURCHASE,
+    f"variant deals: the observer is building a deal: flag, purchases added so far, then company i x "
+    f"[place in the deal, buying corporation one-hot (8), price $] at 2 + {_PURCHASE}*i + k",
+)
 
 
 def _company_and_corp(template: tuple) -> tuple[int | None, int | None]:
@@ -293,7 +412,7 @@ def _company_and_corp(template: tuple) -> tuple[int | None, int | None]:
         return template[1], None
     if kind in (BuyShare, SellShare, Dividend, Issue):
         return None, template[1]
-    if kind in (Offer, Respond):
+    if kind in (Offer, Respond, AddPurchase):
         return template[2], template[1]
     if kind is FormCorporation:
         return template[1], template[2]
@@ -385,6 +504,18 @@ def observe(table: StarsTable, seat: int) -> np.ndarray:
         o[a + 1 + announcer] = 1
         o[a + 1 + NK + i] = 1
         o[a + 1 + NK + NC + queue[k]] = 1
+    for d, (proposer, purchases, waiting) in enumerate(s.deals[:MAX_OPEN_DEALS]):
+        a = _open_deals.start + _DEAL * d
+        o[a] = 1
+        o[a + 1 + proposer] = 1
+        for p in range(s.n):
+            o[a + 1 + MAXP + p] = waiting >> p & 1
+        _put_purchases(o, a + 1 + 2 * MAXP, purchases)
+    if table.deal is not None and table.deal[0] == seat:
+        a = _building.start
+        o[a] = 1
+        o[a + 1] = len(table.deal[1])
+        _put_purchases(o, a + 2, table.deal[1])
     if table.pending is not None and table.pending[0] == seat:
         template = table.pending[1]
         a = _pending.start
@@ -396,3 +527,11 @@ def observe(table: StarsTable, seat: int) -> np.ndarray:
         if corp is not None:
             o[a + 1 + len(KINDS) + NC + corp] = 1
     return o
+
+
+def _put_purchases(o: np.ndarray, start: int, purchases) -> None:
+    for place, (c, i, price) in enumerate(purchases, 1):
+        b = start + _PURCHASE * i
+        o[b] = place
+        o[b + 1 + c] = 1
+        o[b + 1 + NK] = price

@@ -165,21 +165,83 @@ def check(s: StarsState, purchases: Purchases) -> int:
     """
     if len(purchases) < 2:
         raise IllegalAction(RULE, "a deal joins two or more transactions; propose a single purchase as an offer")
-    givers = 0
+    return _run(s, purchases)[1]
+
+
+def _run(s: StarsState, purchases: Purchases) -> tuple[StarsState, int]:
+    """Check ``purchases`` as a series (see :func:`check`, any length): the state after them (``s``
+    itself when there are none) and the bitmask of the seats giving something."""
+    if not purchases:
+        return s, 0
+    t, givers = s, 0
     for k, (t, c, i, price) in enumerate(series(s, purchases), 1):
-        what = f"transaction {k} of the deal ({t.corp_name(c)} buys {D.CODES[i]} for ${price})"
-        if t.president[c] < 0:
-            raise IllegalAction(A.RULE, f"{what}: {t.corp_name(c)} is in receivership and buys only from the foreign investor")
-        owner = t.company_owner[i]
-        if owner == FOREIGN_INVESTOR:
-            raise IllegalAction(
-                RULE, f"{what}: a purchase from the foreign investor is announced on its own, so that others may pre-empt it"
-            )
-        why = A._cannot_buy(t, c, i, price)
-        if why:
-            raise IllegalAction(A.RULE, f"{what}: {why}")
-        givers |= 1 << t.president[c] | 1 << A.controller(t, owner)
-    return givers
+        refused = _refusal(t, c, i, price)
+        if refused:
+            rule, why = refused
+            raise IllegalAction(rule, f"transaction {k} of the deal ({t.corp_name(c)} buys {D.CODES[i]} for ${price}): {why}")
+        givers |= 1 << t.president[c] | 1 << A.controller(t, t.company_owner[i])
+    # series() executes the last purchase when the loop asks for one more: ``t`` is the state after all
+    return t, givers
+
+
+def _refusal(t: StarsState, c: int, i: int, price: int) -> tuple[str, str] | None:
+    """``(rule, why)`` if corporation ``c`` may not buy company ``i`` for ``price`` $ as the next
+    purchase of a deal in state ``t`` (the state after the purchases before it), else None."""
+    if t.president[c] < 0:
+        return A.RULE, f"{t.corp_name(c)} is in receivership and buys only from the foreign investor"
+    if t.company_owner[i] == FOREIGN_INVESTOR:
+        return RULE, "a purchase from the foreign investor is announced on its own, so that others may pre-empt it"
+    why = A._cannot_buy(t, c, i, price)
+    return (A.RULE, why) if why else None
+
+
+def may_propose(s: StarsState, seat: int) -> bool:
+    """Whether ``seat`` may propose a deal now: variant on, phase 3, no announced purchase from the
+    foreign investor being settled, and ``seat`` presides a corporation not in receivership and
+    has not declared done since the last transaction."""
+    return enabled(s) and s.phase == 3 and not s.over and s.announcement is None and _may_propose(s, seat)
+
+
+def check_proposal(s: StarsState, seat: int, purchases: Purchases) -> int:
+    """Check ``seat``'s proposal of a deal of ``purchases`` (engine indices) as :class:`~.actions.Deal`
+    would, without changing ``s``; return the bitmask of the seats that must still accept it (0: it
+    executes at once).
+
+    Raises:
+        IllegalAction: the proposal breaks a rule (see the module docstring).
+    """
+    if not _may_propose(s, seat):
+        if A.active_seats(s) >> seat & 1:
+            raise IllegalAction(A.RULE, f"{s.names[seat]} has declared done; wait for the next transaction")
+        raise IllegalAction(A.RULE, f"{s.names[seat]} is not president of a corporation that may buy")
+    if not any(s.president[c] == seat for c, _, _ in purchases):
+        raise IllegalAction(RULE, f"{s.names[seat]} presides none of the buying corporations; a buyer proposes a deal")
+    if any(d[1] == purchases for d in s.deals):
+        raise IllegalAction(RULE, "this deal is already open")
+    return check(s, purchases) & ~(1 << seat)
+
+
+def next_purchases(s: StarsState, purchases: Purchases) -> list[tuple[int, int, int, int]]:
+    """The purchases that may follow ``purchases`` (engine indices; a legal series, possibly empty)
+    in a deal: ``(corporation, company, lo, hi)``, every price ``lo..hi`` $ legal, in corporation
+    then company order. Each is checked as :func:`check` checks the purchases of a deal, on the
+    state after ``purchases``; ``s`` is not changed.
+
+    Raises:
+        IllegalAction: ``purchases`` is not a legal series.
+    """
+    t = _run(s, purchases)[0]
+    out = []
+    for c in range(D.N_CORPS):
+        if not t.corp_active[c] or t.president[c] < 0:
+            continue
+        for i in range(D.N_COMPANIES):
+            # the lowest price of the span is the one most likely legal: a purchase refused at it is refused at every price
+            lo = D.SPAN_LO[i]
+            if _refusal(t, c, i, lo):
+                continue
+            out.append((c, i, lo, min(D.SPAN_HI[i], A.spendable(t, c))))
+    return out
 
 
 def series(s: StarsState, purchases: Purchases) -> Iterator[tuple[StarsState, int, int, int]]:
@@ -216,15 +278,9 @@ def _may_propose(s: StarsState, seat: int) -> bool:
 
 def _propose(s: StarsState, a: Deal) -> None:
     if not _may_propose(s, a.seat):
-        if A.active_seats(s) >> a.seat & 1:
-            raise IllegalAction(A.RULE, f"{s.names[a.seat]} has declared done; wait for the next transaction")
-        raise IllegalAction(A.RULE, f"{s.names[a.seat]} is not president of a corporation that may buy")
+        check_proposal(s, a.seat, ())  # raises: the seat may not propose (named before the deal is read)
     purchases = purchases_of(s, a.transactions)
-    if not any(s.president[c] == a.seat for c, _, _ in purchases):
-        raise IllegalAction(RULE, f"{s.names[a.seat]} presides none of the buying corporations; a buyer proposes a deal")
-    if any(d[1] == purchases for d in s.deals):
-        raise IllegalAction(RULE, "this deal is already open")
-    waiting = check(s, purchases) & ~(1 << a.seat)
+    waiting = check_proposal(s, a.seat, purchases)
     if not waiting:
         _execute(s, purchases)
         return
