@@ -250,3 +250,40 @@ def test_stars_deals_are_built_and_answered_through_pyspiel():
                 assert other.information_state_string(p) == s.information_state_string(p)
                 assert other.observation_tensor(p) == s.observation_tensor(p)
     assert proposed >= 2 and answered >= 1 and checked >= 10, (proposed, answered, checked)
+
+
+def test_building_a_deal_is_private_until_it_is_proposed():
+    """Variant deals: the steps of building a deal show in the builder's information state only; the
+    others see ``pN:private`` for them, and the proposal itself as a public move."""
+    from rolling.research import stars_codec as S
+
+    game = pyspiel.load_game("python_rolling_stars", {"players": 3, "variants": "deals"})
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(int(rng.integers(len(s.chance_outcomes()))))
+                continue
+            legal = np.array(s.legal_actions())
+            adds = legal[(legal >= S.ADD_PURCHASE) & (legal < S.PROPOSE_DEAL)]
+            if adds.size and s.table.deal is None:
+                builder = s.current_player()
+                step = int(adds[0])
+                s.apply_action(step)
+                others = [p for p in range(3) if p != builder]
+                assert f"p{builder}:{step}" in s.information_state_string(builder)
+                for p in others:
+                    text = s.information_state_string(p)
+                    assert f"p{builder}:{step}" not in text and f"p{builder}:private" in text
+                while s.current_player() == builder and s.table.deal is not None or (
+                        s.table.pending is not None and s.table.pending[0] == builder):
+                    legal = s.legal_actions()
+                    s.apply_action(S.PROPOSE_DEAL if S.PROPOSE_DEAL in legal else int(legal[0]))
+                for p in others:
+                    assert "private" in s.information_state_string(p)
+                if s.history()[-1] == S.PROPOSE_DEAL:
+                    assert all(f"p{builder}:{S.PROPOSE_DEAL}" in s.information_state_string(p) for p in others)
+                return
+            s.apply_action(int(rng.choice(legal)))
+    pytest.fail("no deal was started in 40 random games")

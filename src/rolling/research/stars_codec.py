@@ -274,6 +274,14 @@ class StarsTable(Table):
             if lo <= MAX_AMOUNT:
                 out[ADD_PURCHASE + NC * c + i] = [(lo, min(hi, MAX_AMOUNT))]
 
+    def private_step(self, seat: int, index: int) -> bool:
+        """Building a deal (``add_purchase``, its price, ``discard_deal``) is the builder's own
+        business: the others learn the deal when it is proposed (``propose_deal``)."""
+        if self.pending is not None:
+            return self.pending[1][0] is AddPurchase
+        return self.deal is not None and index != PROPOSE_DEAL or (
+            0 <= index < N_TEMPLATES and TEMPLATES[index][0] is AddPurchase)
+
     def mask(self, seat: int) -> np.ndarray:
         """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""
         mask = np.zeros(N_ACTIONS, dtype=np.int8)

@@ -28,6 +28,11 @@ class Table:
             setattr(t, k, getattr(self, k))
         return t
 
+    def private_step(self, seat: int, index: int) -> bool:
+        """Whether action ``index`` of ``seat`` now is seen by that seat alone (a step of a decision
+        the others learn only once it is made); none in most games."""
+        return False
+
     @property
     def is_over(self) -> bool:
         return self.state.is_over

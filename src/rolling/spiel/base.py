@@ -74,7 +74,8 @@ class RollingState(pyspiel.State):
         self._waiting: tuple = _SETUP  # what the chance outcomes are for: _SETUP or (seat, action index)
         self._outcomes: tuple[int, ...] = ()
         self._n = 0  # outcomes of the chance node now (0: not a chance node)
-        self._moves: tuple[str, ...] = ()  # the public history, for information_state_string
+        # the history for information_state_string: (seat or None for chance, text, seen by that seat alone)
+        self._moves: tuple[tuple[int | None, str, bool], ...] = ()
         self._attempt()
 
     def _attempt(self) -> None:
@@ -120,13 +121,13 @@ class RollingState(pyspiel.State):
             if not 0 <= action < self._n:
                 raise ValueError(f"chance outcome {action} is not one of 0..{self._n - 1}")
             self._outcomes += (action,)
-            self._moves += (f"chance:{action}" if self._rg.public_chance else "chance",)
+            self._moves += ((None, f"chance:{action}" if self._rg.public_chance else "chance", False),)
         else:
             seat = self.current_player()
             if not self.table.mask(seat)[action]:
                 raise ValueError(f"action {action} is not legal for player {seat} now")
+            self._moves += ((seat, f"p{seat}:{action}", self.table.private_step(seat, action)),)
             self._waiting = (seat, action)
-            self._moves += (f"p{seat}:{action}",)
         self._attempt()
 
     def _action_to_string(self, player, action):
@@ -159,7 +160,8 @@ class RollingObserver:
 
     ``tensor`` is the seat's flat observation (docs/research.md). ``string_from`` gives its non-zero
     entries as ``index:value``; with ``perfect_recall`` (``information_state_string``) it starts
-    with the public history of moves (every player's action is public in these games; chance
+    with the history of moves (every player's action is public in these games, but for the steps of
+    building a Stars deal, which the others see as ``pN:private`` until it is proposed; chance
     outcomes show only as ``chance``, what a seat learns of them being in its observation, except in a
     game whose chance is all public (Market's dice), where they show as ``chance:k``).
     """
@@ -177,5 +179,7 @@ class RollingObserver:
         nz = np.flatnonzero(v)
         text = " ".join(f"{i}:{v[i]:g}" for i in nz)
         if self.perfect_recall:
-            return f"p{player} history {' '.join(state._moves)} | {text}"
+            history = " ".join(f"p{seat}:private" if private and seat != player else move
+                               for seat, move, private in state._moves)
+            return f"p{player} history {history} | {text}"
         return f"p{player} {text}"
