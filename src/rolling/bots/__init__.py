@@ -12,7 +12,9 @@ imported only when the bot is first asked for, and other code may add bots with 
 Every bot class is built as ``cls(seed=...)`` and follows :class:`~rolling.bots.base.Bot`.
 
 Names: ``bot`` is the strongest bot of the game (:data:`STRONGEST`); ``bot:NAME`` and ``NAME`` are
-the bot ``NAME``. Seats (:mod:`rolling.bots.seats`) add ``human``.
+the bot ``NAME``; a bot that takes a budget (the search bots) is also written ``NAME:BUDGET``
+(``search:2000`` iterations, ``search:0.2s`` per decision), and the registry name then keeps the
+budget in its canonical form. Seats (:mod:`rolling.bots.seats`) add ``human``.
 
 Reasons: after ``choose`` a bot's ``last_reason`` is a short sentence about the move it just chose
 (``"bids up to $18: synergies with MS and BY"``) or ``None`` when it has nothing to say. It is the
@@ -31,10 +33,12 @@ BOTS: dict[str, dict[str, object]] = {
     "stars": {
         "random": "rolling.bots.stars_random:StarsRandomBot",
         "heuristic": "rolling.bots.stars_heuristic:StarsHeuristicBot",
+        "search": "rolling.bots.stars_search:StarsSearchBot",
     },
     "freight": {
         "random": "rolling.bots.freight:FreightRandomBot",
         "heuristic": "rolling.bots.freight:FreightHeuristicBot",
+        "search": "rolling.bots.freight_search:FreightSearchBot",
     },
     "market": {
         "random": "rolling.bots.market:MarketRandomBot",
@@ -71,11 +75,13 @@ def known_bots(game: str) -> str:
 
 
 def resolve_bot(game: str, word: str) -> str:
-    """The registry name meant by ``word``: ``bot`` (the strongest), ``bot:NAME`` or ``NAME``
-    (case and surrounding spaces ignored).
+    """The registry name meant by ``word``: ``bot`` (the strongest), ``bot:NAME`` or ``NAME``, and
+    ``NAME:BUDGET`` for a bot that takes a budget (case and surrounding spaces ignored); the budget
+    comes back in canonical form (``search:0.2s``).
 
     Raises:
         UnknownBot: ``game`` has no bots, or no bot of that name.
+        SeatError: a budget for a bot that takes none, or one that cannot be read.
     """
     table = BOTS.get(game)
     if not table:
@@ -85,18 +91,26 @@ def resolve_bot(game: str, word: str) -> str:
     if w == "bot":
         return STRONGEST[game]
     name = w[4:] if w.startswith("bot:") else w
-    if name not in table:
+    base, sep, option = name.partition(":")
+    if base not in table:
         raise UnknownBot(f"unknown {game} bot {word.strip()!r} (known: {known_bots(game)})")
-    return name
+    if not sep:
+        return base
+    cls = get_bot_class(game, base)
+    if not hasattr(cls, "DEFAULT_BUDGET"):
+        raise SeatError(f"bot {base!r} takes no budget (only search bots do: search:2000, search:0.2s)")
+    from .ismcts import parse_budget
+
+    return f"{base}:{parse_budget(option)}"
 
 
 def get_bot_class(game: str, name: str) -> type:
-    """The bot class that ``name`` (see :func:`resolve_bot`) means for ``game``.
+    """The bot class that ``name`` (see :func:`resolve_bot`; a budget is ignored) means for ``game``.
 
     Raises:
         UnknownBot: no such game or bot (the message lists the known ones).
     """
-    name = resolve_bot(game, name)
+    name = resolve_bot(game, name).partition(":")[0]
     table = BOTS[game]
     target = table[name]
     if isinstance(target, str):
@@ -107,12 +121,17 @@ def get_bot_class(game: str, name: str) -> type:
 
 
 def make_bot(game: str, name: str, seed: int = 0) -> Bot:
-    """A new bot of ``game`` called ``name`` (``bot``, ``bot:NAME`` or ``NAME``), seeded with ``seed``.
+    """A new bot of ``game`` called ``name`` (``bot``, ``bot:NAME``, ``NAME`` or ``NAME:BUDGET``),
+    seeded with ``seed``.
 
     Raises:
         UnknownBot: no such game or bot (the message lists the known ones).
+        SeatError: a budget the bot does not take or that cannot be read.
     """
-    return get_bot_class(game, name)(seed=seed)
+    name = resolve_bot(game, name)
+    base, _, budget = name.partition(":")
+    cls = get_bot_class(game, base)
+    return cls(seed=seed, budget=budget) if budget else cls(seed=seed)
 
 
 from .seats import HUMAN, default_names, default_seats, parse_seats  # noqa: E402

@@ -92,4 +92,5 @@ def default_seats(game: str, players: int, humans: bool = True) -> list[str]:
 
 def default_names(seats: Sequence[str]) -> list[str]:
     """Names numbered from 1: ``Player 1`` for a human, ``Heuristic 2`` for a heuristic bot."""
-    return [f"Player {k}" if kind == HUMAN else f"{kind.capitalize()} {k}" for k, kind in enumerate(seats, 1)]
+    return [f"Player {k}" if kind == HUMAN else f"{kind.partition(':')[0].capitalize()} {k}"
+            for k, kind in enumerate(seats, 1)]

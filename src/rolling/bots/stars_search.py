@@ -1,0 +1,278 @@
+"""The search bot for Rolling Stock Stars: information-set MCTS (:mod:`.ismcts`) over the heuristic.
+
+**What the seat cannot see** (resampled in every iteration by :meth:`StarsSearch.determinize`):
+
+- *the Deck* (canonical rules, Setup): its size and its colours are public (it is built colour by
+  colour, red on top), but not which companies it holds nor their order. For each colour still in
+  the Deck the bot deals, from the companies of that colour it has never seen, as many as the
+  Deck holds of that colour, the colour's highest company always among them while unseen (Setup
+  always adds it), in a random order. With the variant *open companies* (002, 3.3) the Deck is
+  open and nothing is resampled.
+- *other players' cash* with the variant *secret private money* (002, 3.2) is **not** resampled:
+  every change of a player's cash is a public transaction, so "the private money is perfectly
+  trackable" (002, 3.2) and the bot, with a perfect memory, knows it.
+
+**Candidates** (large action spaces): the heuristic's own choice first, then the moves that end
+the seat's part of a phase (pass, done, leave the auction, decline an IPO), then the heuristic's
+move at other numbers (for a dividend or a purchase price: the lowest, the highest and the middle
+of the range; for a bid: the minimum raise), then the other moves at their lowest number (a bid at
+the face value, a purchase at the bottom of the span), at most :data:`MAX_CANDIDATES`. A handful of
+numbers per move keeps the tree shallow enough for a fraction of a second per decision, and the
+heuristic's number is usually close to the best one; progressive widening (:mod:`.ismcts`) then
+spends the iterations on the first candidates.
+
+**Playouts**: every seat plays the heuristic bot until the end of the turn (until the next
+turn's phase 7 when the search starts in phase 6 or later, so that one income and one dividend
+phase always follow). **Score**: each seat's expected final wealth by the heuristic's own
+valuation (cash, private companies with the income they will still earn, shares at the price their
+stars will justify; the true score when the game ended), and the searching seat's reward is
+``1 / (1 + exp(-(mine - best other) / SCALE))``: a win-probability-like number that rewards the
+margin over the strongest opponent, not wealth that everyone shares.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import fields
+
+from rolling.core.rng import Rng
+from rolling.games.stars import data as D
+from rolling.games.stars.actions import Bid, DeclineIpo, Done, LeaveAuction, Offer, Pass
+from rolling.games.stars.moves import Move
+from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState
+from rolling.sim.stars import pick_seat
+
+from . import ismcts
+from .stars_heuristic import StarsHeuristicBot, horizon, private_value, share_value
+
+#: the most candidates a decision considers
+MAX_CANDIDATES = 8
+#: $ of margin over the best opponent that makes the reward 0.73 (logistic scale)
+SCALE = 25.0
+#: moves that end the seat's part of a phase
+QUIET = (Pass, Done, LeaveAuction, DeclineIpo)
+#: action name -> its numeric field that the menu line leaves out (the reason names the number)
+NUMERIC = {"Bid": "amount", "StartAuction": "bid", "Dividend": "amount", "Deal": "price"}
+
+
+def wealth(s: StarsState, sched) -> list[float]:
+    """Each seat's expected final score ($) by the heuristic's valuation (see the module docstring)."""
+    if s.over:
+        return [float(r["score"]) for r in sorted(s.standings(), key=lambda r: r["seat"])]
+    out = [float(c) for c in s.cash]
+    owner = s.company_owner
+    for i in range(D.N_COMPANIES):
+        o = owner[i]
+        if 0 <= o < s.n:
+            out[o] += private_value(i, sched)
+    for c in range(D.N_CORPS):
+        if not s.corp_active[c] or s.corp_issued[c] <= 0:
+            continue
+        value = None
+        base = c * MAXP
+        for seat in range(s.n):
+            k = s.held[base + seat]
+            if k:
+                if value is None:
+                    value = share_value(s, c, sched)
+                out[seat] += k * value
+    return out
+
+
+def margin_reward(values: list[float], seat: int, scale: float) -> float:
+    """``1 / (1 + exp(-(values[seat] - max of the others) / scale))``, in (0, 1)."""
+    best_other = max(v for k, v in enumerate(values) if k != seat)
+    x = (values[seat] - best_other) / scale
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class StarsSearch:
+    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat."""
+
+    def __init__(self, seat: int, seed: int = 0) -> None:
+        self.seat = seat
+        self.guide = StarsHeuristicBot(seed)  # the real decisions' heuristic (its memory is the game's)
+        self.tree_guide = StarsHeuristicBot(seed)  # the determinizations' (fresh every playout)
+        self.players: list[StarsHeuristicBot] = []
+        self.last = seat
+        self.seen = 0  # bitmask of companies the seat has seen out of the Deck
+
+    # -- what the seat knows -------------------------------------------------------------------
+    def observe(self, s: StarsState) -> None:
+        """Remember every company now outside the Deck (the seat has seen it)."""
+        owner = s.company_owner
+        for i in range(D.N_COMPANIES):
+            if owner[i] != IN_DECK and owner[i] != GONE:
+                self.seen |= 1 << i
+
+    def determinize(self, s: StarsState, seat: int, rng: Rng) -> StarsState:
+        """A copy of ``s`` whose Deck is redealt from what ``seat`` has not seen (module docstring)."""
+        d = s.clone()
+        if "open-companies" in s.config.variants or not d.deck:
+            return d
+        owner = d.company_owner
+        deck = d.deck
+        out: list[int] = []
+        k = 0
+        while k < len(deck):
+            color = D.COLOR[deck[k]]
+            j = k
+            while j < len(deck) and D.COLOR[deck[j]] == color:
+                j += 1
+            count = j - k
+            pool = [i for i in range(D.N_COMPANIES)
+                    if D.COLOR[i] == color and owner[i] in (IN_DECK, GONE) and not self.seen >> i & 1]
+            if len(pool) < count:  # cannot happen with a full memory; keep the true cards then
+                out.extend(deck[k:j])
+                k = j
+                continue
+            highest = D.HIGHEST[color]
+            chosen = [highest] if highest in pool else []
+            rest = [i for i in pool if i != highest]
+            while len(chosen) < count:
+                chosen.append(rest.pop(rng.below(len(rest))))
+            rng.shuffle(chosen)
+            for i in pool:
+                owner[i] = GONE
+            for i in chosen:
+                owner[i] = IN_DECK
+            out.extend(chosen)
+            k = j
+        d.deck = out
+        return d
+
+    # -- the tree --------------------------------------------------------------------------------
+    def candidates(self, s: StarsState, seat: int, guide: StarsHeuristicBot | None = None,
+                   played: frozenset | set = frozenset()) -> list[tuple[object, object]]:
+        """``(action, action)`` pairs, best prior first (see the module docstring); ``guide``
+        gives the first (default: the playouts' heuristic); purchase proposals in ``played``
+        (already made this phase) are left out, so that a rejected one is not repeated."""
+        moves = s.legal_moves(seat)
+        if not moves:
+            return []
+        first = (guide or self.tree_guide).choose(s, seat)
+        out = [first]
+        quiet: list = []
+        variants: list = []
+        others: list = []
+        for m in moves:
+            if m.field is None:
+                (quiet if m.kind in QUIET else others).append(m.action())
+                continue
+            if type(first) is m.kind and all(getattr(first, k) == v for k, v in m.args.items()):
+                if m.kind is Bid:
+                    values = (m.lo,)
+                else:
+                    values = (m.lo, m.hi, (m.lo + m.hi) // 2)
+                variants.extend(m.action(v) for v in values)
+            else:
+                others.append(m.action(m.lo))
+        seen = {first} | set(played)
+        if first in played:
+            out = []
+        for a in quiet + variants + others:
+            if a not in seen:
+                seen.add(a)
+                out.append(a)
+                if len(out) >= MAX_CANDIDATES:
+                    break
+        if not out:  # every move is a proposal already made: play the heuristic's anyway
+            out = [first]
+        return [(a, a) for a in out]
+
+    def next_seat(self, s: StarsState) -> int:
+        """The runner's rule (:func:`rolling.sim.stars.pick_seat`) after the seat that acted last."""
+        return pick_seat(s, self.last)
+
+    def policy(self, s: StarsState, seat: int):
+        """The heuristic bot's action for ``seat``."""
+        self.last = seat
+        return self.players[seat].choose(s, seat)
+
+    def new_playout(self) -> None:
+        """Fresh heuristic players (their memory of tried offers starts empty)."""
+        self.players = [StarsHeuristicBot(k) for k in range(MAXP)]
+        self.tree_guide = StarsHeuristicBot(self.seat)
+        self.last = self.seat
+
+    def stop(self, s: StarsState, root: StarsState) -> bool:
+        """The end of the turn (see the module docstring)."""
+        if s.turn <= root.turn:
+            return False
+        return root.phase < 6 or s.phase >= 7
+
+    def reward(self, s: StarsState, seat: int) -> float:
+        """:func:`margin_reward` of :func:`wealth`."""
+        sched = horizon(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
+        return margin_reward(wealth(s, sched), seat, SCALE)
+
+    def describe(self, s: StarsState, a) -> str:
+        """The action in a few words (``"bid $14"``, ``"PR buys MHE from Player 2 for $20"``)."""
+        from rolling.ui.stars_input import describe
+
+        args = {f.name: getattr(a, f.name) for f in fields(a)}
+        field = NUMERIC.get(type(a).__name__)
+        number = args.pop(field) if field in args else None
+        text = describe(s, Move(type(a), args))
+        if number is not None:
+            text = text.split(" (")[0] + f" ${number}"
+        return text
+
+
+class StarsSearchBot:
+    """``search``: information-set MCTS for Rolling Stock Stars (see the module docstring).
+
+    Args:
+        seed: seeds the determinizations (with an iteration budget the bot is deterministic).
+        budget: iterations (``"2000"``) or seconds per decision (``"1s"``, ``"0.2s"``), a
+            :class:`~.ismcts.Budget` or its text; default :data:`DEFAULT_BUDGET`.
+
+    Raises:
+        SeatError: a budget that cannot be read.
+    """
+
+    name = "search"
+    DEFAULT_BUDGET = "0.2s"
+
+    def __init__(self, seed: int = 0, budget: str | ismcts.Budget | None = None) -> None:
+        self.seed = seed
+        self.budget = budget if isinstance(budget, ismcts.Budget) else ismcts.parse_budget(budget or self.DEFAULT_BUDGET)
+        self.rng = Rng(seed)
+        self.games: dict[int, StarsSearch] = {}
+        self.last_reason: str | None = None
+        self.last_result: ismcts.SearchResult | None = None
+        self._played: set = set()
+        self._played_key: tuple = ()
+
+    def choose(self, s: StarsState, seat: int):
+        """Search and return the most visited action for ``seat``; a single candidate is played
+        at once. ``last_reason`` gives the top alternatives with visits and values.
+
+        Raises:
+            ValueError: ``seat`` has no legal action.
+        """
+        game = self.games.get(seat)
+        if game is None:
+            game = self.games[seat] = StarsSearch(seat, self.seed)
+        game.observe(s)
+        if self._played_key != (s.turn, s.phase):
+            self._played_key, self._played = (s.turn, s.phase), set()
+        cands = game.candidates(s, seat, game.guide, self._played)
+        if not cands:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(cands) == 1:
+            self.last_reason, self.last_result = game.guide.last_reason, None
+            action = cands[0][1]
+        else:
+            game.last = seat
+            result = ismcts.search(game, s, seat, self.budget, self.rng, cands)
+            self.last_result = result
+            self.last_reason = ismcts.reason(game, s, result)
+            action = result.best
+        if isinstance(action, Offer):
+            self._played.add(action)
+            # the heuristic's memory of proposals made, so that its next suggestion moves on
+            game.guide._remember(s).add((D.CORP_INDEX[action.corporation], D.INDEX[action.company], action.price))
+        return action
