@@ -1,0 +1,310 @@
+"""The search bot for Rolling Freight: information-set MCTS (:mod:`.ismcts`) over the heuristic.
+
+**What the seat cannot see** (resampled in every iteration by :meth:`FreightSearch.determinize`);
+everything else in Rolling Freight is open information (``FreightState.view``):
+
+- *the order of the contract deck* ("Setting Up the Game Board": each set is shuffled separately
+  and the deck is stacked End of Phase / C / End of Phase / B / End of Phase / A, face down). The
+  sets' contents and sizes are public (the map's chart, and every card drawn is dealt face up), and
+  so is where the End of Phase cards lie (``phase_contracts_left``). The bot shuffles the cards
+  *between* End of Phase cards, each stretch on its own, and keeps the markers where they are. The
+  stretch *below* the lowest End of Phase card is not shuffled: it holds only the contracts moved
+  "to the bottom of their respective decks face down" when Phase B and C begin, which every player
+  saw, in the order they went there.
+- *the order of the improvement deck* (shuffled at set-up). Its contents are public (the map's
+  list less the cards on the track and on the mats). Cards go back to its bottom face down when a
+  duplicate appears (G), when Phase B and C begin and when a player returns a fourth improvement
+  (E); a seat with a perfect memory knows those. The bot keeps the bottom ``phases begun`` cards in
+  place (at least that many known cards lie there, so they are certainly known) and shuffles the
+  rest: it may forget a returned duplicate's place, but never uses a card it could not know.
+- *the dice to come and the cargo to be drawn* (H: Rolling Your Dice; Beginning Phase B/C: random
+  cargo from the bag): the copy gets a fresh generator seeded from the search's, so every roll and
+  draw after the root is resampled. The bag's *contents* are not hidden: 65 markers less those on
+  the board, on the mats and returned to the box, all public; its order does not matter because
+  markers are drawn at random (``draw_cargo``).
+- The dice each player will use on their next turn were rolled at the end of their last turn and
+  are on their mat (H: "Observe what each other player does"): public, kept.
+
+**Candidates**: the heuristic's own choice first, then the alternatives it would rank next by its
+own helpers: the two best major routes (``_route_value``), the two best contracts to take
+(``_contract_value``), the best build on each contract in progress (``_build_rank``), the best
+improvement by its taste (returning its least liked one when it would hold four), a switching
+station, and the end of the turn with the most stockpile markers (so spending a die is always
+weighed against keeping it); in the opening draft, the picks by the heuristic's draft values. At
+most :data:`MAX_CANDIDATES`; moves come from ``legal_actions`` with the engine's payment, so no
+payment is ever enumerated.
+
+**Playouts**: every seat plays the heuristic bot for :data:`HORIZON_TURNS` turns after the
+current one (the searching seat's turn ends, every other seat plays its next turn and the seat
+plays its own next turn, which values the dice it stockpiled and the contracts it set up), or to
+the game's end. **Score**: each seat's expected final stock: its stock, the end-of-phase bonus
+of the cargo markers it holds (certain: "Ending Phase A/B/C"), and its contracts in progress at
+the share of their completion score that their cubes have built. The searching seat's reward is
+``1 / (1 + exp(-(mine - best other) / SCALE))``, a win-probability-like number that rewards the
+margin over the strongest opponent rather than stock everyone gains; when the game is over it is
+the true result (1 for a sole win, 1/k for a k-way tie after the switching stations, 0 otherwise).
+"""
+
+from __future__ import annotations
+
+import math
+
+from rolling.core.rng import Rng
+from rolling.games.freight.actions import (
+    Build,
+    BuildStation,
+    BuyImprovement,
+    DraftContract,
+    DraftImprovement,
+    EndTurn,
+    EstablishRoute,
+    TakeContract,
+)
+from rolling.games.freight.construction import contract_score
+from rolling.games.freight.improvements import held
+from rolling.games.freight.state import FreightState
+from rolling.games.freight.stockpile import gains, parse_store
+
+from . import ismcts
+from .freight import IMPROVEMENT_TASTE, FreightHeuristicBot
+
+#: the most candidates a decision considers
+MAX_CANDIDATES = 6
+#: $ of expected-stock margin over the best opponent that makes the reward 0.73 (logistic scale)
+SCALE = 4.0
+#: turns played after the current one before a playout is scored (``None``: the number of players
+#: plus one, so that the searching seat plays its next turn)
+HORIZON_TURNS: int | None = None
+
+
+def expected_stock(s: FreightState) -> list[float]:
+    """Each seat's expected final stock ($) (see the module docstring)."""
+    bonus = s.comp.cargo_bonus[min(s.phase, 2)]
+    links = s.map.links
+    out = []
+    for p in s.players:
+        v = float(p.stock + bonus * len(p.cargo))
+        k = len(p.contracts)
+        for i in p.contracts:
+            length = links[i].length
+            v += contract_score(s.comp, length, k) * s.cubes[i] / length
+        out.append(v)
+    return out
+
+
+def final_result(s: FreightState, seat: int) -> float:
+    """The true result of a finished game for ``seat``: 1 for a sole win, 1/k for a k-way tie
+    ("Winning": most stock, then most switching stations), 0 otherwise."""
+    top = [r["seat"] for r in s.standings() if r["rank"] == 1]
+    return 1.0 / len(top) if seat in top else 0.0
+
+
+def margin_reward(values: list[float], seat: int, scale: float) -> float:
+    """``1 / (1 + exp(-(values[seat] - max of the others) / scale))``, in [0, 1]."""
+    best_other = max(v for k, v in enumerate(values) if k != seat)
+    x = (values[seat] - best_other) / scale
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _taste(name: str) -> int:
+    return IMPROVEMENT_TASTE.index(name) if name in IMPROVEMENT_TASTE else len(IMPROVEMENT_TASTE)
+
+
+class FreightSearch:
+    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat."""
+
+    def __init__(self, seat: int, seed: int = 0) -> None:
+        self.seat = seat
+        self.seed = seed
+        # The heuristic holds no memory between calls, but the tree's guide and the playout
+        # players are still fresh every playout, so that a future heuristic with memory cannot
+        # carry what one determinization showed into the real decisions.
+        self.guide = FreightHeuristicBot(seed)
+        self.tree_guide = FreightHeuristicBot(seed)
+        self.players: list[FreightHeuristicBot] = []
+        self.new_playout()
+
+    # -- what the seat knows -------------------------------------------------------------------
+    def determinize(self, s: FreightState, seat: int, rng: Rng) -> FreightState:
+        """A copy of ``s`` with the deck orders and the chance to come resampled (module docstring).
+
+        ``s`` is not changed (its log, if any, is left out of the copy: playouts need none).
+        """
+        log = s.log
+        s.log = None
+        try:
+            d = s.clone()
+        finally:
+            s.log = log
+        d.rng = Rng(rng.next64())
+        deck = d.contract_deck
+        marks = [k for k, card in enumerate(deck) if card < 0]
+        if marks:
+            # stretches between End of Phase cards, and above the top one; not below the lowest
+            bounds = marks + [len(deck)]
+            for lo, hi in zip(bounds, bounds[1:], strict=False):
+                if hi - lo > 2:
+                    part = deck[lo + 1:hi]
+                    rng.shuffle(part)
+                    deck[lo + 1:hi] = part
+        imps = d.improvement_deck
+        known = min(len(imps), d.eop_removed)
+        if len(imps) - known > 1:
+            part = imps[known:]
+            rng.shuffle(part)
+            imps[known:] = part
+        return d
+
+    # -- the tree --------------------------------------------------------------------------------
+    def candidates(self, s: FreightState, seat: int,
+                   guide: FreightHeuristicBot | None = None) -> list[tuple[object, object]]:
+        """``(action, action)`` pairs, best prior first (see the module docstring); ``guide``
+        gives the first (default: the playouts' heuristic)."""
+        acts = s.legal_actions(seat)
+        if not acts:
+            return []
+        g = guide or self.tree_guide
+        first = g.choose(s, seat)
+        if len(acts) == 1:
+            return [(first, first)]
+        out = [first]
+        if s.stage == "draft":
+            out += self._draft_alternatives(s, seat, acts, g)
+        else:
+            out += self._turn_alternatives(s, seat, acts, g)
+        seen = set()
+        unique = []
+        for a in out:
+            if a not in seen:
+                seen.add(a)
+                unique.append(a)
+                if len(unique) >= MAX_CANDIDATES:
+                    break
+        return [(a, a) for a in unique]
+
+    def _draft_alternatives(self, s, seat, acts, g) -> list:
+        def value(a):
+            if isinstance(a, DraftContract):
+                return g._contract_value(s, seat, s.map.links[s.contract_track[a.slot]])
+            if isinstance(a, DraftImprovement):
+                return 1.0 - 0.1 * min(9, _taste(s.improvement_track[a.slot]))
+            return 0.0
+        return sorted(acts, key=lambda a: -value(a))
+
+    def _turn_alternatives(self, s, seat, acts, g) -> list:
+        by: dict[type, list] = {}
+        for a in acts:
+            by.setdefault(type(a), []).append(a)
+        out: list = []
+        ends = by.get(EndTurn, [])
+        best_end = max(ends, key=lambda a: sum(gains(s, seat, parse_store(s, seat, a.store)))) if ends else None
+        if best_end is not None:
+            out.append(best_end)
+        routes = sorted(by.get(EstablishRoute, []), key=lambda a: -g._route_value(s, seat, a))
+        out += routes[:2]
+        takes = by.get(TakeContract, [])
+        if takes:
+            links = s.map.links
+            takes = sorted(takes, key=lambda a: -g._contract_value(s, seat, links[s.contract_track[a.slot]]))
+            out += takes[:2]
+        per_link: dict[int, tuple] = {}
+        for a in by.get(Build, []):
+            r = g._build_rank(s, seat, a)
+            if r is not None and (a.link not in per_link or r < per_link[a.link][0]):
+                per_link[a.link] = (r, a)
+        out += [a for _, a in sorted(per_link.values(), key=lambda x: x[0])]
+        imps = by.get(BuyImprovement, [])
+        if imps and s.phase < 2:
+            mine = held(s, seat)
+
+            def imp_key(a):
+                name = s.improvement_track[a.slot]
+                if a.discard == -1:
+                    return (_taste(name), 0)
+                # return the least liked of the four (the new one counts as the last of the list)
+                names = mine + [name]
+                return (_taste(name), -_taste(names[a.discard]))
+            best_imp = min(imps, key=imp_key)
+            if best_imp.discard == -1 or _taste(s.improvement_track[best_imp.slot]) < max(map(_taste, mine)):
+                out.append(best_imp)
+        out += by.get(BuildStation, [])[:1]
+        return out
+
+    def next_seat(self, s: FreightState) -> int:
+        """The one seat to act (``to_act[0]``)."""
+        return s.to_act[0]
+
+    def policy(self, s: FreightState, seat: int):
+        """The heuristic bot's action for ``seat``."""
+        return self.players[seat].choose(s, seat)
+
+    def new_playout(self) -> None:
+        """Fresh heuristic players and tree guide (see the class's note)."""
+        self.players = [FreightHeuristicBot(self.seed + k) for k in range(5)]
+        self.tree_guide = FreightHeuristicBot(self.seed)
+
+    def stop(self, s: FreightState, root: FreightState) -> bool:
+        """After :data:`HORIZON_TURNS` turns from the root's (the opening draft counts as turn 0)."""
+        h = HORIZON_TURNS if HORIZON_TURNS is not None else root.n + 1
+        return s.turn >= root.turn + h
+
+    def reward(self, s: FreightState, seat: int) -> float:
+        """:func:`final_result` when the game is over, else :func:`margin_reward` of
+        :func:`expected_stock`."""
+        if s.is_over:
+            return final_result(s, seat)
+        return margin_reward(expected_stock(s), seat, SCALE)
+
+    def describe(self, s: FreightState, a) -> str:
+        """The action as the terminal's menu line says it, without the payment detail."""
+        from rolling.ui.freight import describe
+
+        return describe(s, a).split("  [")[0]
+
+
+class FreightSearchBot:
+    """``search``: information-set MCTS for Rolling Freight (see the module docstring).
+
+    Args:
+        seed: seeds the determinizations (with an iteration budget the bot is deterministic).
+        budget: iterations (``"2000"``) or seconds per decision (``"1s"``, ``"0.2s"``), a
+            :class:`~.ismcts.Budget` or its text; default :data:`DEFAULT_BUDGET`.
+
+    Raises:
+        SeatError: a budget that cannot be read.
+    """
+
+    name = "search"
+    DEFAULT_BUDGET = "0.2s"
+
+    def __init__(self, seed: int = 0, budget: str | ismcts.Budget | None = None) -> None:
+        self.seed = seed
+        self.budget = budget if isinstance(budget, ismcts.Budget) else ismcts.parse_budget(budget or self.DEFAULT_BUDGET)
+        self.rng = Rng(seed)
+        self.games: dict[int, FreightSearch] = {}
+        self.last_reason: str | None = None
+        self.last_result: ismcts.SearchResult | None = None
+
+    def choose(self, s: FreightState, seat: int):
+        """Search and return the most visited action for ``seat``; a single candidate is played
+        at once with the heuristic's reason. ``last_reason`` gives the top alternatives with
+        visits and values.
+
+        Raises:
+            ValueError: ``seat`` has no legal action.
+        """
+        game = self.games.get(seat)
+        if game is None:
+            game = self.games[seat] = FreightSearch(seat, self.seed)
+        cands = game.candidates(s, seat, game.guide)
+        if not cands:
+            raise ValueError(f"seat {seat} has no legal action")
+        if len(cands) == 1:
+            self.last_reason, self.last_result = game.guide.last_reason, None
+            return cands[0][1]
+        result = ismcts.search(game, s, seat, self.budget, self.rng, cands)
+        self.last_result = result
+        self.last_reason = ismcts.reason(game, s, result)
+        return result.best
