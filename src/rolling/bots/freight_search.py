@@ -47,8 +47,6 @@ the true result (1 for a sole win, 1/k for a k-way tie after the switching stati
 
 from __future__ import annotations
 
-import math
-
 from rolling.core.rng import Rng
 from rolling.games.freight.actions import (
     Build,
@@ -67,6 +65,7 @@ from rolling.games.freight.stockpile import gains, parse_store
 
 from . import ismcts
 from .freight import IMPROVEMENT_TASTE, FreightHeuristicBot
+from .ismcts import margin_reward
 
 #: the most candidates a decision considers
 MAX_CANDIDATES = 6
@@ -97,15 +96,6 @@ def final_result(s: FreightState, seat: int) -> float:
     ("Winning": most stock, then most switching stations), 0 otherwise."""
     top = [r["seat"] for r in s.standings() if r["rank"] == 1]
     return 1.0 / len(top) if seat in top else 0.0
-
-
-def margin_reward(values: list[float], seat: int, scale: float) -> float:
-    """``1 / (1 + exp(-(values[seat] - max of the others) / scale))``, in [0, 1]."""
-    best_other = max(v for k, v in enumerate(values) if k != seat)
-    x = (values[seat] - best_other) / scale
-    if x < -40:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _taste(name: str) -> int:
@@ -264,28 +254,13 @@ class FreightSearch:
         return describe(s, a).split("  [")[0]
 
 
-class FreightSearchBot:
-    """``search``: information-set MCTS for Rolling Freight (see the module docstring).
-
-    Args:
-        seed: seeds the determinizations (with an iteration budget the bot is deterministic).
-        budget: iterations (``"2000"``) or seconds per decision (``"1s"``, ``"0.2s"``), a
-            :class:`~.ismcts.Budget` or its text; default :data:`DEFAULT_BUDGET`.
+class FreightSearchBot(ismcts.SearchBot):
+    """``search``: information-set MCTS for Rolling Freight (see the module docstring); ``seed``
+    and ``budget`` as in :class:`~.ismcts.SearchBot` (default :data:`DEFAULT_BUDGET`, ``"0.2s"``).
 
     Raises:
         SeatError: a budget that cannot be read.
     """
-
-    name = "search"
-    DEFAULT_BUDGET = "0.2s"
-
-    def __init__(self, seed: int = 0, budget: str | ismcts.Budget | None = None) -> None:
-        self.seed = seed
-        self.budget = budget if isinstance(budget, ismcts.Budget) else ismcts.parse_budget(budget or self.DEFAULT_BUDGET)
-        self.rng = Rng(seed)
-        self.games: dict[int, FreightSearch] = {}
-        self.last_reason: str | None = None
-        self.last_result: ismcts.SearchResult | None = None
 
     def choose(self, s: FreightState, seat: int):
         """Search and return the most visited action for ``seat``; a single candidate is played

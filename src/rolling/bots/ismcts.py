@@ -246,6 +246,41 @@ def _playout(game: SearchGame, d: Any, seat: int, root_state: Any) -> float:
     return game.reward(d, seat)
 
 
+def margin_reward(values: list[float], seat: int, scale: float) -> float:
+    """``1 / (1 + exp(-(values[seat] - max of the others) / scale))``, in [0, 1]: a
+    win-probability-like reward for the margin over the strongest opponent (``values`` in $)."""
+    best_other = max(v for k, v in enumerate(values) if k != seat)
+    x = (values[seat] - best_other) / scale
+    if x < -40:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class SearchBot:
+    """What the search bots share: the budget, the seeded generator of the determinizations, one
+    game adapter per seat (``games``) and the last search's ``last_reason`` and ``last_result``.
+
+    Args:
+        seed: seeds the determinizations (with an iteration budget the bot is deterministic).
+        budget: iterations (``"2000"``) or seconds per decision (``"1s"``, ``"0.2s"``), a
+            :class:`Budget` or its text; default :data:`DEFAULT_BUDGET`.
+
+    Raises:
+        SeatError: a budget that cannot be read.
+    """
+
+    name = "search"
+    DEFAULT_BUDGET = "0.2s"
+
+    def __init__(self, seed: int = 0, budget: str | Budget | None = None) -> None:
+        self.seed = seed
+        self.budget = budget if isinstance(budget, Budget) else parse_budget(budget or self.DEFAULT_BUDGET)
+        self.rng = Rng(seed)
+        self.games: dict[int, Any] = {}
+        self.last_reason: str | None = None
+        self.last_result: SearchResult | None = None
+
+
 def reason(game: SearchGame, state: Any, result: SearchResult, top: int = 3) -> str:
     """The search's reason for a person: its choice and the top alternatives, each with its
     visits and mean value (a win chance estimate, 0-100%), e.g. ``"search (240 iterations, 0.2 s):

@@ -32,7 +32,6 @@ margin over the strongest opponent, not wealth that everyone shares.
 
 from __future__ import annotations
 
-import math
 from dataclasses import fields
 
 from rolling.core.rng import Rng
@@ -43,6 +42,7 @@ from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState
 from rolling.sim.stars import pick_seat
 
 from . import ismcts
+from .ismcts import margin_reward
 from .stars_heuristic import StarsHeuristicBot, horizon, private_value, share_value
 
 #: the most candidates a decision considers
@@ -77,15 +77,6 @@ def wealth(s: StarsState, sched) -> list[float]:
                     value = share_value(s, c, sched)
                 out[seat] += k * value
     return out
-
-
-def margin_reward(values: list[float], seat: int, scale: float) -> float:
-    """``1 / (1 + exp(-(values[seat] - max of the others) / scale))``, in (0, 1)."""
-    best_other = max(v for k, v in enumerate(values) if k != seat)
-    x = (values[seat] - best_other) / scale
-    if x < -40:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 class StarsSearch:
@@ -221,28 +212,16 @@ class StarsSearch:
         return text
 
 
-class StarsSearchBot:
-    """``search``: information-set MCTS for Rolling Stock Stars (see the module docstring).
-
-    Args:
-        seed: seeds the determinizations (with an iteration budget the bot is deterministic).
-        budget: iterations (``"2000"``) or seconds per decision (``"1s"``, ``"0.2s"``), a
-            :class:`~.ismcts.Budget` or its text; default :data:`DEFAULT_BUDGET`.
+class StarsSearchBot(ismcts.SearchBot):
+    """``search``: information-set MCTS for Rolling Stock Stars (see the module docstring);
+    ``seed`` and ``budget`` as in :class:`~.ismcts.SearchBot`.
 
     Raises:
         SeatError: a budget that cannot be read.
     """
 
-    name = "search"
-    DEFAULT_BUDGET = "0.2s"
-
     def __init__(self, seed: int = 0, budget: str | ismcts.Budget | None = None) -> None:
-        self.seed = seed
-        self.budget = budget if isinstance(budget, ismcts.Budget) else ismcts.parse_budget(budget or self.DEFAULT_BUDGET)
-        self.rng = Rng(seed)
-        self.games: dict[int, StarsSearch] = {}
-        self.last_reason: str | None = None
-        self.last_result: ismcts.SearchResult | None = None
+        super().__init__(seed, budget)
         self._played: set = set()
         self._played_key: tuple = ()
 
