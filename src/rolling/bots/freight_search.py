@@ -34,15 +34,27 @@ weighed against keeping it); in the opening draft, the picks by the heuristic's 
 most :data:`MAX_CANDIDATES`; moves come from ``legal_actions`` with the engine's payment, so no
 payment is ever enumerated.
 
-**Playouts**: every seat plays the heuristic bot for :data:`HORIZON_TURNS` turns after the
-current one (the searching seat's turn ends, every other seat plays its next turn and the seat
-plays its own next turn, which values the dice it stockpiled and the contracts it set up), or to
-the game's end. **Score**: each seat's expected final stock: its stock, the end-of-phase bonus
-of the cargo markers it holds (certain: "Ending Phase A/B/C"), and its contracts in progress at
-the share of their completion score that their cubes have built. The searching seat's reward is
+**Playouts**: every seat plays the heuristic bot until the searching seat's next turn begins
+(its turn ends and every other seat plays one turn, so the opponents' answer to a move counts:
+a route or contract taken from under them, a demand saturated), or to the game's end. Measured
+on West Coast at 0.2 s per decision (24 three-player games each against two heuristics), this
+horizon won 88% with a mean margin of $18 over the best heuristic; stopping at the end of the
+seat's own turn won 75% ($13), after one more turn 71% ($14), and playing on through the seat's
+next turn 88% ($14) with fewer iterations.
+
+**Score**: each seat's expected final stock: its stock, the end-of-phase bonus of the cargo
+markers it holds (certain: "Ending Phase A/B/C"), and its contracts in progress at the share of
+their completion score that their cubes have built. Stockpile markers, improvements and stations
+count only through what they earn within the horizon (valuing a marker at $0.5 made the bot hoard
+dice and lost: 62% of wins against 83%, in 24 games at 20 iterations with the horizon at the end
+of the seat's own turn, as the comparisons below). The searching seat's reward is
 ``1 / (1 + exp(-(mine - best other) / SCALE))``, a win-probability-like number that rewards the
-margin over the strongest opponent rather than stock everyone gains; when the game is over it is
-the true result (1 for a sole win, 1/k for a k-way tie after the switching stations, 0 otherwise).
+margin over the strongest opponent rather than stock everyone gains. :data:`SCALE` is $4, about
+what one good turn earns: a sharper scale (2) saturates when one seat leads and leaves the search
+indifferent (62% of wins at 20 iterations), a flatter one (8) blurs a turn's difference (77%,
+against 83% at 4). When the game is over the reward is the true result (1 for a sole win, 1/k for
+a k-way tie after the switching stations, 0 otherwise). With 24 games a win rate is known to
+about 9 points, so these settings are the best measured, not proven optima.
 """
 
 from __future__ import annotations
@@ -67,12 +79,13 @@ from . import ismcts
 from .freight import IMPROVEMENT_TASTE, FreightHeuristicBot
 from .ismcts import margin_reward
 
-#: the most candidates a decision considers
+#: the most candidates a decision considers (4 and 8 won 67% and 71% where 6 won 83%, see the
+#: module docstring's measurements)
 MAX_CANDIDATES = 6
 #: $ of expected-stock margin over the best opponent that makes the reward 0.73 (logistic scale)
 SCALE = 4.0
-#: turns played after the current one before a playout is scored (``None``: the number of players
-#: plus one, so that the searching seat plays its next turn)
+#: turns begun after the root's before a playout is scored (``None``: the number of players, so
+#: that a playout stops as the searching seat's next turn begins)
 HORIZON_TURNS: int | None = None
 
 
@@ -237,7 +250,7 @@ class FreightSearch:
 
     def stop(self, s: FreightState, root: FreightState) -> bool:
         """After :data:`HORIZON_TURNS` turns from the root's (the opening draft counts as turn 0)."""
-        h = HORIZON_TURNS if HORIZON_TURNS is not None else root.n + 1
+        h = HORIZON_TURNS if HORIZON_TURNS is not None else root.n
         return s.turn >= root.turn + h
 
     def reward(self, s: FreightState, seat: int) -> float:
