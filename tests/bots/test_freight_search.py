@@ -120,6 +120,8 @@ def test_candidates_are_short_legal_and_start_with_the_heuristic():
         assert len({k for k, _ in cands}) == len(cands)
         assert all(a in legal for _, a in cands)
         assert cands[0][1] == FreightHeuristicBot(0).choose(st, seat)
+        texts = [game.describe(st, a) for _, a in cands]
+        assert len(set(texts)) == len(texts), texts  # a reason can tell the alternatives apart
         several += len(cands) > 1
         st.apply(bots[seat].choose(st, seat))
     assert several > 20

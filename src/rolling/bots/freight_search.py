@@ -66,11 +66,15 @@ from rolling.games.freight.actions import (
     BuyImprovement,
     DraftContract,
     DraftImprovement,
+    DraftPass,
     EndTurn,
     EstablishRoute,
+    SteadyBuild,
     TakeContract,
 )
+from rolling.games.freight.components import COLOURS
 from rolling.games.freight.construction import contract_score
+from rolling.games.freight.events import link_name, route_cities
 from rolling.games.freight.improvements import held
 from rolling.games.freight.state import FreightState
 from rolling.games.freight.stockpile import gains, parse_store
@@ -261,10 +265,55 @@ class FreightSearch:
         return margin_reward(expected_stock(s), seat, SCALE)
 
     def describe(self, s: FreightState, a) -> str:
-        """The action as the terminal's menu line says it, without the payment detail."""
-        from rolling.ui.freight import describe
+        """The action in a few words, naming links as the screens and the log do (``"take Red 4A
+        L30 Stockton-Fresno"``, ``"ship gray Oakland > Sacramento > Stockton (L25 L26)"``, ``"end the turn,
+        stockpiling 1 blue"``). Bots do not import screens, so this is not the menu's line."""
+        return describe_action(s, a)
 
-        return describe(s, a).split("  [")[0]
+
+def _link(s: FreightState, index: int) -> str:
+    ln = s.map.links[index]
+    return f"{link_name(ln)} {s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}"
+
+
+def describe_action(s: FreightState, a) -> str:
+    """A Rolling Freight action of the seat to act in ``s``, in a few words (see
+    :meth:`FreightSearch.describe`)."""
+    p = s.players[a.seat]
+    if isinstance(a, DraftContract):
+        return f"draft {_link(s, s.contract_track[a.slot])}"
+    if isinstance(a, DraftImprovement):
+        return f"draft {s.improvement_track[a.slot]}"
+    if isinstance(a, DraftPass):
+        return "pass"
+    if isinstance(a, TakeContract):
+        return f"take {_link(s, s.contract_track[a.slot])}"
+    if isinstance(a, Build | SteadyBuild):
+        ln = s.link_by_id(a.link)
+        where = f"{link_name(ln)} [{s.cubes[ln.index]}/{ln.length}]"
+        if isinstance(a, SteadyBuild):
+            return f"Steady Builder cube on {where}"
+        words = a.pay.split()
+        what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() else f"a {w} marker"
+                         for w in words) or "all matching dice"
+        many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} on " if a.cubes else ""
+        return f"build {many}{where} with {what}"
+    if isinstance(a, EstablishRoute):
+        path = [s.link_by_id(int(w)).index for w in a.path.split(",")]
+        ids = " ".join(f"L{w.strip()}" for w in a.path.split(","))
+        return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids})"
+    if isinstance(a, BuildStation):
+        return f"build switching station #{p.stations + 1}"
+    if isinstance(a, BuyImprovement):
+        text = f"buy {s.improvement_track[a.slot]}"
+        if a.discard >= 0:
+            text += f", returning {(held(s, a.seat) + [s.improvement_track[a.slot]])[a.discard]}"
+        return text
+    if isinstance(a, EndTurn):
+        g = gains(s, a.seat, parse_store(s, a.seat, a.store))
+        kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"
+        return f"end the turn, stockpiling {kept}"
+    return type(a).__name__
 
 
 class FreightSearchBot(ismcts.SearchBot):
