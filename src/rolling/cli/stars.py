@@ -117,15 +117,20 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         games: int = typer.Option(100, "--games", help="with --scaling: games per measurement"),
         workers: int = typer.Option(None, "--workers", help="with --scaling: the workers of the second "
                                     "measurement and Ray's CPUs (default: one per core)"),
+        search: bool = typer.Option(False, "--search", help="instead: the search bot's playouts/s in a "
+                                    "mid-game position (for --seconds)"),
     ) -> None:
         """Measure replay speed, random-playout speed, clone() time and the replay time of two
-        imported 18xx.games records (one core); with --scaling, how batch simulation scales."""
+        imported 18xx.games records (one core); with --scaling, how batch simulation scales; with
+        --search, how many playouts per second the search bot runs in a mid-game position."""
         from rolling.games.stars.bench import run_bench
 
         if scaling:
             return bench_scaling(games, workers, as_json)
         if not seconds > 0:
             raise RecordError(f"--seconds must be more than 0, not {seconds}")
+        if search:
+            return bench_search(seconds, as_json)
         res = run_bench(seconds)
         if as_json:
             print(json.dumps(res))
@@ -135,6 +140,20 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         print(f"clone():         {res['clone_us']:.2f} µs")
         for name, ms in res["fixture_replay_ms"].items():
             print(f"replay {name}: {ms:.2f} ms")
+
+
+def bench_search(seconds: float, as_json: bool) -> None:
+    """``rolling bench stars --search``: print :func:`rolling.bots.search_bench.measure`."""
+    from rolling.bots.search_bench import measure
+
+    res = measure(seconds)
+    if as_json:
+        print(json.dumps(res))
+        return
+    print(f"search playouts: {res['playouts_per_s']:,.1f}/s ({res['iterations']} in {res['seconds']} s; "
+          f"mid-game position: turn {res['turn']}, phase {res['phase']}, seat {res['seat'] + 1}, "
+          f"{res['candidates']} candidates)")
+    print(f"  {res['reason']}")
 
 
 def bench_scaling(games: int, workers: int | None, as_json: bool) -> None:
