@@ -17,9 +17,13 @@ the bot ``NAME``; a bot that takes a budget (the search bots) is also written ``
 budget in its canonical form. Seats (:mod:`rolling.bots.seats`) add ``human``.
 
 Reasons: after ``choose`` a bot's ``last_reason`` is a short sentence about the move it just chose
-(``"bids up to $18: synergies with MS and BY"``) or ``None`` when it has nothing to say. It is the
-bot's own view, valuations included, so a front end shows it to onlookers, not to the bot's
-opponents at the table.
+(``"bids up to $18: synergies with MS and BY"``; the search bots name their top alternatives with
+their visits and values) or ``None`` when it has nothing to say. The front ends show it with the
+move, to everyone at the table and watching: the terminal prints it dimmed after the move's lines
+of the log, the web app stores it with the action and shows it under them in the log. It is the
+bot's own view, valuations included: the heuristics' reasons state their limits (the most a bot
+will bid for a company), which its opponents then know, a deliberate help to people learning
+against it.
 """
 
 from __future__ import annotations
