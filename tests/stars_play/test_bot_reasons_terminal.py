@@ -85,3 +85,12 @@ def test_print_news_dims_the_reasons():
     print_news(console, [("A line.", False), ("Bot 2 bids up to $9", True)])
     text = out.getvalue()
     assert "A line." in text and "\x1b[2m  (Bot 2 bids up to $9)" in text
+
+
+def test_secret_money_keeps_the_reasons_from_the_person_while_the_game_goes_on():
+    rec = GameRecord("stars", Config(players=3, variants=("secret-money",)).to_json(), 5, [],
+                     {"seats": ["human", "heuristic", "heuristic"]})
+    s = PlaySession(rec, ["human", "heuristic", "heuristic"], None, barrier=StarsScreen().barrier)
+    bots_move(s)
+    assert s.reasons and not s.state.is_over
+    assert s.news_with_reasons(0) == [(line, False) for line in s.news(0)]

@@ -121,3 +121,21 @@ def test_freight_and_market_documents_carry_reasons(client, game, seats):
     assert d["reasons"], "the heuristic gave reasons"
     assert all(r["seat"] == (0 if game == "market" else 1) for r in d["reasons"])  # the random bot gives none
     check_placement(d, hist)
+
+
+def test_secret_money_holds_the_reasons_back_until_the_end(client):
+    """002, 3.2 (secret private money): a reason would tell how much the bot can pay, so nobody
+    reads the reasons while the game goes on; a finished game shows them."""
+    g = make_game(client, ["human", "bot", "bot"], seed=5, config={"variants": ["secret-money"]})
+    d = act(client, g, 0, doc_of(client, g["id"], tok(g, 0))).json()
+    assert d["played"] > 2 and not d["over"]
+    assert d["reasons"] == [] and doc_of(client, g["id"])["reasons"] == []
+    assert all(a["reason"] is None for a in history(client, g["id"]))
+    assert client.get(f"/api/games/{g['id']}/history/{d['played']}").json()["reasons"] == []
+    done = make_game(client, ["bot", "bot"], seed=2, config={"variants": ["secret-money"]})
+    over = doc_of(client, done["id"])
+    assert over["over"] and over["reasons"]
+    hist = history(client, done["id"])
+    check_placement(over, hist)
+    n = over["reasons"][0]["n"]
+    assert client.get(f"/api/games/{done['id']}/history/{n}").json()["reasons"] == [over["reasons"][0]]

@@ -23,7 +23,9 @@ move, to everyone at the table and watching: the terminal prints it dimmed after
 of the log, the web app stores it with the action and shows it under them in the log. It is the
 bot's own view, valuations included: the heuristics' reasons state their limits (the most a bot
 will bid for a company), which its opponents then know, a deliberate help to people learning
-against it.
+against it. Where a reason would give away what the rules keep secret (the Stars secret-money
+variant: how much a bot can pay) the front ends hold the reasons back from the players until the
+game is over (:func:`rolling.bots.reasons.reasons_shown`).
 """
 
 from __future__ import annotations

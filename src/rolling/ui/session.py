@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
+from rolling.bots.reasons import reasons_shown
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
 from rolling.games import get_game
@@ -209,7 +210,9 @@ class PlaySession:
     def news_with_reasons(self, seat: int | None, start: int | None = None,
                           start_at: int | None = None) -> list[tuple[str, bool]]:
         """:meth:`news`, with each bot's reason right after the lines of its action: ``(line,
-        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason.
+        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason (none while
+        the reasons would give a person a bot's secret away:
+        :func:`rolling.bots.reasons.reasons_shown`; bots alone have no secrets from anyone).
 
         Args:
             start: from that event instead of what ``seat`` has seen.
@@ -219,7 +222,7 @@ class PlaySession:
         start = self.seen.get(seat, 0) if start is None else start
         start_at = self.seen_at.get(seat, len(self.record.actions)) if start_at is None else start_at
         out: list[tuple[str, bool]] = []
-        for r in self.reasons:
+        for r in self.reasons if reasons_shown(self.state) or not self.humans else ():
             if r.n < start_at or r.mark < start:
                 continue
             out.extend((line, False) for line in segment_lines(self.state, seat, start, r.mark))

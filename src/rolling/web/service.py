@@ -12,7 +12,8 @@ after the action that makes it their turn (after ``bot_pace`` seconds, so that p
 go by; with a pace of 0, within the same request). Programmed actions (:mod:`.programs`) and the
 time limits of the any-order phases act the same way. A bot's reason for its move (its
 ``last_reason``) is committed with the move (table ``bot_reasons``) and shown under the move's lines
-of the log, to everyone.
+of the log, to everyone (held back until the end where it would give a secret away:
+:func:`rolling.bots.reasons.reasons_shown`).
 
 All methods run on the event loop's thread; the database calls are short and synchronous.
 """
@@ -36,6 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from rolling.bots import HUMAN, default_names, make_bot, parse_seats
+from rolling.bots.reasons import reasons_shown
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, new_state
@@ -969,7 +971,7 @@ class GameService:
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
             "log": self._lines(live, viewer).lines,
-            "reasons": self._lines(live, viewer).reasons,
+            "reasons": self._lines(live, viewer).reasons if reasons_shown(s) else [],
             "decisions": decisions,
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
@@ -1033,7 +1035,7 @@ class GameService:
             mark = live.log_marks[i] if i < len(live.log_marks) else prev
             text = " ".join(segment_lines(s, viewer, prev, mark))
             seat, by = live.by[i]
-            reason = live.reasons.get(i + 1)
+            reason = live.reasons.get(i + 1) if reasons_shown(s) else None
             out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i]),
                         "reason": reason[1] if reason else None})
             prev = mark
@@ -1054,7 +1056,9 @@ class GameService:
         self._rebuild(past)
         doc = self.document(past, held)
         doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
-                    "chat": [], "programs": []})
+                    "chat": [], "programs": [],
+                    # the game's own end, not the past position's, says whether the reasons may show
+                    "reasons": self._lines(past, doc["view_seat"]).reasons if reasons_shown(live.state) else []})
         return doc
 
     def charts(self, live: Live) -> dict[str, Any]:
