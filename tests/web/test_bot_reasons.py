@@ -139,3 +139,25 @@ def test_secret_money_holds_the_reasons_back_until_the_end(client):
     check_placement(over, hist)
     n = over["reasons"][0]["n"]
     assert client.get(f"/api/games/{done['id']}/history/{n}").json()["reasons"] == [over["reasons"][0]]
+
+
+def test_an_existing_database_gets_the_reasons_table_on_the_next_start(db_url):
+    """A database made before the reasons (migration 0001 only) is upgraded at start: its games
+    play on, with reasons from then on."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+    from sqlalchemy import inspect
+
+    from rolling.web.db import MIGRATIONS, make_engine
+
+    engine = make_engine(db_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    assert "bot_reasons" not in inspect(engine).get_table_names()
+    engine.dispose()
+    with app_client(db_url) as client:
+        g = make_game(client, ["human", "bot", "bot"], seed=5)
+        assert doc_of(client, g["id"], tok(g, 0))["reasons"]
