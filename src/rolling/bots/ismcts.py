@@ -24,6 +24,11 @@ ordered by prior, the playout policy's own choice first (see each game's ``candi
 *progressive widening* lets a node consider only its first ``ceil(WIDEN_C * visits ** WIDEN_ALPHA)``
 candidates, so a few iterations go to the most promising moves and more iterations open more.
 
+**Exact decisions**: when nothing hidden can change a playout before its horizon and the playout
+policy is deterministic (the game's ``exact``), every iteration from the root would repeat the same
+numbers, so the search plays each root candidate once and stops: a one-ply lookahead with exact
+values, well within the budget.
+
 **Budget** (:class:`Budget`): a number of iterations (``2000``: deterministic for a fixed seed)
 or seconds per decision (``1s``, ``0.2s``, ``200ms``: as many iterations as fit, so the choice
 may vary with the machine's speed).
@@ -117,6 +122,10 @@ class SearchGame(Protocol):
     def new_playout(self) -> None:
         """Called before each iteration (playout policies with memory start afresh)."""
 
+    def exact(self, state: Any) -> bool:
+        """Whether nothing hidden can change a playout from ``state`` before the horizon (and the
+        playouts are deterministic): then one iteration per root candidate gives exact values."""
+
 
 class Node:
     """A node of the searching seat's decision tree: visits, total reward and availability."""
@@ -172,6 +181,9 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
     order = {key: k for k, (key, _) in enumerate(cands)}
     deadline = None if budget.seconds is None else start + budget.seconds
     limit = budget.iterations
+    full = game.exact(state)
+    if full:
+        limit = len(cands) if limit is None else min(limit, len(cands))
     done = 0
     while True:
         if limit is not None:
@@ -179,21 +191,22 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
                 break
         elif done >= MIN_ITERATIONS and time.perf_counter() >= deadline:  # type: ignore[operator]
             break
-        _iterate(game, state, seat, root, cands, rng)
+        _iterate(game, state, seat, root, cands, rng, full)
         done += 1
     ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
     out = [(key, node.action, node.visits, node.mean) for key, node in ranked]
     return SearchResult(out, done, time.perf_counter() - start)
 
 
-def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng) -> None:
+def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng,
+             full: bool = False) -> None:
     game.new_playout()
     d = game.determinize(root_state, seat, rng)
     node = root
     path = [root]
     cands = root_cands
     while True:
-        n = widened(node, len(cands))
+        n = len(cands) if full else widened(node, len(cands))
         fresh = None
         best = None
         best_ucb = -1.0

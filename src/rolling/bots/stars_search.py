@@ -27,9 +27,10 @@ of a seat's 240 decisions in a four-player game) whose outcome the answering sid
 answers (accept, reject, pre-empt) are searched. So the time goes to the decisions that set
 numbers and positions: auctions, share trades, closings, dividends, share issues and IPOs.
 
-**Playouts**: every seat plays the heuristic bot until the end of the turn (until the next
-turn's phase 7 when the search starts in phase 6 or later, so that one income and one dividend
-phase always follow). **Score**: each seat's expected final wealth by the heuristic's own
+**Playouts**: every seat plays the heuristic bot until the end of the turn (phase 9 done): what
+a decision changes in the turn's income, dividends and share prices is played out, and what it
+changes later is in the score's valuation. After phase 1 nothing is drawn from the Deck before
+the turn ends, so those decisions are *exact* (:mod:`.ismcts`): each candidate is played out once. **Score**: each seat's expected final wealth by the heuristic's own
 valuation (cash, private companies with the income they will still earn, shares at the price their
 stars will justify; the true score when the game ended), and the searching seat's reward is
 ``1 / (1 + exp(-(mine - best other) / SCALE))``: a win-probability-like number that rewards the
@@ -207,9 +208,12 @@ class StarsSearch:
 
     def stop(self, s: StarsState, root: StarsState) -> bool:
         """The end of the turn (see the module docstring)."""
-        if s.turn <= root.turn:
-            return False
-        return root.phase < 6 or s.phase >= 7
+        return s.turn > root.turn
+
+    def exact(self, s: StarsState) -> bool:
+        """After phase 1 no company is drawn before the turn ends, so the Deck cannot matter (nor
+        with open companies or an empty Deck); the heuristic players are deterministic."""
+        return s.phase > 1 or not s.deck or "open-companies" in s.config.variants
 
     def reward(self, s: StarsState, seat: int) -> float:
         """:func:`margin_reward` of :func:`wealth`."""
