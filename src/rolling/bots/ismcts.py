@@ -31,7 +31,9 @@ values, well within the budget.
 
 **Budget** (:class:`Budget`): a number of iterations (``2000``: deterministic for a fixed seed)
 or seconds per decision (``1s``, ``0.2s``, ``200ms``: as many iterations as fit, so the choice
-may vary with the machine's speed).
+may vary with the machine's speed). Seconds are the process's CPU time (``time.process_time``), not
+wall time: on a loaded machine (a batch on every core, other people's jobs) a decision still gets
+the thinking it was given, and takes longer; on a free core the two are the same.
 """
 
 from __future__ import annotations
@@ -148,7 +150,7 @@ class Node:
 @dataclass(slots=True)
 class SearchResult:
     """The root's statistics after a search: ``ranked`` is ``(key, action, visits, mean)`` most
-    visited first; ``iterations`` run and ``seconds`` spent."""
+    visited first; ``iterations`` run and ``seconds`` of CPU spent."""
 
     ranked: list[tuple[Any, Any, int, float]]
     iterations: int
@@ -175,7 +177,7 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
     Returns:
         The root's statistics (:class:`SearchResult`); its ``best`` is the action to play.
     """
-    start = time.perf_counter()
+    start = time.process_time()
     cands = root_candidates if root_candidates is not None else game.candidates(state, seat)
     root = Node()
     order = {key: k for k, (key, _) in enumerate(cands)}
@@ -189,13 +191,13 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
         if limit is not None:
             if done >= limit:
                 break
-        elif done >= MIN_ITERATIONS and time.perf_counter() >= deadline:  # type: ignore[operator]
+        elif done >= MIN_ITERATIONS and time.process_time() >= deadline:  # type: ignore[operator]
             break
         _iterate(game, state, seat, root, cands, rng, full)
         done += 1
     ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
     out = [(key, node.action, node.visits, node.mean) for key, node in ranked]
-    return SearchResult(out, done, time.perf_counter() - start)
+    return SearchResult(out, done, time.process_time() - start)
 
 
 def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng,
