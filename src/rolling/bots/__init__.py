@@ -11,7 +11,9 @@ The registry :data:`BOTS` maps a game and a bot name to ``"module:Class"``; a bo
 imported only when the bot is first asked for, and other code may add bots with :func:`register`.
 Every bot class is built as ``cls(seed=...)`` and follows :class:`~rolling.bots.base.Bot`.
 
-Names: ``bot`` is the strongest bot of the game (:data:`STRONGEST`); ``bot:NAME`` and ``NAME`` are
+Names: ``bot`` is the strongest bot of the game: in batches (``simulate``) the strongest fast bot
+(:data:`STRONGEST`), where people play the strongest with a budget for a person waiting
+(:data:`PLAY`: the search bots); ``bot:NAME`` and ``NAME`` are
 the bot ``NAME``; a bot that takes a budget (the search bots) is also written ``NAME:BUDGET``
 (``search:2000`` iterations, ``search:0.2s`` per decision), and the registry name then keeps the
 budget in its canonical form. Seats (:mod:`rolling.bots.seats`) add ``human``.
@@ -53,8 +55,14 @@ BOTS: dict[str, dict[str, object]] = {
     },
 }
 
-#: game -> the name of its strongest bot, what the seat ``bot`` means
+#: game -> the name of its strongest bot for batches, what the seat ``bot`` means in ``simulate``
+#: (fast enough for hundreds of thousands of games)
 STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+
+#: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
+#: strongest bot with a budget suited to a person waiting (docs/strength.md); games not listed use
+#: :data:`STRONGEST`
+PLAY: dict[str, str] = {"stars": "search:0.5s", "freight": "search:0.5s"}
 
 
 def register(game: str, name: str, target: object, strongest: bool = False) -> None:
@@ -73,17 +81,22 @@ def bot_names(game: str) -> list[str]:
 
 
 def known_bots(game: str) -> str:
-    """``"random, heuristic; bot = heuristic"``: the bots of ``game`` for an error message."""
+    """``"random, heuristic, search; bot = heuristic"``: the bots of ``game`` for an error message
+    (``bot = search:0.5s where people play, heuristic in simulate`` when the two differ)."""
     names = bot_names(game)
     if not names:
         return f"{game} has no bots"
-    return f"{', '.join(names)}; bot = {STRONGEST[game]}"
+    play = PLAY.get(game, STRONGEST[game])
+    if play == STRONGEST[game]:
+        return f"{', '.join(names)}; bot = {STRONGEST[game]}"
+    return f"{', '.join(names)}; bot = {play} where people play, {STRONGEST[game]} in simulate"
 
 
-def resolve_bot(game: str, word: str) -> str:
-    """The registry name meant by ``word``: ``bot`` (the strongest), ``bot:NAME`` or ``NAME``, and
-    ``NAME:BUDGET`` for a bot that takes a budget (case and surrounding spaces ignored); the budget
-    comes back in canonical form (``search:0.2s``).
+def resolve_bot(game: str, word: str, play: bool = False) -> str:
+    """The registry name meant by ``word``: ``bot`` (the strongest: :data:`PLAY`'s where people
+    ``play``, else :data:`STRONGEST`'s), ``bot:NAME`` or ``NAME``, and ``NAME:BUDGET`` for a bot
+    that takes a budget (case and surrounding spaces ignored); the budget comes back in canonical
+    form (``search:0.2s``).
 
     Raises:
         UnknownBot: ``game`` has no bots, or no bot of that name.
@@ -95,7 +108,7 @@ def resolve_bot(game: str, word: str) -> str:
         raise UnknownBot(f"no bots for game {game!r} (games with bots: {known})")
     w = word.strip().lower()
     if w == "bot":
-        return STRONGEST[game]
+        return PLAY.get(game, STRONGEST[game]) if play else STRONGEST[game]
     name = w[4:] if w.startswith("bot:") else w
     base, sep, option = name.partition(":")
     if base not in table:
@@ -145,6 +158,7 @@ from .seats import HUMAN, default_names, default_seats, parse_seats  # noqa: E40
 __all__ = [
     "BOTS",
     "HUMAN",
+    "PLAY",
     "STRONGEST",
     "Bot",
     "SeatError",

@@ -1,8 +1,9 @@
 """How fast the Rolling Stock Stars search bot thinks (``rolling bench stars --search``).
 
 The position is the middle of the bundled real 4-player game (``rss_hotseat_dividend``): its
-actions are replayed up to half of them, then the heuristic plays on until a seat faces a decision
-the search bot searches (more than one candidate). The search then runs for ``seconds``; a
+actions are replayed up to half of them, then the heuristic plays on until a seat faces a phase 1
+(Investment) decision with more than one candidate: there the Deck is hidden, so the search runs
+its whole budget (later phases are exact and stop after one playout per candidate). The search then runs for ``seconds``; a
 *playout* is one ISMCTS iteration (determinize, select, expand, play to the horizon, score).
 """
 
@@ -32,7 +33,7 @@ def mid_game_position():
         seat = pick_seat(s, last)
         game = StarsSearch(seat)
         game.observe(s)
-        if len(game.candidates(s, seat, guide)) > 1 and s.phase != 3:
+        if s.phase == 1 and len(game.candidates(s, seat, guide)) > 1:
             return s, seat
         s.apply(guide.choose(s, seat))
         last = seat

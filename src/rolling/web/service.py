@@ -403,11 +403,11 @@ class GameService:
     # -- creating ------------------------------------------------------------------------------------
     def options(self) -> dict[str, Any]:
         """What the lobby form offers, per game: player counts, editions, variants, bots."""
-        from rolling.bots import STRONGEST, bot_names
+        from rolling.bots import PLAY, STRONGEST, bot_names
 
         out: dict[str, Any] = {}
         for game in GAME_MODULES:
-            entry: dict[str, Any] = {"bots": bot_names(game), "strongest": STRONGEST.get(game)}
+            entry: dict[str, Any] = {"bots": bot_names(game), "strongest": PLAY.get(game, STRONGEST.get(game))}
             if game == "stars":
                 from rolling.games.stars.config import EDITIONS, PLAYERS, TITLES, VARIANTS
 
