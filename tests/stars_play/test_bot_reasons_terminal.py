@@ -94,3 +94,14 @@ def test_secret_money_keeps_the_reasons_from_the_person_while_the_game_goes_on()
     bots_move(s)
     assert s.reasons and not s.state.is_over
     assert s.news_with_reasons(0) == [(line, False) for line in s.news(0)]
+
+
+def test_the_search_bots_reason_gives_its_top_alternatives_in_the_news(tmp_path):
+    """Issue 16: the terminal gives the search bot's reason as its top alternatives with their
+    visits and values, right after its move."""
+    code, out = run(["play", "stars", "--seats", "search:60,human", "--players", "2", "--seed", "5", "--save",
+                     str(tmp_path / "g.json")], "quit\n")
+    assert code == 0, out
+    news = out[out.index("The game so far"):out.index("Player 2> ")].splitlines()
+    k = next(k for k, line in enumerate(news) if line.startswith("  (Search 1 search (60 iterations, "))
+    assert " visits " in news[k] and news[k - 1].startswith("Search 1 ")

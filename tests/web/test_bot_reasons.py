@@ -57,7 +57,7 @@ def check_placement(doc, hist):
 
 def test_a_bots_reason_is_in_the_document_for_everyone_and_survives_a_restart(db_url):
     with app_client(db_url) as client:
-        g = make_game(client, ["human", "bot", "bot"], seed=5)
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=5)
         gid = g["id"]
         rng = random.Random(3)
         for _ in range(12):
@@ -91,7 +91,7 @@ def test_a_bots_reason_is_in_the_document_for_everyone_and_survives_a_restart(db
 
 def test_undo_takes_the_reasons_of_the_bots_moves_with_it(db_url):
     with app_client(db_url) as client:
-        g = make_game(client, ["human", "bot", "bot"], seed=11)
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
         gid, t0 = g["id"], tok(g, 0)
         before = doc_of(client, gid, t0)
         after = act(client, g, 0, before).json()
@@ -105,7 +105,7 @@ def test_undo_takes_the_reasons_of_the_bots_moves_with_it(db_url):
         assert doc_of(client, gid, t0)["reasons"] == before["reasons"]
 
 
-@pytest.mark.parametrize("game,seats", [("freight", ["human", "bot", "bot:random"]), ("market", ["bot:heuristic"])])
+@pytest.mark.parametrize("game,seats", [("freight", ["human", "heuristic", "bot:random"]), ("market", ["bot:heuristic"])])
 def test_freight_and_market_documents_carry_reasons(client, game, seats):
     r = client.post("/api/games", json={"game": game, "seats": seats, "seed": 3})
     assert r.status_code == 201, r.text
@@ -126,13 +126,13 @@ def test_freight_and_market_documents_carry_reasons(client, game, seats):
 def test_secret_money_holds_the_reasons_back_until_the_end(client):
     """002, 3.2 (secret private money): a reason would tell how much the bot can pay, so nobody
     reads the reasons while the game goes on; a finished game shows them."""
-    g = make_game(client, ["human", "bot", "bot"], seed=5, config={"variants": ["secret-money"]})
+    g = make_game(client, ["human", "heuristic", "heuristic"], seed=5, config={"variants": ["secret-money"]})
     d = act(client, g, 0, doc_of(client, g["id"], tok(g, 0))).json()
     assert d["played"] > 2 and not d["over"]
     assert d["reasons"] == [] and doc_of(client, g["id"])["reasons"] == []
     assert all(a["reason"] is None for a in history(client, g["id"]))
     assert client.get(f"/api/games/{g['id']}/history/{d['played']}").json()["reasons"] == []
-    done = make_game(client, ["bot", "bot"], seed=2, config={"variants": ["secret-money"]})
+    done = make_game(client, ["heuristic", "heuristic"], seed=2, config={"variants": ["secret-money"]})
     over = doc_of(client, done["id"])
     assert over["over"] and over["reasons"]
     hist = history(client, done["id"])
@@ -159,5 +159,17 @@ def test_an_existing_database_gets_the_reasons_table_on_the_next_start(db_url):
     assert "bot_reasons" not in inspect(engine).get_table_names()
     engine.dispose()
     with app_client(db_url) as client:
-        g = make_game(client, ["human", "bot", "bot"], seed=5)
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=5)
         assert doc_of(client, g["id"], tok(g, 0))["reasons"]
+
+
+def test_the_search_bots_reason_gives_its_top_alternatives_in_the_log(client):
+    """Issue 16: the web log gives the search bot's reason as its top alternatives with their
+    visits and values, under its move."""
+    g = make_game(client, ["search:60", "human"], seed=5)
+    d = doc_of(client, g["id"], tok(g, 1))
+    searched = [r for r in d["reasons"] if r["seat"] == 0]
+    assert searched, d["reasons"]
+    text = searched[0]["text"]
+    assert text.startswith("search (60 iterations, ") and " visits " in text and "%" in text
+    check_placement(d, history(client, g["id"]))

@@ -9,7 +9,7 @@ pytestmark = needs_chromium
 
 
 def test_a_bots_reason_shows_under_its_move_in_the_stars_log(server, browser, shots):
-    g = post(server, "/api/games", {"game": "stars", "config": {"players": 3}, "seats": ["human", "bot", "bot"], "seed": 5})
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 3}, "seats": ["human", "heuristic", "heuristic"], "seed": 5})
     page = new_page(browser)
     page.goto(server + g["seats"][0]["url"])
     wait_drawn(page)
