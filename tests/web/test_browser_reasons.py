@@ -45,3 +45,14 @@ def test_a_bots_reason_shows_under_its_move_in_the_stars_log(server, browser, sh
     assert watcher.locator("#log li.reason").all_inner_texts() == texts
     watcher.locator("#log").screenshot(path=str(shots / "history-log-reasons.png"))
     assert_clean(watcher)
+
+
+def test_the_search_bots_alternatives_show_in_the_log(server, browser, shots):
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 2}, "seats": ["search:60", "human"], "seed": 5})
+    page = new_page(browser)
+    page.goto(server + g["seats"][1]["url"])
+    wait_drawn(page)
+    reason = page.locator("#log li.reason").first
+    assert reason.inner_text().startswith("Search 1 search (60 iterations, ") and " visits " in reason.inner_text()
+    page.locator("#log").screenshot(path=str(shots / "log-search-reason.png"))
+    assert_clean(page)
