@@ -410,6 +410,18 @@ class StarsHeuristicBot:
         self.seed = seed
         self.tried: set = set()
         self._tried_key: tuple = ()
+        self._deciding: StarsState | None = None  # the state of the choose() under way
+        self._holdings: dict[int, list[int]] = {}
+
+    def _companies(self, s: StarsState, owner: int) -> list[int]:
+        """``s.companies_of(owner)``, made once per decision for the state decided on (the list is
+        shared: never change it)."""
+        if s is self._deciding:
+            got = self._holdings.get(owner)
+            if got is None:
+                got = self._holdings[owner] = s.companies_of(owner)
+            return got
+        return s.companies_of(owner)
 
     # -------------------------------------------------------------------------------- helpers
     def sched(self, s: StarsState) -> list[tuple[int, int]]:
@@ -446,6 +458,17 @@ class StarsHeuristicBot:
             raise ValueError(f"seat {seat} has no legal action")
         self.last_reason = None
         sched = _schedule(s, max(1.0, self.RATE_PER_PLAYER * s.n))
+        self._deciding, self._holdings = s, {}
+        try:
+            a = self._decide(s, seat, moves, sched)
+        finally:
+            self._deciding = None
+        if a is None:
+            m = moves[0]
+            a = m.action(m.lo if m.field else None)
+        return a
+
+    def _decide(self, s: StarsState, seat: int, moves, sched):
         phase = s.phase
         if phase == 1:
             a = self._investment(s, seat, moves, sched)
@@ -461,9 +484,6 @@ class StarsHeuristicBot:
             a = self._ipo(s, seat, moves, sched)
         else:
             a = None
-        if a is None:
-            m = moves[0]
-            a = m.action(m.lo if m.field else None)
         return a
 
     # ---------------------------------------------------------------------------- valuations
@@ -483,7 +503,7 @@ class StarsHeuristicBot:
                 continue
             p = min(D.SPAN_HI[i], cash)
             f = self.frac(s, c, seat)
-            v = p + f * (corp_value(c, i, s.companies_of(CORP_BASE + c), sched) - p)
+            v = p + f * (corp_value(c, i, self._companies(s, CORP_BASE + c), sched) - p)
             if v > best:
                 best, buyer = v, c
         return best, buyer
@@ -501,10 +521,10 @@ class StarsHeuristicBot:
     def deal_gain(self, s: StarsState, seat: int, buyer: int, i: int, price: int, sched) -> float:
         """What ``seat`` gains if corporation ``buyer`` buys company ``i`` for ``price`` $."""
         owner = s.company_owner[i]
-        owned = s.companies_of(CORP_BASE + buyer)
+        owned = self._companies(s, CORP_BASE + buyer)
         fb = self.frac(s, buyer, seat)
         gain = fb * (corp_value(buyer, i, owned, sched) - price)
-        if fb and sched and s.corp_cash[buyer] - price + corp_incomes(buyer, owned + [i], sched[:1])[0] < 0:
+        if fb and sched and s.corp_cash[buyer] - price + _incomes_of(buyer, owned + [i])[sched[0]] < 0:
             gain -= 1000 * fb  # the buyer could not pay its income in phase 5 and would go bankrupt
         if owner == seat:
             gain += price - self.company_worth(s, seat, i, sched, exclude=buyer)
@@ -512,7 +532,7 @@ class StarsHeuristicBot:
             o = owner - CORP_BASE
             f = self.frac(s, o, seat)
             if f:
-                others = [j for j in s.companies_of(owner) if j != i]
+                others = [j for j in self._companies(s, owner) if j != i]
                 gain += f * (price - corp_value(o, i, others, sched))
         return gain
 
@@ -565,7 +585,7 @@ class StarsHeuristicBot:
         its private companies at the top of their span."""
         cash = s.corp_cash[c]
         gain = 0.0
-        for i in s.companies_of(seat):
+        for i in self._companies(s, seat):
             if cash < D.SPAN_LO[i]:
                 continue
             p = min(D.SPAN_HI[i], cash)
@@ -680,7 +700,7 @@ class StarsHeuristicBot:
             ask = int(private_value(i, sched)) + 1
         else:
             o = owner - CORP_BASE
-            ask = int(corp_value(o, i, [j for j in s.companies_of(owner) if j != i], sched)) + 1
+            ask = int(corp_value(o, i, [j for j in self._companies(s, owner) if j != i], sched)) + 1
         ask = max(m.lo, min(m.hi, ask))
         return ask
 
@@ -721,7 +741,7 @@ class StarsHeuristicBot:
                 v = private_value(i, sched, keep_now=True)
             else:
                 c = owner - CORP_BASE
-                others = [j for j in s.companies_of(owner) if j != i]
+                others = [j for j in self._companies(s, owner) if j != i]
                 v = corp_value(c, i, others, sched, keep_now=True) - (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
                 v *= self.frac(s, c, seat)
             if v < worst_v - 1e-9:
@@ -768,7 +788,7 @@ class StarsHeuristicBot:
         rest = sched  # in phase 6 the forecast starts with the next turn's income
         need = self._cash_need(s, seat, c, rest)
         # keep what next turn's income may cost (a corporation that cannot pay goes bankrupt)
-        reserve = max(0, -corp_incomes(c, s.companies_of(CORP_BASE + c), rest[:1])[0]) if rest else 0
+        reserve = max(0, -corp_incomes(c, self._companies(s, CORP_BASE + c), rest[:1])[0]) if rest else 0
         best, best_v = m.lo, -1e18
         for d in range(m.lo, m.hi + 1):
             delta = -d * issued
@@ -794,7 +814,7 @@ class StarsHeuristicBot:
         if not sched:
             return 0.0
         need = 0.0
-        for i in s.companies_of(seat):
+        for i in self._companies(s, seat):
             if D.SPAN_HI[i] > private_value(i, sched):
                 need += D.SPAN_HI[i]
         return need
@@ -844,7 +864,7 @@ class StarsHeuristicBot:
             v = n * ev - pay - private_value(i, sched)
             # its treasury can buy the bot's other private companies at the top of their span
             left = cash
-            for j in sorted(s.companies_of(seat), key=lambda j: -D.SPAN_HI[j]):
+            for j in sorted(self._companies(s, seat), key=lambda j: -D.SPAN_HI[j]):
                 if j == i or left < D.SPAN_LO[j]:
                     continue
                 p = min(D.SPAN_HI[j], left)
