@@ -71,8 +71,12 @@ class FreightHeuristicBot:
         dice_needed = link.cost + link.length
         v = pts / dice_needed
         # Links touching our network or a city with cargo open routes later.
-        mine = {state.map.links[i].a for i in range(len(state.owner)) if state.owner[i] == seat}
-        mine |= {state.map.links[i].b for i in range(len(state.owner)) if state.owner[i] == seat}
+        links = state.map.links
+        mine = set()
+        for i, owner in enumerate(state.owner):
+            if owner == seat:
+                mine.add(links[i].a)
+                mine.add(links[i].b)
         if link.a in mine or link.b in mine:
             v += 0.35
         if state.cargo[link.a] or state.cargo[link.b]:
