@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from rolling.bots.freight import FreightHeuristicBot
-from rolling.games.freight import Config, legal, new_game
+from rolling.games.freight import Config, legal, new_game, routes
 from rolling.sim import play_game
 
 # recorded with the bot as it was when it took every legal action (main at 3a777ce)
@@ -28,7 +28,8 @@ def test_heuristic_game_is_pinned(map_name, players, seed, expected):
 
 
 def test_legal_actions_is_its_parts_in_order():
-    """In every turn decision of a game, legal_actions is the concatenation of its parts."""
+    """In every turn decision of a game, legal_actions is the concatenation of its parts, and a
+    route move's path reads back as the engine's path."""
     state = new_game(Config("southern", 4), 3)
     bots = [FreightHeuristicBot(j) for j in range(4)]
     turns = 0
@@ -39,6 +40,8 @@ def test_legal_actions_is_its_parts_in_order():
                      + legal.station_moves(state, seat) + legal.improvement_moves(state, seat)
                      + legal.end_turn_moves(state, seat))
             assert state.legal_actions(seat) == parts
+            for route in routes.enumerate_routes(state, seat):  # the bot values the engine's paths
+                assert routes.parse_path(state, legal.route_move(state, seat, route).path) == route[3]
             turns += 1
         state.apply(bots[seat].choose(state, seat))
     assert turns > 100

@@ -20,7 +20,7 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.components import COLOUR_INDEX, OCEAN, face
 from rolling.games.freight.construction import contract_score
-from rolling.games.freight.routes import distance_bonus, link_cost, parse_path, route_price
+from rolling.games.freight.routes import distance_bonus, enumerate_routes, link_cost, parse_path, route_price
 from rolling.games.freight.stockpile import gains, parse_store
 
 
@@ -56,11 +56,14 @@ class FreightHeuristicBot:
     # -- evaluation helpers --------------------------------------------------------------------
 
     def _route_value(self, state, seat, a: EstablishRoute) -> float:
-        path = parse_path(state, a.path)
+        return self._path_value(state, seat, a.colour, parse_path(state, a.path))
+
+    def _path_value(self, state, seat, colour: str, path: list[int]) -> float:
+        """:meth:`_route_value` of a route carrying ``colour`` along the link indices ``path``."""
         own = sum(1 for i in path if state.owner[i] == seat)
         base = sum(link_cost(state, seat, i) for i in path)
         cost, _ = route_price(state, seat, base)
-        gain = own + distance_bonus(state.comp, a.colour, len(path)) + state.comp.cargo_bonus[state.phase]
+        gain = own + distance_bonus(state.comp, colour, len(path)) + state.comp.cargo_bonus[state.phase]
         others = len(path) - own
         return gain - 0.3 * others - 0.6 * cost
 
@@ -131,11 +134,14 @@ class FreightHeuristicBot:
         steady = [a for a in build_moves if type(a) is SteadyBuild]
         if steady:
             return min(steady, key=lambda a: state.link_by_id(a.link).length - state.cubes[state.link_by_id(a.link).index])
-        routes = legal.route_moves(state, seat)
-        if routes:
-            best = max(routes, key=lambda a: self._route_value(state, seat, a))
-            value = self._route_value(state, seat, best)
+        # the routes are valued on the engine's paths; only the best becomes an action
+        found = enumerate_routes(state, seat)
+        if found:
+            values = [self._path_value(state, seat, colour, path) for _o, colour, _d, path, _c in found]
+            k = max(range(len(found)), key=values.__getitem__)  # the first best, as max() over the moves
+            value = values[k]
             if value > 0:
+                best = legal.route_move(state, seat, found[k])
                 self.last_reason = (f"ships {best.colour} {best.origin} -> {best.dest}: the best route, "
                                     f"worth {value:.1f} after the dice it costs")
                 return best

@@ -109,11 +109,16 @@ def build_moves(state, seat: int) -> list:
 
 def route_moves(state, seat: int) -> list:
     """The EstablishRoute moves of ``seat``, one per distinct outcome (C)."""
+    return [route_move(state, seat, route) for route in routes.enumerate_routes(state, seat)]
+
+
+def route_move(state, seat: int, route: tuple) -> EstablishRoute:
+    """The EstablishRoute move of one ``(origin, colour, dest, path, cost)`` of
+    :func:`routes.enumerate_routes`."""
+    origin, colour, dest, path, _cost = route
     links = state.map.links
     cities = state.map.cities
-    return [EstablishRoute(seat, cities[origin].name, colour, cities[dest].name,
-                           ",".join(str(links[i].id) for i in path))
-            for origin, colour, dest, path, _cost in routes.enumerate_routes(state, seat)]
+    return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, ",".join(str(links[i].id) for i in path))
 
 
 def station_moves(state, seat: int, budget: int | None = None) -> list:
