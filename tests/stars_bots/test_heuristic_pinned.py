@@ -51,7 +51,7 @@ def test_cached_schedule_and_valuations_equal_fresh_ones():
     while not state.is_over:
         seat = state.to_act[0]
         rate = max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * state.n)
-        sched = H._schedule(state, rate)
+        sched = H.schedule(state, rate)
         fresh = H._horizon(state, rate)
         assert list(sched) == fresh
         assert H.horizon(state, rate) == fresh

@@ -121,7 +121,7 @@ def horizon(s: StarsState, rate: float) -> list[tuple[int, int]]:
     """:func:`forecast`, cut short where a corporation's share price should reach the $75 card
     (which ends the game in phase 7): a corporation whose stars justify $75 climbs at most two
     cards per dividend phase."""
-    return list(_schedule(s, rate))
+    return list(schedule(s, rate))
 
 
 class _Sched(tuple):
@@ -141,8 +141,10 @@ _SCHEDULES_MAX = 256
 _MEMO_MAX = 1 << 12
 
 
-def _schedule(s: StarsState, rate: float) -> _Sched:
-    """:func:`horizon` as a :class:`_Sched`, the same object for the same inputs while cached."""
+def schedule(s: StarsState, rate: float) -> _Sched:
+    """:func:`horizon` as a :class:`_Sched`, the same object for the same inputs while cached: pass it as
+    ``sched`` to the valuations (:func:`corp_value`, :func:`private_value`, :func:`corp_book`...) and
+    they reuse what they computed under it before. A tuple: never change it."""
     key = (rate, s.over, s.end_flipped, s.phase, s.auction is not None or bool(s.current), len(s.offering),
            tuple(s.deck), tuple(s.company_owner), tuple(s.corp_active), tuple(s.corp_issued), tuple(s.corp_card),
            tuple(s.corp_cash))
@@ -457,7 +459,7 @@ class StarsHeuristicBot:
         if not moves:
             raise ValueError(f"seat {seat} has no legal action")
         self.last_reason = None
-        sched = _schedule(s, max(1.0, self.RATE_PER_PLAYER * s.n))
+        sched = schedule(s, max(1.0, self.RATE_PER_PLAYER * s.n))
         self._deciding, self._holdings = s, {}
         try:
             a = self._decide(s, seat, moves, sched)
