@@ -48,7 +48,7 @@ from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState
 from rolling.sim.stars import pick_seat
 
 from . import ismcts
-from .stars_heuristic import StarsHeuristicBot, horizon, private_value, share_value
+from .stars_heuristic import StarsHeuristicBot, private_value, schedule, share_value
 
 #: the most candidates a decision considers
 MAX_CANDIDATES = 8
@@ -213,7 +213,7 @@ class StarsSearch:
 
     def reward(self, s: StarsState, seat: int) -> float:
         """:func:`margin_reward` of :func:`wealth`."""
-        sched = horizon(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
+        sched = schedule(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
         return margin_reward(wealth(s, sched), seat, SCALE)
 
     def describe(self, s: StarsState, a) -> str:
