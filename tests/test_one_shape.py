@@ -29,13 +29,15 @@ from rolling.sim.stars import pick_seat
 
 #: every bot of every game
 ALL_BOTS = {
-    "stars": ["random", "heuristic"],
-    "freight": ["random", "heuristic"],
+    "stars": ["random", "heuristic", "search"],
+    "freight": ["random", "heuristic", "search"],
     "market": ["random", "heuristic", "policy"],
 }
 
-#: the strongest bot of each game, what the seat ``bot`` means
+#: the strongest bot of each game for batches, what the seat ``bot`` means in ``simulate``
 STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+#: what the seat ``bot`` means where people play (play, web)
+PLAY_OF = {"stars": "search:0.5s", "freight": "search:0.5s", "market": "policy"}
 
 #: a seat list of each game's bots for ``simulate`` (Rolling Market is solitaire)
 SIM_SEATS = {"stars": "bot,bot:random,random", "freight": "bot,bot:random,random", "market": "bot"}
@@ -65,8 +67,10 @@ def test_make_bot_returns_every_bot_of_every_game():
 
 
 @pytest.mark.parametrize("game,name,message", [
-    ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic; bot = heuristic)"),
-    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic; bot = heuristic)"),
+    ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic, search; "
+                        "bot = search:0.5s where people play, heuristic in simulate)"),
+    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search; "
+                              "bot = search:0.5s where people play, heuristic in simulate)"),
     ("chess", "random", "no bots for game 'chess' (games with bots: freight, market, stars)"),
 ])
 def test_unknown_bot_names_the_known_ones(game, name, message):
@@ -79,7 +83,8 @@ def test_unknown_bot_names_the_known_ones(game, name, message):
 def test_every_bot_finishes_a_game_of_its_own(game):
     """Each bot of each game plays whole games with legal actions only (the engine refuses others)."""
     for name in ALL_BOTS[game]:
-        stats = simulate(game, [name] * (1 if game == "market" else 3), 2, seed=5)
+        bot = f"{name}:1" if name == "search" else name  # one playout per decision: the rules, not the strength
+        stats = simulate(game, [bot] * (1 if game == "market" else 3), 2, seed=5)
         assert stats["games"] == 2 and stats["actions"] > 0
 
 
@@ -88,16 +93,17 @@ def test_every_bot_finishes_a_game_of_its_own(game):
 
 def test_seat_vocabulary_is_the_same_for_every_game():
     for game in ALL_BOTS:
-        best = STRONGEST_OF[game]
+        best, play = STRONGEST_OF[game], PLAY_OF[game]
         assert parse_seats(game, "human,bot,bot:random,Heuristic, random") == [
-            "human", best, "random", "heuristic", "random"]
-        assert parse_seats(game, None, players=3) == ["human", best, best]
+            "human", play, "random", "heuristic", "random"]
+        assert parse_seats(game, None, players=3) == ["human", play, play]
         assert parse_seats(game, None, default_players=1) == ["human"]
         assert parse_seats(game, ["bot", "random"], humans=False) == [best, "random"]
 
 
 @pytest.mark.parametrize("spec,kwargs,message", [
-    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic; bot = heuristic"),
+    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search; "
+                          "bot = search:0.5s where people play, heuristic in simulate"),
     ("bot,bot:robot", {"humans": False}, "unknown bot 'bot:robot' (seat 2): use bot, bot:NAME or NAME"),
     ("human,bot", {"humans": False}, "seat 1 is human, but only bots play here"),
     ("human,bot", {"players": 3}, "--players 3 but --seats names 2 seats"),
@@ -182,9 +188,9 @@ def test_play_game_is_shared():
 
 
 PLAY = {
-    "freight": ["--seats", "human,bot,bot:random"],
+    "freight": ["--seats", "human,heuristic,bot:random"],
     "market": [],
-    "stars": ["--seats", "human,bot,bot:random,bot:heuristic"],
+    "stars": ["--seats", "human,heuristic,bot:random,bot:heuristic"],
 }
 
 
@@ -211,8 +217,8 @@ def test_play_starts_saves_to_the_default_file_and_quits(game, tmp_path):
 
 
 @pytest.mark.parametrize("game,args", [
-    ("stars", ["--seats", "bot,bot:random"]),
-    ("freight", ["--seats", "bot,bot:random"]),
+    ("stars", ["--seats", "heuristic,bot:random"]),
+    ("freight", ["--seats", "heuristic,bot:random"]),
     ("market", ["--seats", "bot"]),
 ])
 def test_bots_only_game_ends_with_one_end_block(game, args, tmp_path):

@@ -158,3 +158,18 @@ def test_reason_lists_alternatives_with_visits():
     heuristic = FreightHeuristicBot(0)
     assert heuristic.choose(alone, s) == action
     assert bot.last_reason == heuristic.last_reason
+
+
+def test_the_last_turn_is_searched_exactly():
+    """"Ending Phase C": after the End of Phase holder's final turn the game is over, so in that
+    turn no hidden card or roll can change a playout: the search is exact there (one playout per
+    candidate) and not before."""
+    st = heuristic_until("west-coast", 5, lambda s: s.phase == 2 and s.final_left == 1)
+    game = FreightSearch(st.to_act[0], 0)
+    assert game.exact(st)
+    assert not game.exact(heuristic_until("west-coast", 5, lambda s: s.stage == "turn" and s.turn >= 3))
+    bot = FreightSearchBot(seed=0, budget="50")
+    seat = st.to_act[0]
+    bot.choose(st, seat)
+    assert bot.last_result is not None
+    assert bot.last_result.iterations == len(bot.last_result.ranked) <= MAX_CANDIDATES

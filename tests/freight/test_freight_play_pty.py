@@ -54,7 +54,7 @@ def test_several_turns_typed_at_the_terminal(tmp_path):
     city, take and build typed by name, the board picture, save, undo, end turn, the bots'
     turns, quit and --resume; every screen fits 100 columns."""
     save = tmp_path / "g.json"
-    me = Player(["play", "freight", "--seats", "human,bot,bot:random", "--seed", "3", "--save", str(save)], tmp_path)
+    me = Player(["play", "freight", "--seats", "human,heuristic,bot:random", "--seed", "3", "--save", str(save)], tmp_path)
     s = first = me.screen
     assert "The game so far" in s and "Player 1 is the start player" in s and "starting cargo:" in s
     assert "opening draft" in s and "Dice of Player 1: 1:" in s

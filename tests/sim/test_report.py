@@ -104,7 +104,7 @@ def test_report_errors_are_one_line(tmp_path):
     for args, message in [
         ([str(tmp_path / "none.csv")], "rolling: no such results file: "),
         ([str(stars), str(market)], "rolling: the results files hold games of market, stars: report one game at a time"),
-        ([str(stars), "--out", str(tmp_path / "r.txt")], "rolling: --out must end in .html, not '.txt'"),
+        ([str(stars), "--out", str(tmp_path / "r.txt")], "rolling: --out must end in .html or .md, not '.txt'"),
         ([str(tmp_path / "junk.csv")], "rolling: "),
         ([str(tmp_path / "r.xlsx")], "rolling: no such results file"),
     ]:
@@ -112,3 +112,18 @@ def test_report_errors_are_one_line(tmp_path):
         assert r.returncode == 2 and r.stdout == "", r.stderr
         assert r.stderr.startswith(message) and r.stderr.count("\n") == 1, r.stderr
     assert not list(tmp_path.glob("*.html"))
+
+
+def test_markdown_report_has_the_same_tables(tmp_path):
+    """--out FILE.md: the same sections and tables as Markdown, for documents (docs/balance.md)."""
+    path = results(tmp_path, "stars")
+    out = tmp_path / "r.md"
+    r = subprocess.run(CMD + ["report", str(path), "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    md = out.read_text()
+    assert md.startswith("# Rolling Stock Stars: balance report")
+    for title in ("## Win rate and score by player-order position", "## Corporations"):
+        assert title in md
+    assert "| position | seats played | win rate (95% CI) |" in md
+    assert "<" not in md and "data:image" not in md
+    assert "*(Plot in the HTML report:" in md

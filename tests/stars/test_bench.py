@@ -29,6 +29,20 @@ def test_bench_json_reports_fixture_replay_ms():
     )
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
-    assert set(res) == {"replay_actions_per_s", "random_games_per_s", "clone_us", "fixture_replay_ms"}
+    assert set(res) == {"replay_actions_per_s", "random_games_per_s", "clone_us", "fixture_replay_ms", "search"}
     assert set(res["fixture_replay_ms"]) == {"rss_1005", "rss_hotseat_dividend"}
     assert all(ms > 0 for ms in res["fixture_replay_ms"].values())
+
+
+def test_bench_reports_search_playouts_in_a_mid_game_position():
+    """Issue 16: playouts/s of the search bot in a mid-game decision of the bundled 4-player game."""
+    r = subprocess.run(
+        [sys.executable, "-m", "rolling.cli.main", "bench", "stars", "--search", "--json", "--seconds", "0.3"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    assert res["playouts_per_s"] > 0 and res["iterations"] >= 4
+    assert res["turn"] >= 2 and res["candidates"] >= 2
+    assert res["reason"].startswith(f"search ({res['iterations']} iterations")

@@ -43,7 +43,7 @@ def stars_corporations_in(text):
 
 def test_v22_bots_game_shows_only_v22_names(tmp_path):
     """Issue 10, B8 acceptance: a v2.2 game of bots finishes and names corporations only as v2.2 does."""
-    child = spawn(["--edition", "v2.2", "--seats", "bot,bot,bot", "--seed", "1"], tmp_path)
+    child = spawn(["--edition", "v2.2", "--seats", "heuristic,heuristic,heuristic", "--seed", "1"], tmp_path)
     out = run_to_end(child)
     assert child.exitstatus == 0 and "Final standings" in out
     assert "Rolling Stock (rules v2.2)" in out and "Rolling Stock Stars" not in out
@@ -53,13 +53,13 @@ def test_v22_bots_game_shows_only_v22_names(tmp_path):
 
 def test_the_stars_check_finds_stars_names(tmp_path):
     """The check above is able to fail: the same game in the stars edition names its corporations."""
-    out = run_to_end(spawn(["--seats", "bot,bot,bot", "--seed", "1"], tmp_path))
+    out = run_to_end(spawn(["--seats", "heuristic,heuristic,heuristic", "--seed", "1"], tmp_path))
     assert stars_corporations_in(out)
 
 
 def test_bad_player_count_names_the_editions_range(tmp_path):
     """000: "A card game for three to six players"; the error says so, in the edition's title."""
-    child = spawn(["--edition", "v2.2", "--seats", "bot,bot"], tmp_path)
+    child = spawn(["--edition", "v2.2", "--seats", "heuristic,heuristic"], tmp_path)
     out = run_to_end(child)
     assert child.exitstatus == 2 and "Rolling Stock (rules v2.2) is for 3 to 6 players, not 2" in out
     assert "Traceback" not in out
@@ -109,7 +109,7 @@ def test_v22_commands_take_v22_codes_and_records_keep_symbols(tmp_path):
 
 def pass_through(args, tmp_path, decisions=60):
     """Player 1 passes (or leaves, or is done) at every decision; returns all the terminal showed."""
-    child = spawn([*args, "--seats", "human,bot:random,bot:random,bot", "--seed", "1", "--save", str(tmp_path / "g.json")], tmp_path)
+    child = spawn([*args, "--seats", "human,bot:random,bot:random,heuristic", "--seed", "1", "--save", str(tmp_path / "g.json")], tmp_path)
     seen = []
     for _ in range(decisions):
         if child.expect([PROMPT, pexpect.EOF], timeout=120) == 1:

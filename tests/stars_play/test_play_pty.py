@@ -104,7 +104,7 @@ def test_bots_only_game_prints_final_standings(tmp_path):
 def test_plain_two_player_bots_game_finishes(tmp_path):
     """Issue 10 acceptance: `rolling play stars --players 2 --seats bot,bot --seed 1` finishes (001:
     two to six players, no option needed)."""
-    child = spawn(["--players", "2", "--seats", "bot,bot", "--seed", "1", "--quiet"], tmp_path)
+    child = spawn(["--players", "2", "--seats", "heuristic,heuristic", "--seed", "1", "--quiet"], tmp_path)
     child.expect("Final standings")
     child.expect(pexpect.EOF)
     child.close()
@@ -113,7 +113,7 @@ def test_plain_two_player_bots_game_finishes(tmp_path):
 
 def test_v22_refuses_two_players_naming_its_range(tmp_path):
     """000: Rolling Stock v2.2 is for three to six players; the one-line error names that range."""
-    child = spawn(["--players", "2", "--seats", "bot,bot", "--edition", "v2.2"], tmp_path)
+    child = spawn(["--players", "2", "--seats", "heuristic,heuristic", "--edition", "v2.2"], tmp_path)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2 and "3 to 6 players" in child.before and "Traceback" not in child.before

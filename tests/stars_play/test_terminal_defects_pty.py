@@ -119,7 +119,7 @@ def test_defect3_news_shows_what_followed_done_phase4_to_phase5_income(tmp_path)
         return s.phase == 4 and len(s.to_act) == 1 and s.to_act[0] == 0 and any(m.kind is Done for m in s.legal_moves(0))
 
     record, s = reach(last_to_close)
-    child, path = start(tmp_path, record, seats="human,bot,bot,bot")
+    child, path = start(tmp_path, record, seats="human,heuristic,heuristic,heuristic")
     child.sendline("done")
     child.expect(PROMPT)
     news = plain(child.before)
@@ -135,7 +135,7 @@ def test_defect3_news_shows_the_auction_won_after_leave_auction(tmp_path):
                 and bin(s.auction[5]).count("1") == 2 and s.auction[2] != 0)
 
     record, s = reach(two_left_in_auction)
-    child, path = start(tmp_path, record, seats="human,bot,bot,bot")
+    child, path = start(tmp_path, record, seats="human,heuristic,heuristic,heuristic")
     child.sendline("leave")
     child.expect(PROMPT)
     news = plain(child.before)
@@ -154,7 +154,7 @@ def test_defect3_news_shows_every_event_after_the_pass_that_ended_phase1_wrap_up
                 and bin(s.passed).count("1") == s.n - 1)
 
     record, s = reach(last_to_pass, seeds=range(23, 24))
-    child, path = start(tmp_path, record, seats="human,bot,bot,bot")
+    child, path = start(tmp_path, record, seats="human,heuristic,heuristic,heuristic")
     child.sendline("pass")
     child.expect(PROMPT)
     news = plain(child.before)
@@ -167,7 +167,7 @@ def test_defect3_news_shows_every_event_after_the_pass_that_ended_phase1_wrap_up
 def test_defect3_undo_starts_the_news_at_the_restored_point(tmp_path):
     """Undo: the position before the decision is shown again, not the game from turn 1."""
     record, s = reach(lambda s: s.phase == 1 and s.turn == 2 and s.auction is None and s.to_act[0] == 0)
-    child, path = start(tmp_path, record, seats="human,bot,bot,bot")
+    child, path = start(tmp_path, record, seats="human,heuristic,heuristic,heuristic")
     child.sendline("pass")
     child.expect(PROMPT)
     child.sendline("undo")
@@ -257,7 +257,7 @@ def test_defect5_done_with_open_proposals_offers_to_reject_them_phase3_acquisiti
 
 def test_four_seats_of_every_kind_start(tmp_path):
     """``rolling play stars --seats human,bot,bot:random,bot:heuristic`` starts and waits for Player 1."""
-    child = spawn(["--seats", "human,bot,bot:random,bot:heuristic", "--seed", "2", "--save", str(tmp_path / "g.json")],
+    child = spawn(["--seats", "human,heuristic,bot:random,bot:heuristic", "--seed", "2", "--save", str(tmp_path / "g.json")],
                   tmp_path, rows=30, cols=100)
     child.expect("Player 1> ")
     quit_(child)

@@ -26,7 +26,7 @@ def test_options_list_games_and_bots(client):
 
 
 def test_create_gives_a_token_per_human_seat_only(client):
-    g = make_game(client, ["human", "bot", "bot:random", "human"])
+    g = make_game(client, ["human", "heuristic", "bot:random", "human"])
     kinds = [s["kind"] for s in g["seats"]]
     assert kinds == ["human", "heuristic", "random", "human"]
     assert g["seats"][0]["token"] and g["seats"][3]["token"] and g["seats"][0]["token"] != g["seats"][3]["token"]
@@ -51,7 +51,7 @@ def test_bad_creations_are_400_with_a_message(client, body, word):
 
 
 def test_act_advances_the_version_and_bots_answer(client):
-    g = make_game(client, ["human", "bot", "bot"])
+    g = make_game(client, ["human", "heuristic", "heuristic"])
     d = doc_of(client, g["id"], tok(g, 0))
     assert d["you"] == [0] and d["view_seat"] == 0
     if 0 not in d["to_act"]:  # the bots played first: the game waits for the person
@@ -70,7 +70,7 @@ def test_act_advances_the_version_and_bots_answer(client):
 
 
 def two_humans(client, **extra):
-    g = make_game(client, ["human", "human", "bot"], **extra)
+    g = make_game(client, ["human", "human", "heuristic"], **extra)
     d = doc_of(client, g["id"], tok(g, 0), tok(g, 1))
     return g, d
 
@@ -214,7 +214,7 @@ def play_until(client, g, seats, cond, rng, limit=400):
 
 
 def test_undo_own_last_decision_with_the_bots_moves_after_it(client):
-    g = make_game(client, ["human", "bot", "bot"], seed=11)
+    g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
     t0 = tok(g, 0)
     d = play_until(client, g, [0], lambda d: 0 in d["to_act"], random.Random(1))
     r = act(client, g, 0, d)
@@ -273,7 +273,7 @@ def test_undo_refused_after_another_human_acted_but_hotseat_may(client):
 
 
 def test_bots_only_game_runs_to_the_end_and_the_record_replays(client, tmp_path, capsys):
-    g = make_game(client, ["bot", "bot:random", "bot", "random"], seed=21)
+    g = make_game(client, ["heuristic", "bot:random", "heuristic", "random"], seed=21)
     d = doc_of(client, g["id"])
     assert d["over"] and d["standings"] and d["to_act"] == []
     r = client.get(f"/api/games/{g['id']}/record")
@@ -300,7 +300,7 @@ def test_bots_only_game_runs_to_the_end_and_the_record_replays(client, tmp_path,
 
 
 def test_a_finished_game_refuses_actions(client):
-    g = make_game(client, ["human", "bot"], seed=4)
+    g = make_game(client, ["human", "heuristic"], seed=4)
     d = play_until(client, g, [0], lambda d: False, random.Random(4), limit=2000)
     assert d["over"]
     r = client.post(f"/api/games/{g['id']}/actions", json={"version": d["version"], "seat": 0, "action": {"type": "pass"}},
@@ -309,7 +309,7 @@ def test_a_finished_game_refuses_actions(client):
 
 
 def test_spectator_sees_no_secret_cash(client):
-    g = make_game(client, ["human", "human", "bot"], config={"variants": ["secret-money"]})
+    g = make_game(client, ["human", "human", "heuristic"], config={"variants": ["secret-money"]})
     spectator = doc_of(client, g["id"])
     assert all(p["cash"] is None for p in spectator["view"]["players"])
     mine = doc_of(client, g["id"], tok(g, 0))
@@ -470,7 +470,7 @@ def test_paced_bots_act_in_the_background(db_url):
 
     app = create_app(db_url, bot_pace=0.02, start_workers=True)
     with TestClient(app) as c:
-        g = make_game(c, ["bot", "bot"], seed=2)
+        g = make_game(c, ["heuristic", "heuristic"], seed=2)
         deadline = time.time() + 60
         while time.time() < deadline and not doc_of(c, g["id"])["over"]:
             time.sleep(0.1)
@@ -507,7 +507,7 @@ def test_idle_games_leave_memory_and_come_back_the_same(db_url):
     svc = GameService(open_database(db_url), bot_pace=0, start_workers=False, max_cached=2)
 
     async def scenario():
-        made = [await svc.create("stars", {"players": 3}, ["human", "bot", "bot"], seed=k) for k in range(4)]
+        made = [await svc.create("stars", {"players": 3}, ["human", "heuristic", "heuristic"], seed=k) for k in range(4)]
         assert len(svc.cache) == 2 and made[0][0].id not in svc.cache
         first, tokens = made[0]
         held = svc.held(first, tokens.values())
@@ -538,7 +538,7 @@ def test_freight_and_market_are_played_through_the_same_api(client, game, seats)
 
 
 def test_a_bots_only_freight_game_runs_to_the_end(client):
-    r = client.post("/api/games", json={"game": "freight", "seats": ["bot", "bot:random"], "seed": 5})
+    r = client.post("/api/games", json={"game": "freight", "seats": ["heuristic", "bot:random"], "seed": 5})
     assert r.status_code == 201, r.text
     d = doc_of(client, r.json()["id"])
     assert d["over"] and d["standings"]

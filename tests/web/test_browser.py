@@ -46,7 +46,7 @@ def test_whole_game_one_human_three_bots(server, browser, shots):
     assert kinds.count() == 4
     kinds.nth(0).select_option("human")
     for k in (1, 2, 3):
-        kinds.nth(k).select_option("bot")
+        kinds.nth(k).select_option("bot:heuristic")
     page.fill("#seed", "11")
     page.click("#create-btn")
     page.wait_for_selector("#links .seat-link")
@@ -144,7 +144,7 @@ def test_every_kind_of_decision_through_the_controls(server, browser, shots):
     from rolling.core.record import GameRecord, replay
 
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 4, "edition": "stars"},
-                                    "seats": ["human", "bot", "bot", "bot:random"], "seed": 21})
+                                    "seats": ["human", "heuristic", "heuristic", "bot:random"], "seed": 21})
     page = new_page(browser)
     page.goto(server + g["seats"][0]["url"])
     wait_drawn(page)
@@ -266,7 +266,7 @@ def test_a_stale_page_is_told_and_refreshed(server, browser):
     page = new_page(browser)
     if not hasattr(page, "route_web_socket"):
         pytest.skip("playwright too old to hold back WebSocket messages")
-    g = post(server, "/api/games", {"game": "stars", "config": {"players": 2, "edition": "stars"}, "seats": ["human", "bot"], "seed": 8})
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 2, "edition": "stars"}, "seats": ["human", "heuristic"], "seed": 8})
     deliver = {"on": True}
     sockets = []
 
@@ -309,7 +309,7 @@ def test_a_stale_page_is_told_and_refreshed(server, browser):
 
 def test_spectator_sees_no_secret_cash(server, browser):
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 3, "edition": "stars", "variants": ["secret-money"]},
-                                    "seats": ["human", "bot", "bot"], "seed": 5})
+                                    "seats": ["human", "heuristic", "heuristic"], "seed": 5})
     spectator = new_page(browser)
     spectator.goto(server + g["spectator_url"])
     wait_drawn(spectator)

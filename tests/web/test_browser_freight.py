@@ -184,7 +184,7 @@ def test_whole_game_on_each_map_from_the_lobby(server, browser, shots):
 
 def test_phone_and_reload(server, browser, shots):
     created = httpx.post(server + "/api/games", json={"game": "freight", "config": {"map": "southern", "players": 3},
-                                                      "seats": ["human", "bot", "bot"], "seed": 11}).json()
+                                                      "seats": ["human", "heuristic", "heuristic"], "seed": 11}).json()
     page = new_page(browser, 390, 844)
     page.goto(server + created["seats"][0]["url"])
     wait_drawn(page)

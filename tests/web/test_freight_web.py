@@ -54,12 +54,12 @@ def test_lobby_offers_each_map_with_its_player_counts(client):
     assert f["maps"]["west-coast"]["players"] == [2, 4]
     assert f["maps"]["southern"]["players"] == [3, 5]
     r = client.post("/api/games", json={"game": "freight", "config": {"map": "southern", "players": 2},
-                                        "seats": ["human", "bot"]})
+                                        "seats": ["human", "heuristic"]})
     assert r.status_code == 400 and "3-5 players" in r.json()["message"]
 
 
 def test_seat_names_name_the_players_in_the_log(client):
-    g = make_freight(client, ["human", "bot", "bot"])
+    g = make_freight(client, ["human", "heuristic", "heuristic"])
     d = doc_of(client, g["id"], tok(g, 0))
     names = [x["name"] for x in g["seats"]]
     assert names[1] != "Player 2"
@@ -102,7 +102,7 @@ def test_decisions_are_the_legal_moves_with_the_engines_previews():
 
 
 def test_a_whole_game_through_the_decisions_with_an_explicit_payment(client):
-    g = make_freight(client, ["human", "bot"], seed=3)
+    g = make_freight(client, ["human", "heuristic"], seed=3)
     gid, t = g["id"], tok(g, 0)
     h = {"X-Seat-Tokens": t}
     paid_by_hand = 0
@@ -150,7 +150,7 @@ def test_a_payment_that_does_not_pay_is_refused_and_changes_nothing(client):
 
 
 def test_history_documents_show_the_board_as_it_was(client):
-    g = make_freight(client, ["bot", "bot"], seed=9)
+    g = make_freight(client, ["heuristic", "heuristic"], seed=9)
     d0 = client.get(f"/api/games/{g['id']}/history/0").json()
     assert d0["view"]["stage"] == "draft" and all(ln["owner"] == -1 for ln in d0["view"]["links"])
     end = client.get(f"/api/games/{g['id']}").json()
@@ -171,7 +171,7 @@ def test_what_is_left_of_the_phase():
 
 
 def test_people_and_bots_in_any_seats_on_the_southern_map(client):
-    g = make_freight(client, ["bot", "human", "bot:random", "human"],
+    g = make_freight(client, ["heuristic", "human", "bot:random", "human"],
                      map_name="southern", seed=12)
     gid = g["id"]
     h = {"X-Seat-Tokens": f"{tok(g, 1)},{tok(g, 3)}"}

@@ -60,11 +60,11 @@ def test_kill_9_loses_nothing_and_games_go_on(db_url, tmp_path):
     proc = start_server(db_url, port, 0.0, log)
     try:
         c = httpx.Client(base_url=base, timeout=10)
-        g = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["human", "human", "bot"],
+        g = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["human", "human", "heuristic"],
                                        "seed": 17}).json()
         tokens = ",".join(s["token"] for s in g["seats"] if s["token"])
         h = {"X-Seat-Tokens": tokens}
-        bots = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["bot"] * 3,
+        bots = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["heuristic"] * 3,
                                           "seed": 5}).json()
         rng = random.Random(3)
         acked = 0
@@ -84,7 +84,7 @@ def test_kill_9_loses_nothing_and_games_go_on(db_url, tmp_path):
         # a game of bots under a visible pace: killed in the middle, it goes on after the restart
         proc = start_server(db_url, port, 0.01, log)
         c = httpx.Client(base_url=base, timeout=10)
-        paced = c.post("/api/games", json={"game": "stars", "config": {"players": 2}, "seats": ["bot", "bot"],
+        paced = c.post("/api/games", json={"game": "stars", "config": {"players": 2}, "seats": ["heuristic", "heuristic"],
                                            "seed": 8}).json()
         t = time.time()
         while c.get(f"/api/games/{paced['id']}").json()["version"] < 5 and time.time() - t < 20:

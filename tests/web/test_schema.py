@@ -22,8 +22,8 @@ def test_no_server_error(tmp_path):
     app = create_app(fresh_db_url(tmp_path), bot_pace=0, start_workers=False)
     with TestClient(app) as c:
         # games to find, so that not every generated id is unknown
-        g = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["human", "bot", "human"]}).json()
-        done = c.post("/api/games", json={"game": "stars", "config": {"players": 2}, "seats": ["bot", "bot"], "seed": 1}).json()
+        g = c.post("/api/games", json={"game": "stars", "config": {"players": 3}, "seats": ["human", "heuristic", "human"]}).json()
+        done = c.post("/api/games", json={"game": "stars", "config": {"players": 2}, "seats": ["heuristic", "heuristic"], "seed": 1}).json()
     ids = [g["id"], done["id"]]
     tokens = ",".join(s["token"] for s in g["seats"] if s["token"])
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)

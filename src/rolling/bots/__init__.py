@@ -11,15 +11,23 @@ The registry :data:`BOTS` maps a game and a bot name to ``"module:Class"``; a bo
 imported only when the bot is first asked for, and other code may add bots with :func:`register`.
 Every bot class is built as ``cls(seed=...)`` and follows :class:`~rolling.bots.base.Bot`.
 
-Names: ``bot`` is the strongest bot of the game (:data:`STRONGEST`); ``bot:NAME`` and ``NAME`` are
+Names: ``bot`` is the strongest bot of the game: in batches (``simulate``) the strongest fast bot
+(:data:`STRONGEST`), where people play the strongest with a budget for a person waiting
+(:data:`PLAY`: the search bots); ``bot:NAME`` and ``NAME`` are
 the bot ``NAME``; a bot that takes a budget (the search bots) is also written ``NAME:BUDGET``
 (``search:2000`` iterations, ``search:0.2s`` per decision), and the registry name then keeps the
 budget in its canonical form. Seats (:mod:`rolling.bots.seats`) add ``human``.
 
 Reasons: after ``choose`` a bot's ``last_reason`` is a short sentence about the move it just chose
-(``"bids up to $18: synergies with MS and BY"``) or ``None`` when it has nothing to say. It is the
-bot's own view, valuations included, so a front end shows it to onlookers, not to the bot's
-opponents at the table.
+(``"bids up to $18: synergies with MS and BY"``; the search bots name their top alternatives with
+their visits and values) or ``None`` when it has nothing to say. The front ends show it with the
+move, to everyone at the table and watching: the terminal prints it dimmed after the move's lines
+of the log, the web app stores it with the action and shows it under them in the log. It is the
+bot's own view, valuations included: the heuristics' reasons state their limits (the most a bot
+will bid for a company), which its opponents then know, a deliberate help to people learning
+against it. Where a reason would give away what the rules keep secret (the Stars secret-money
+variant: how much a bot can pay) the front ends hold the reasons back from the players until the
+game is over (:func:`rolling.bots.reasons.reasons_shown`).
 """
 
 from __future__ import annotations
@@ -47,8 +55,14 @@ BOTS: dict[str, dict[str, object]] = {
     },
 }
 
-#: game -> the name of its strongest bot, what the seat ``bot`` means
+#: game -> the name of its strongest bot for batches, what the seat ``bot`` means in ``simulate``
+#: (fast enough for hundreds of thousands of games)
 STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+
+#: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
+#: strongest bot with a budget suited to a person waiting (docs/strength.md); games not listed use
+#: :data:`STRONGEST`
+PLAY: dict[str, str] = {"stars": "search:0.5s", "freight": "search:0.5s"}
 
 
 def register(game: str, name: str, target: object, strongest: bool = False) -> None:
@@ -67,17 +81,22 @@ def bot_names(game: str) -> list[str]:
 
 
 def known_bots(game: str) -> str:
-    """``"random, heuristic; bot = heuristic"``: the bots of ``game`` for an error message."""
+    """``"random, heuristic, search; bot = heuristic"``: the bots of ``game`` for an error message
+    (``bot = search:0.5s where people play, heuristic in simulate`` when the two differ)."""
     names = bot_names(game)
     if not names:
         return f"{game} has no bots"
-    return f"{', '.join(names)}; bot = {STRONGEST[game]}"
+    play = PLAY.get(game, STRONGEST[game])
+    if play == STRONGEST[game]:
+        return f"{', '.join(names)}; bot = {STRONGEST[game]}"
+    return f"{', '.join(names)}; bot = {play} where people play, {STRONGEST[game]} in simulate"
 
 
-def resolve_bot(game: str, word: str) -> str:
-    """The registry name meant by ``word``: ``bot`` (the strongest), ``bot:NAME`` or ``NAME``, and
-    ``NAME:BUDGET`` for a bot that takes a budget (case and surrounding spaces ignored); the budget
-    comes back in canonical form (``search:0.2s``).
+def resolve_bot(game: str, word: str, play: bool = False) -> str:
+    """The registry name meant by ``word``: ``bot`` (the strongest: :data:`PLAY`'s where people
+    ``play``, else :data:`STRONGEST`'s), ``bot:NAME`` or ``NAME``, and ``NAME:BUDGET`` for a bot
+    that takes a budget (case and surrounding spaces ignored); the budget comes back in canonical
+    form (``search:0.2s``).
 
     Raises:
         UnknownBot: ``game`` has no bots, or no bot of that name.
@@ -89,7 +108,7 @@ def resolve_bot(game: str, word: str) -> str:
         raise UnknownBot(f"no bots for game {game!r} (games with bots: {known})")
     w = word.strip().lower()
     if w == "bot":
-        return STRONGEST[game]
+        return PLAY.get(game, STRONGEST[game]) if play else STRONGEST[game]
     name = w[4:] if w.startswith("bot:") else w
     base, sep, option = name.partition(":")
     if base not in table:
@@ -139,6 +158,7 @@ from .seats import HUMAN, default_names, default_seats, parse_seats  # noqa: E40
 __all__ = [
     "BOTS",
     "HUMAN",
+    "PLAY",
     "STRONGEST",
     "Bot",
     "SeatError",

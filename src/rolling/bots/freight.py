@@ -12,18 +12,15 @@ a build, an improvement or a station, ``last_reason`` says why in one line.
 from __future__ import annotations
 
 from rolling.core.rng import Rng
+from rolling.games.freight import legal
 from rolling.games.freight.actions import (
     Build,
-    BuildStation,
-    BuyImprovement,
-    EndTurn,
     EstablishRoute,
     SteadyBuild,
-    TakeContract,
 )
 from rolling.games.freight.components import COLOUR_INDEX, OCEAN, face
 from rolling.games.freight.construction import contract_score
-from rolling.games.freight.routes import distance_bonus, link_cost, parse_path, route_price
+from rolling.games.freight.routes import distance_bonus, enumerate_routes, link_cost, parse_path, route_price
 from rolling.games.freight.stockpile import gains, parse_store
 
 
@@ -59,11 +56,14 @@ class FreightHeuristicBot:
     # -- evaluation helpers --------------------------------------------------------------------
 
     def _route_value(self, state, seat, a: EstablishRoute) -> float:
-        path = parse_path(state, a.path)
+        return self._path_value(state, seat, a.colour, parse_path(state, a.path))
+
+    def _path_value(self, state, seat, colour: str, path: list[int]) -> float:
+        """:meth:`_route_value` of a route carrying ``colour`` along the link indices ``path``."""
         own = sum(1 for i in path if state.owner[i] == seat)
         base = sum(link_cost(state, seat, i) for i in path)
         cost, _ = route_price(state, seat, base)
-        gain = own + distance_bonus(state.comp, a.colour, len(path)) + state.comp.cargo_bonus[state.phase]
+        gain = own + distance_bonus(state.comp, colour, len(path)) + state.comp.cargo_bonus[state.phase]
         others = len(path) - own
         return gain - 0.3 * others - 0.6 * cost
 
@@ -74,8 +74,12 @@ class FreightHeuristicBot:
         dice_needed = link.cost + link.length
         v = pts / dice_needed
         # Links touching our network or a city with cargo open routes later.
-        mine = {state.map.links[i].a for i in range(len(state.owner)) if state.owner[i] == seat}
-        mine |= {state.map.links[i].b for i in range(len(state.owner)) if state.owner[i] == seat}
+        links = state.map.links
+        mine = set()
+        for i, owner in enumerate(state.owner):
+            if owner == seat:
+                mine.add(links[i].a)
+                mine.add(links[i].b)
         if link.a in mine or link.b in mine:
             v += 0.35
         if state.cargo[link.a] or state.cargo[link.b]:
@@ -113,36 +117,45 @@ class FreightHeuristicBot:
     # -- the decision --------------------------------------------------------------------------
 
     def choose(self, state, seat: int):
-        """Return the bot's move for ``seat`` (one of the legal moves, or one with an explicit payment)."""
-        acts = state.legal_actions(seat)
-        if state.stage == "draft":
-            self.last_reason = None
-            return self._draft(state, seat, acts)
+        """Return the bot's move for ``seat`` (one of the legal moves, or one with an explicit payment).
+
+        Raises:
+            ValueError: ``seat`` is not to act.
+        """
         self.last_reason = None
+        if state.stage == "draft":
+            return self._draft(state, seat, state.legal_actions(seat))
+        if seat not in state.to_act:
+            raise ValueError(f"seat {seat} has no legal action")
+        # Each kind of move is listed (as legal_actions lists it) only when the plan comes to it:
+        # most decisions never reach the stockpile options, and many not the routes.
         p = state.players[seat]
-        by: dict[type, list] = {}
-        for a in acts:
-            by.setdefault(type(a), []).append(a)
-        steady = by.get(SteadyBuild, [])
+        build_moves = legal.build_moves(state, seat)
+        steady = [a for a in build_moves if type(a) is SteadyBuild]
         if steady:
             return min(steady, key=lambda a: state.link_by_id(a.link).length - state.cubes[state.link_by_id(a.link).index])
-        routes = by.get(EstablishRoute, [])
-        if routes:
-            best = max(routes, key=lambda a: self._route_value(state, seat, a))
-            value = self._route_value(state, seat, best)
+        # the routes are valued on the engine's paths; only the best becomes an action
+        found = enumerate_routes(state, seat)
+        if found:
+            values = [self._path_value(state, seat, colour, path) for _o, colour, _d, path, _c in found]
+            k = max(range(len(found)), key=values.__getitem__)  # the first best, as max() over the moves
+            value = values[k]
             if value > 0:
+                best = legal.route_move(state, seat, found[k])
                 self.last_reason = (f"ships {best.colour} {best.origin} -> {best.dest}: the best route, "
                                     f"worth {value:.1f} after the dice it costs")
                 return best
-        takes = by.get(TakeContract, [])
-        if takes and len(p.contracts) < self.target:
+        takes = legal.take_moves(state, seat) if len(p.contracts) < self.target else []
+        if takes:
             best = max(takes, key=lambda a: self._contract_value(state, seat, state.map.links[state.contract_track[a.slot]]))
             link = state.map.links[state.contract_track[best.slot]]
             self.last_reason = (f"takes {link.label}: keeps {self.target} contracts going, the best points per die "
                                 f"({link.length} long) for its network and dice")
             return best
         builds = []
-        for a in by.get(Build, []):
+        for a in build_moves:
+            if type(a) is not Build:
+                continue
             r = self._build_rank(state, seat, a)
             if r is not None:
                 builds.append((r, a))
@@ -153,8 +166,8 @@ class FreightHeuristicBot:
             self.last_reason = f"builds on {link.label}: the contract nearest completion ({left} to go)"
             return best
         spare = sum(1 for s in p.spent if not s)
-        imps = by.get(BuyImprovement, [])
-        if imps and state.phase < 2:
+        imps = legal.improvement_moves(state, seat) if state.phase < 2 else []
+        if imps:
             def taste(a):
                 name = state.improvement_track[a.slot]
                 return IMPROVEMENT_TASTE.index(name) if name in IMPROVEMENT_TASTE else 99
@@ -163,11 +176,12 @@ class FreightHeuristicBot:
                 best = min(good, key=taste)
                 self.last_reason = f"buys {state.improvement_track[best.slot]}: high on its list, {spare} dice spare"
                 return best
-        stations = by.get(BuildStation, [])
-        if stations and p.stations < 3 and spare >= 2 and p.links_owned >= 2:
-            self.last_reason = f"builds a switching station: {spare} dice spare and {p.links_owned} links owned"
-            return stations[0]
-        ends = by.get(EndTurn, [])
+        if p.stations < 3 and spare >= 2 and p.links_owned >= 2:
+            stations = legal.station_moves(state, seat)
+            if stations:
+                self.last_reason = f"builds a switching station: {spare} dice spare and {p.links_owned} links owned"
+                return stations[0]
+        ends = legal.end_turn_moves(state, seat)
         return max(ends, key=lambda a: sum(gains(state, seat, parse_store(state, seat, a.store))))
 
     def _draft(self, state, seat, acts):

@@ -258,6 +258,12 @@ class FreightSearch:
         h = HORIZON_TURNS if HORIZON_TURNS is not None else root.n + 1
         return s.turn >= root.turn + h
 
+    def exact(self, s: FreightState) -> bool:
+        """The game's last turn ("Ending Phase C": the End of Phase holder's final turn): the
+        playout ends with the game, before any hidden card or roll can count, and the heuristic
+        players are deterministic, so one playout per candidate gives its exact result."""
+        return s.stage == "turn" and s.phase == 2 and s.final_left == 1
+
     def reward(self, s: FreightState, seat: int) -> float:
         """:func:`final_result` when the game is over, else :func:`margin_reward` of
         :func:`expected_stock`."""

@@ -24,9 +24,16 @@ ordered by prior, the playout policy's own choice first (see each game's ``candi
 *progressive widening* lets a node consider only its first ``ceil(WIDEN_C * visits ** WIDEN_ALPHA)``
 candidates, so a few iterations go to the most promising moves and more iterations open more.
 
+**Exact decisions**: when nothing hidden can change a playout before its horizon and the playout
+policy is deterministic (the game's ``exact``), every iteration from the root would repeat the same
+numbers, so the search plays each root candidate once and stops: a one-ply lookahead with exact
+values, well within the budget.
+
 **Budget** (:class:`Budget`): a number of iterations (``2000``: deterministic for a fixed seed)
 or seconds per decision (``1s``, ``0.2s``, ``200ms``: as many iterations as fit, so the choice
-may vary with the machine's speed).
+may vary with the machine's speed). Seconds are the process's CPU time (``time.process_time``), not
+wall time: on a loaded machine (a batch on every core, other people's jobs) a decision still gets
+the thinking it was given, and takes longer; on a free core the two are the same.
 """
 
 from __future__ import annotations
@@ -117,6 +124,10 @@ class SearchGame(Protocol):
     def new_playout(self) -> None:
         """Called before each iteration (playout policies with memory start afresh)."""
 
+    def exact(self, state: Any) -> bool:
+        """Whether nothing hidden can change a playout from ``state`` before the horizon (and the
+        playouts are deterministic): then one iteration per root candidate gives exact values."""
+
 
 class Node:
     """A node of the searching seat's decision tree: visits, total reward and availability."""
@@ -139,7 +150,7 @@ class Node:
 @dataclass(slots=True)
 class SearchResult:
     """The root's statistics after a search: ``ranked`` is ``(key, action, visits, mean)`` most
-    visited first; ``iterations`` run and ``seconds`` spent."""
+    visited first; ``iterations`` run and ``seconds`` of CPU spent."""
 
     ranked: list[tuple[Any, Any, int, float]]
     iterations: int
@@ -166,34 +177,38 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
     Returns:
         The root's statistics (:class:`SearchResult`); its ``best`` is the action to play.
     """
-    start = time.perf_counter()
+    start = time.process_time()
     cands = root_candidates if root_candidates is not None else game.candidates(state, seat)
     root = Node()
     order = {key: k for k, (key, _) in enumerate(cands)}
     deadline = None if budget.seconds is None else start + budget.seconds
     limit = budget.iterations
+    full = game.exact(state)
+    if full:
+        limit = len(cands) if limit is None else min(limit, len(cands))
     done = 0
     while True:
         if limit is not None:
             if done >= limit:
                 break
-        elif done >= MIN_ITERATIONS and time.perf_counter() >= deadline:  # type: ignore[operator]
+        elif done >= MIN_ITERATIONS and time.process_time() >= deadline:  # type: ignore[operator]
             break
-        _iterate(game, state, seat, root, cands, rng)
+        _iterate(game, state, seat, root, cands, rng, full)
         done += 1
     ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
     out = [(key, node.action, node.visits, node.mean) for key, node in ranked]
-    return SearchResult(out, done, time.perf_counter() - start)
+    return SearchResult(out, done, time.process_time() - start)
 
 
-def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng) -> None:
+def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng,
+             full: bool = False) -> None:
     game.new_playout()
     d = game.determinize(root_state, seat, rng)
     node = root
     path = [root]
     cands = root_cands
     while True:
-        n = widened(node, len(cands))
+        n = len(cands) if full else widened(node, len(cands))
         fresh = None
         best = None
         best_ucb = -1.0

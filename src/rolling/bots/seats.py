@@ -40,7 +40,7 @@ def parse_seat(game: str, word: str, number: int, humans: bool = True) -> str:
             raise SeatError(f"seat {number} is human, but only bots play here (bots: {known_bots(game)})")
         return HUMAN
     try:
-        return resolve_bot(game, w)
+        return resolve_bot(game, w, play=humans)
     except UnknownBot:
         what = "seat" if humans else "bot"
         use = "human, bot, bot:NAME or NAME" if humans else "bot, bot:NAME or NAME"
@@ -81,12 +81,13 @@ def parse_seats(
 
 
 def default_seats(game: str, players: int, humans: bool = True) -> list[str]:
-    """``players`` seats: a human first (when ``humans``), then the strongest bot of ``game``."""
-    from . import STRONGEST
+    """``players`` seats: a human first (when ``humans``), then the strongest bot of ``game`` (where
+    people play, :data:`~rolling.bots.PLAY`'s; in batches, :data:`~rolling.bots.STRONGEST`'s)."""
+    from . import PLAY, STRONGEST
 
     if players < 1:
         raise SeatError(f"a game needs at least one player, not {players}")
-    bot = STRONGEST[game]
+    bot = PLAY.get(game, STRONGEST[game]) if humans else STRONGEST[game]
     return ([HUMAN] if humans else [bot]) + [bot] * (players - 1)
 
 

@@ -121,6 +121,42 @@ def horizon(s: StarsState, rate: float) -> list[tuple[int, int]]:
     """:func:`forecast`, cut short where a corporation's share price should reach the $75 card
     (which ends the game in phase 7): a corporation whose stars justify $75 climbs at most two
     cards per dividend phase."""
+    return list(schedule(s, rate))
+
+
+class _Sched(tuple):
+    """A :func:`horizon` (a tuple of ``(cost $, colour mask)``) with the valuations already made
+    under it: the bot meets the same schedule for many decisions in a row, and values the same
+    companies again in each (every memo holds the pure functions' results, by their arguments)."""
+
+    def __init__(self, costs):
+        self.values: dict[tuple, float] = {}  # corp_value by (c, i, keep_now, *others)
+        self.privates: dict[tuple, float] = {}  # private_value by (i, keep_now)
+        self.sums: dict[tuple, int] = {}  # sum of corp_incomes by (c, *companies)
+
+
+#: _Sched by everything horizon() reads of the state: in phase 3 most decisions leave it unchanged
+_SCHEDULES: dict[tuple, _Sched] = {}
+_SCHEDULES_MAX = 256
+_MEMO_MAX = 1 << 12
+
+
+def schedule(s: StarsState, rate: float) -> _Sched:
+    """:func:`horizon` as a :class:`_Sched`, the same object for the same inputs while cached: pass it as
+    ``sched`` to the valuations (:func:`corp_value`, :func:`private_value`, :func:`corp_book`...) and
+    they reuse what they computed under it before. A tuple: never change it."""
+    key = (rate, s.over, s.end_flipped, s.phase, s.auction is not None or bool(s.current), len(s.offering),
+           tuple(s.deck), tuple(s.company_owner), tuple(s.corp_active), tuple(s.corp_issued), tuple(s.corp_card),
+           tuple(s.corp_cash))
+    sched = _SCHEDULES.get(key)
+    if sched is None:
+        if len(_SCHEDULES) >= _SCHEDULES_MAX:
+            _SCHEDULES.clear()
+        sched = _SCHEDULES[key] = _Sched(_horizon(s, rate))
+    return sched
+
+
+def _horizon(s: StarsState, rate: float) -> list[tuple[int, int]]:
     sched = forecast(s, rate)
     cap = len(sched)
     for c in range(D.N_CORPS):
@@ -166,6 +202,19 @@ def private_value(i: int, sched: list[tuple[int, int]], keep_now: bool = False) 
     """What private company ``i`` is worth to its owner from now on ($): income after cost of
     ownership, and its face value if kept to the end (closing early when that is better; not
     before the next income phase if ``keep_now``)."""
+    if sched.__class__ is _Sched:
+        memo = sched.privates
+        key = (i, keep_now)
+        v = memo.get(key)
+        if v is None:
+            if len(memo) >= _MEMO_MAX:
+                memo.clear()
+            v = memo[key] = _private_value(i, sched, keep_now)
+        return v
+    return _private_value(i, sched, keep_now)
+
+
+def _private_value(i: int, sched, keep_now: bool) -> float:
     return best_stop([D.INCOME[i] - cost_for(i, c) for c in sched], D.FACE[i], 0.0, keep_now)
 
 
@@ -197,20 +246,49 @@ def _static_income(c: int, companies: list[int]) -> int:
     return printed + synergy + bonus
 
 
-def corp_incomes(c: int, companies: list[int], sched: list[tuple[int, int]]) -> list[int]:
-    """:func:`corp_income` for each cost of ownership of ``sched``."""
-    static = _static_income(c, companies)
-    out = []
-    for cost in sched:
+class _Incomes(dict):
+    """Collect Income of one corporation owning one list of companies, by cost of ownership
+    (filled on first use: the costs are the few ``(cost, mask)`` pairs of the data)."""
+
+    __slots__ = ("c", "static", "colors")
+
+    def __init__(self, c: int, companies: list[int]):
+        super().__init__()
+        self.c = c
+        self.static = _static_income(c, companies)
+        self.colors = [D.COLOR[i] for i in companies]
+
+    def __missing__(self, cost: tuple[int, int]) -> int:
         paid = 0
         if cost[0]:
-            for i in companies:
-                if cost[1] >> D.COLOR[i] & 1:
-                    paid += cost[0]
-            if c == D.VINTAGE:
+            mask = cost[1]
+            paid = cost[0] * sum(1 for k in self.colors if mask >> k & 1)
+            if self.c == D.VINTAGE:
                 paid -= min(10, paid)
-        out.append(static - paid)
-    return out
+        self[cost] = income = self.static - paid
+        return income
+
+
+#: _Incomes by (corporation, *companies): a playout meets the same holdings again and again; the
+#: order of the companies is kept in the key (Doppler's bonus takes the first of equal faces)
+_INCOMES: dict[tuple[int, ...], _Incomes] = {}
+_INCOMES_MAX = 1 << 16
+
+
+def _incomes_of(c: int, companies: list[int]) -> _Incomes:
+    key = (c, *companies)
+    table = _INCOMES.get(key)
+    if table is None:
+        if len(_INCOMES) >= _INCOMES_MAX:
+            _INCOMES.clear()
+        table = _INCOMES[key] = _Incomes(c, companies)
+    return table
+
+
+def corp_incomes(c: int, companies: list[int], sched: list[tuple[int, int]]) -> list[int]:
+    """:func:`corp_income` for each cost of ownership of ``sched``."""
+    table = _incomes_of(c, companies)
+    return [table[cost] for cost in sched]
 
 
 def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]], keep_now: bool = False) -> float:
@@ -218,6 +296,19 @@ def corp_value(c: int, i: int, others: list[int], sched: list[tuple[int, int]], 
     shareholders ($): $10 per star held to the end plus the extra income it brings each turn;
     closing it early when that is better (Junkyard Scrappers then gets twice its income), not before
     the next income phase if ``keep_now``."""
+    if sched.__class__ is _Sched:
+        memo = sched.values
+        key = (c, i, keep_now, *others)
+        v = memo.get(key)
+        if v is None:
+            if len(memo) >= _MEMO_MAX:
+                memo.clear()
+            v = memo[key] = _corp_value(c, i, others, sched, keep_now)
+        return v
+    return _corp_value(c, i, others, sched, keep_now)
+
+
+def _corp_value(c: int, i: int, others: list[int], sched, keep_now: bool) -> float:
     with_i = others + [i]
     a = corp_incomes(c, with_i, sched)
     b = corp_incomes(c, others, sched)
@@ -231,7 +322,21 @@ def corp_book(s: StarsState, c: int, sched: list[tuple[int, int]], cash_delta: i
     plus the income to come (Stars, Inc. adds its two stars)."""
     owned = s.companies_of(CORP_BASE + c)
     book = 10 * sum(D.STARS[i] for i in owned) + s.corp_cash[c] + cash_delta + 10 * _STARTING.get(c, 0)
-    return book + sum(corp_incomes(c, owned, sched))
+    return book + income_sum(c, owned, sched)
+
+
+def income_sum(c: int, companies: list[int], sched: list[tuple[int, int]]) -> int:
+    """The sum of :func:`corp_incomes` ($)."""
+    if sched.__class__ is _Sched:
+        memo = sched.sums
+        key = (c, *companies)
+        v = memo.get(key)
+        if v is None:
+            if len(memo) >= _MEMO_MAX:
+                memo.clear()
+            v = memo[key] = sum(corp_incomes(c, companies, sched))
+        return v
+    return sum(corp_incomes(c, companies, sched))
 
 
 def fair_card(issued: int, book: float) -> int:
@@ -307,6 +412,18 @@ class StarsHeuristicBot:
         self.seed = seed
         self.tried: set = set()
         self._tried_key: tuple = ()
+        self._deciding: StarsState | None = None  # the state of the choose() under way
+        self._holdings: dict[int, list[int]] = {}
+
+    def _companies(self, s: StarsState, owner: int) -> list[int]:
+        """``s.companies_of(owner)``, made once per decision for the state decided on (the list is
+        shared: never change it)."""
+        if s is self._deciding:
+            got = self._holdings.get(owner)
+            if got is None:
+                got = self._holdings[owner] = s.companies_of(owner)
+            return got
+        return s.companies_of(owner)
 
     # -------------------------------------------------------------------------------- helpers
     def sched(self, s: StarsState) -> list[tuple[int, int]]:
@@ -342,7 +459,18 @@ class StarsHeuristicBot:
         if not moves:
             raise ValueError(f"seat {seat} has no legal action")
         self.last_reason = None
-        sched = self.sched(s)
+        sched = schedule(s, max(1.0, self.RATE_PER_PLAYER * s.n))
+        self._deciding, self._holdings = s, {}
+        try:
+            a = self._decide(s, seat, moves, sched)
+        finally:
+            self._deciding = None
+        if a is None:
+            m = moves[0]
+            a = m.action(m.lo if m.field else None)
+        return a
+
+    def _decide(self, s: StarsState, seat: int, moves, sched):
         phase = s.phase
         if phase == 1:
             a = self._investment(s, seat, moves, sched)
@@ -358,9 +486,6 @@ class StarsHeuristicBot:
             a = self._ipo(s, seat, moves, sched)
         else:
             a = None
-        if a is None:
-            m = moves[0]
-            a = m.action(m.lo if m.field else None)
         return a
 
     # ---------------------------------------------------------------------------- valuations
@@ -380,7 +505,7 @@ class StarsHeuristicBot:
                 continue
             p = min(D.SPAN_HI[i], cash)
             f = self.frac(s, c, seat)
-            v = p + f * (corp_value(c, i, s.companies_of(CORP_BASE + c), sched) - p)
+            v = p + f * (corp_value(c, i, self._companies(s, CORP_BASE + c), sched) - p)
             if v > best:
                 best, buyer = v, c
         return best, buyer
@@ -398,10 +523,10 @@ class StarsHeuristicBot:
     def deal_gain(self, s: StarsState, seat: int, buyer: int, i: int, price: int, sched) -> float:
         """What ``seat`` gains if corporation ``buyer`` buys company ``i`` for ``price`` $."""
         owner = s.company_owner[i]
-        owned = s.companies_of(CORP_BASE + buyer)
+        owned = self._companies(s, CORP_BASE + buyer)
         fb = self.frac(s, buyer, seat)
         gain = fb * (corp_value(buyer, i, owned, sched) - price)
-        if fb and sched and s.corp_cash[buyer] - price + corp_incomes(buyer, owned + [i], sched[:1])[0] < 0:
+        if fb and sched and s.corp_cash[buyer] - price + _incomes_of(buyer, owned + [i])[sched[0]] < 0:
             gain -= 1000 * fb  # the buyer could not pay its income in phase 5 and would go bankrupt
         if owner == seat:
             gain += price - self.company_worth(s, seat, i, sched, exclude=buyer)
@@ -409,7 +534,7 @@ class StarsHeuristicBot:
             o = owner - CORP_BASE
             f = self.frac(s, o, seat)
             if f:
-                others = [j for j in s.companies_of(owner) if j != i]
+                others = [j for j in self._companies(s, owner) if j != i]
                 gain += f * (price - corp_value(o, i, others, sched))
         return gain
 
@@ -462,7 +587,7 @@ class StarsHeuristicBot:
         its private companies at the top of their span."""
         cash = s.corp_cash[c]
         gain = 0.0
-        for i in s.companies_of(seat):
+        for i in self._companies(s, seat):
             if cash < D.SPAN_LO[i]:
                 continue
             p = min(D.SPAN_HI[i], cash)
@@ -577,7 +702,7 @@ class StarsHeuristicBot:
             ask = int(private_value(i, sched)) + 1
         else:
             o = owner - CORP_BASE
-            ask = int(corp_value(o, i, [j for j in s.companies_of(owner) if j != i], sched)) + 1
+            ask = int(corp_value(o, i, [j for j in self._companies(s, owner) if j != i], sched)) + 1
         ask = max(m.lo, min(m.hi, ask))
         return ask
 
@@ -618,7 +743,7 @@ class StarsHeuristicBot:
                 v = private_value(i, sched, keep_now=True)
             else:
                 c = owner - CORP_BASE
-                others = [j for j in s.companies_of(owner) if j != i]
+                others = [j for j in self._companies(s, owner) if j != i]
                 v = corp_value(c, i, others, sched, keep_now=True) - (2 * D.INCOME[i] if c == D.JUNKYARD else 0)
                 v *= self.frac(s, c, seat)
             if v < worst_v - 1e-9:
@@ -665,7 +790,7 @@ class StarsHeuristicBot:
         rest = sched  # in phase 6 the forecast starts with the next turn's income
         need = self._cash_need(s, seat, c, rest)
         # keep what next turn's income may cost (a corporation that cannot pay goes bankrupt)
-        reserve = max(0, -corp_incomes(c, s.companies_of(CORP_BASE + c), rest[:1])[0]) if rest else 0
+        reserve = max(0, -corp_incomes(c, self._companies(s, CORP_BASE + c), rest[:1])[0]) if rest else 0
         best, best_v = m.lo, -1e18
         for d in range(m.lo, m.hi + 1):
             delta = -d * issued
@@ -691,7 +816,7 @@ class StarsHeuristicBot:
         if not sched:
             return 0.0
         need = 0.0
-        for i in s.companies_of(seat):
+        for i in self._companies(s, seat):
             if D.SPAN_HI[i] > private_value(i, sched):
                 need += D.SPAN_HI[i]
         return need
@@ -741,7 +866,7 @@ class StarsHeuristicBot:
             v = n * ev - pay - private_value(i, sched)
             # its treasury can buy the bot's other private companies at the top of their span
             left = cash
-            for j in sorted(s.companies_of(seat), key=lambda j: -D.SPAN_HI[j]):
+            for j in sorted(self._companies(s, seat), key=lambda j: -D.SPAN_HI[j]):
                 if j == i or left < D.SPAN_LO[j]:
                     continue
                 p = min(D.SPAN_HI[j], left)

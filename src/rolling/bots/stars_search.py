@@ -21,9 +21,16 @@ numbers per move keeps the tree shallow enough for a fraction of a second per de
 heuristic's number is usually close to the best one; progressive widening (:mod:`.ismcts`) then
 spends the iterations on the first candidates.
 
-**Playouts**: every seat plays the heuristic bot until the end of the turn (until the next
-turn's phase 7 when the search starts in phase 6 or later, so that one income and one dividend
-phase always follow). **Score**: each seat's expected final wealth by the heuristic's own
+**Which decisions are searched**: all but the seat's own purchase proposals in phase 3
+(Acquisition), which follow the heuristic. Proposals come in long any-order exchanges (about 165
+of a seat's 240 decisions in a four-player game) whose outcome the answering side decides; the
+answers (accept, reject, pre-empt) are searched. So the time goes to the decisions that set
+numbers and positions: auctions, share trades, closings, dividends, share issues and IPOs.
+
+**Playouts**: every seat plays the heuristic bot until the end of the turn (phase 9 done): what
+a decision changes in the turn's income, dividends and share prices is played out, and what it
+changes later is in the score's valuation. After phase 1 nothing is drawn from the Deck before
+the turn ends, so those decisions are *exact* (:mod:`.ismcts`): each candidate is played out once. **Score**: each seat's expected final wealth by the heuristic's own
 valuation (cash, private companies with the income they will still earn, shares at the price their
 stars will justify; the true score when the game ended), and the searching seat's reward is
 ``1 / (1 + exp(-(mine - best other) / SCALE))``: a win-probability-like number that rewards the
@@ -32,18 +39,15 @@ margin over the strongest opponent, not wealth that everyone shares.
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from rolling.core.rng import Rng
 from rolling.games.stars import data as D
-from rolling.games.stars.actions import Bid, DeclineIpo, Done, LeaveAuction, Offer, Pass
-from rolling.games.stars.moves import Move
+from rolling.games.stars.actions import Bid, DeclineIpo, Done, LeaveAuction, Offer, Pass, Respond, RespondDeal
 from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState
 from rolling.sim.stars import pick_seat
 
 from . import ismcts
 from .ismcts import margin_reward
-from .stars_heuristic import StarsHeuristicBot, horizon, private_value, share_value
+from .stars_heuristic import StarsHeuristicBot, private_value, schedule, share_value
 
 #: the most candidates a decision considers
 MAX_CANDIDATES = 8
@@ -51,8 +55,8 @@ MAX_CANDIDATES = 8
 SCALE = 25.0
 #: moves that end the seat's part of a phase
 QUIET = (Pass, Done, LeaveAuction, DeclineIpo)
-#: action name -> its numeric field that the menu line leaves out (the reason names the number)
-NUMERIC = {"Bid": "amount", "StartAuction": "bid", "Dividend": "amount", "Deal": "price"}
+#: phase 3 decisions the bot searches (the others, its own proposals, follow the heuristic)
+ANSWERS = (Respond, RespondDeal)
 
 
 def wealth(s: StarsState, sched) -> list[float]:
@@ -190,26 +194,63 @@ class StarsSearch:
 
     def stop(self, s: StarsState, root: StarsState) -> bool:
         """The end of the turn (see the module docstring)."""
-        if s.turn <= root.turn:
-            return False
-        return root.phase < 6 or s.phase >= 7
+        return s.turn > root.turn
+
+    def exact(self, s: StarsState) -> bool:
+        """After phase 1 no company is drawn before the turn ends, so the Deck cannot matter (nor
+        with open companies or an empty Deck); the heuristic players are deterministic."""
+        return s.phase > 1 or not s.deck or "open-companies" in s.config.variants
 
     def reward(self, s: StarsState, seat: int) -> float:
         """:func:`margin_reward` of :func:`wealth`."""
-        sched = horizon(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
+        sched = schedule(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
         return margin_reward(wealth(s, sched), seat, SCALE)
 
     def describe(self, s: StarsState, a) -> str:
-        """The action in a few words (``"bid $14"``, ``"PR buys MHE from Player 2 for $20"``)."""
-        from rolling.ui.stars_input import describe
+        """The action in a few words (``"bid $14"``, ``"PR buys MHE for $20"``), corporations in
+        the edition's codes."""
+        return describe(s, a)
 
-        args = {f.name: getattr(a, f.name) for f in fields(a)}
-        field = NUMERIC.get(type(a).__name__)
-        number = args.pop(field) if field in args else None
-        text = describe(s, Move(type(a), args))
-        if number is not None:
-            text = text.split(" (")[0] + f" ${number}"
-        return text
+
+def describe(s: StarsState, a) -> str:
+    """``a`` in a few words for a search reason (see :meth:`StarsSearch.describe`)."""
+    def corp(sym: str) -> str:
+        return s.corp_code(D.CORP_INDEX[sym])
+
+    name = type(a).__name__
+    if name == "Pass":
+        return "pass"
+    if name == "LeaveAuction":
+        return "leave the auction"
+    if name == "Bid":
+        return f"bid ${a.amount}"
+    if name == "StartAuction":
+        return f"auction {a.company} at ${a.bid}"
+    if name == "BuyShare":
+        return f"buy a {corp(a.corporation)} share" + (" (President's)" if a.presidents_share else "")
+    if name == "SellShare":
+        return f"sell a {corp(a.corporation)} share"
+    if name == "Offer":
+        return f"{corp(a.corporation)} buys {a.company} for ${a.price}"
+    if name == "Respond":
+        return f"{'accept' if a.accept else 'reject'}: {corp(a.corporation)} buys {a.company}"
+    if name in ("Deal", "RespondDeal"):
+        steps = ", ".join(f"{corp(t.corporation)} buys {t.company}" for t in a.transactions)
+        verb = "propose" if name == "Deal" else ("accept" if a.accept else "reject")
+        return f"{verb} the deal {steps}"
+    if name == "Done":
+        return "done"
+    if name == "Close":
+        return f"close {a.company}"
+    if name == "Dividend":
+        return f"{corp(a.corporation)} pays ${a.amount} a share"
+    if name == "Issue":
+        return f"{corp(a.corporation)} {'issues a share' if a.issue else 'issues none'}"
+    if name == "FormCorporation":
+        return f"form {corp(a.corporation)} with {a.company} at ${a.price}"
+    if name == "DeclineIpo":
+        return f"no IPO for {a.company}"
+    return str(a.to_json())
 
 
 class StarsSearchBot(ismcts.SearchBot):
@@ -241,7 +282,7 @@ class StarsSearchBot(ismcts.SearchBot):
         cands = game.candidates(s, seat, game.guide, self._played)
         if not cands:
             raise ValueError(f"seat {seat} has no legal action")
-        if len(cands) == 1:
+        if len(cands) == 1 or (s.phase == 3 and not any(isinstance(a, ANSWERS) for _, a in cands)):
             self.last_reason, self.last_result = game.guide.last_reason, None
             action = cands[0][1]
         else:

@@ -17,17 +17,18 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def report(
         results: list[str] = typer.Argument(..., metavar="RESULTS",
                                             help="results files of rolling simulate GAME --out (.csv or .parquet)"),
-        out: str = typer.Option(None, "--out", metavar="FILE.html",
-                                help="the page to write (default: the first results file with .html)"),
+        out: str = typer.Option(None, "--out", metavar="FILE.html|FILE.md",
+                                help="the page to write: HTML, or Markdown tables for documents when it ends "
+                                     "in .md (default: the first results file with .html)"),
     ) -> None:
         """Write a self-contained HTML report of one or more results files of one game: win rate and
         score by bot and by player-order position with 95% intervals, score and game length
-        distributions, and each game's own figures (plots embedded)."""
+        distributions, and each game's own figures (plots embedded); or the same tables as Markdown."""
         from rolling.report import write_report
 
         target = Path(out) if out else Path(results[0]).with_suffix(".html")
-        if target.suffix.lower() not in (".html", ".htm"):
-            fail(f"--out must end in .html, not {target.suffix or 'nothing'!r}")
+        if target.suffix.lower() not in (".html", ".htm", ".md"):
+            fail(f"--out must end in .html or .md, not {target.suffix or 'nothing'!r}")
         for path in results:
             if not Path(path).is_file():
                 fail(f"no such results file: {path}")

@@ -117,16 +117,24 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         games: int = typer.Option(100, "--games", help="with --scaling: games per measurement"),
         workers: int = typer.Option(None, "--workers", help="with --scaling: the workers of the second "
                                     "measurement and Ray's CPUs (default: one per core)"),
+        search: bool = typer.Option(False, "--search", help="instead: the search bot's playouts/s in a "
+                                    "mid-game position (for --seconds)"),
     ) -> None:
-        """Measure replay speed, random-playout speed, clone() time and the replay time of two
-        imported 18xx.games records (one core); with --scaling, how batch simulation scales."""
+        """Measure replay speed, random-playout speed, clone() time, the replay time of two
+        imported 18xx.games records and the search bot's playouts/s (one core); with --scaling, how batch simulation scales; with
+        --search, how many playouts per second the search bot runs in a mid-game position."""
         from rolling.games.stars.bench import run_bench
 
         if scaling:
             return bench_scaling(games, workers, as_json)
         if not seconds > 0:
             raise RecordError(f"--seconds must be more than 0, not {seconds}")
+        if search:
+            return bench_search(seconds, as_json)
+        from rolling.bots.search_bench import measure
+
         res = run_bench(seconds)
+        res["search"] = measure(seconds)
         if as_json:
             print(json.dumps(res))
             return
@@ -135,6 +143,26 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         print(f"clone():         {res['clone_us']:.2f} µs")
         for name, ms in res["fixture_replay_ms"].items():
             print(f"replay {name}: {ms:.2f} ms")
+        print_search(res["search"])
+
+
+def bench_search(seconds: float, as_json: bool) -> None:
+    """``rolling bench stars --search``: print :func:`rolling.bots.search_bench.measure`."""
+    from rolling.bots.search_bench import measure
+
+    res = measure(seconds)
+    if as_json:
+        print(json.dumps(res))
+        return
+    print_search(res)
+
+
+def print_search(res: dict) -> None:
+    """Print :func:`rolling.bots.search_bench.measure`'s result in two lines."""
+    print(f"search playouts: {res['playouts_per_s']:,.1f}/s ({res['iterations']} in {res['seconds']} s; "
+          f"mid-game position: turn {res['turn']}, phase {res['phase']}, seat {res['seat'] + 1}, "
+          f"{res['candidates']} candidates)")
+    print(f"  {res['reason']}")
 
 
 def bench_scaling(games: int, workers: int | None, as_json: bool) -> None:

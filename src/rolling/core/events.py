@@ -54,3 +54,18 @@ def lines(log: list | None, seat: int | None, start: int,
         if text is not None:
             out.append(text)
     return out
+
+
+def segment_lines(state: Any, seat: int | None, start: int, end: int) -> list[str]:
+    """The lines of the events ``start`` to ``end`` (excluded) of ``state.log`` as ``seat`` reads
+    them (``state.log_lines``); empty with the log off. Every event is rendered on its own, so the
+    log cut at ``end`` for a moment gives exactly the lines of those events (the lines of one
+    action, when ``start`` and ``end`` are the log's sizes before and after it)."""
+    saved = getattr(state, "log", None)
+    if saved is None:
+        return []
+    state.log = saved[:end]
+    try:
+        return state.log_lines(seat, start)
+    finally:
+        state.log = saved

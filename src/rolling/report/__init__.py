@@ -49,8 +49,9 @@ def load(paths: Sequence[str | Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def build_report(paths: Sequence[str | Path]) -> str:
-    """The HTML page of the results files ``paths`` (see the module docstring).
+def build_report(paths: Sequence[str | Path], markdown: bool = False) -> str:
+    """The HTML page of the results files ``paths`` (see the module docstring); with
+    ``markdown``, the same as Markdown (tables and text, plots named by their captions).
 
     Raises:
         ValueError, OSError: as :func:`load`.
@@ -63,22 +64,23 @@ def build_report(paths: Sequence[str | Path]) -> str:
     common.failures(page, df)
     if ok.empty:
         page.section("No game ended", "none").text("Every game of these files failed; see above.")
-        return page.render()
+        return page.markdown() if markdown else page.render()
     common.by_entry_and_bot(page, ok)
     common.by_position(page, ok)
     common.scores(page, ok)
     common.lengths(page, ok, TURN_UNITS[game])
     importlib.import_module(f"rolling.report.{game}").sections(page, ok)
-    return page.render()
+    return page.markdown() if markdown else page.render()
 
 
 def write_report(paths: Sequence[str | Path], out: str | Path) -> Path:
-    """Write the report of ``paths`` to ``out`` (HTML); return its path.
+    """Write the report of ``paths`` to ``out``: Markdown when ``out`` ends in ``.md``, else HTML;
+    return its path.
 
     Raises:
         ValueError, OSError: as :func:`load`, or ``out`` cannot be written.
     """
-    text = build_report(paths)
     out = Path(out)
+    text = build_report(paths, markdown=out.suffix.lower() == ".md")
     out.write_text(text, encoding="utf-8")
     return out

@@ -3,6 +3,9 @@
 A :class:`Page` is a title, a few facts and a list of sections; a section holds paragraphs,
 tables (pandas DataFrames, escaped by pandas) and figures, in order. Nothing is fetched from
 elsewhere when the page is opened.
+
+The same page renders as Markdown (:meth:`Page.markdown`): the same paragraphs and tables, each
+figure replaced by its caption, for documents such as docs/balance.md.
 """
 
 from __future__ import annotations
@@ -78,16 +81,19 @@ class Section:
     title: str
     anchor: str
     parts: list[str] = field(default_factory=list)
+    md: list[str] = field(default_factory=list)
 
     def text(self, words: str, note: bool = False) -> Section:
         """A paragraph (plain text, escaped)."""
         cls = ' class="note"' if note else ""
         self.parts.append(f"<p{cls}>{html.escape(words)}</p>")
+        self.md.append(f"*{words}*" if note else words)
         return self
 
     def heading(self, words: str) -> Section:
         """A sub-heading."""
         self.parts.append(f"<h3>{html.escape(words)}</h3>")
+        self.md.append(f"### {words}")
         return self
 
     def table(self, df: pd.DataFrame, notes: list[str] | None = None) -> Section:
@@ -101,12 +107,20 @@ class Section:
                 cells[0] += f"<small>{html.escape(notes[k])}</small>"
             body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         self.parts.append(f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+        rows = ["| " + " | ".join(str(c) for c in df.columns) + " |", "|" + "---|" * len(df.columns)]
+        for k, row in enumerate(df.itertuples(index=False)):
+            cells = ["–" if pd.isna(v) else str(v).replace("|", "\\|") for v in row]
+            if notes:
+                cells[0] += f" ({notes[k]})"
+            rows.append("| " + " | ".join(cells) + " |")
+        self.md.append("\n".join(rows))
         return self
 
     def figure(self, uri: str, alt: str, caption: str = "") -> Section:
         """A picture (a ``data:`` URI), its alternative text and an optional caption."""
         cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
         self.parts.append(f'<figure><img src="{uri}" alt="{html.escape(alt, quote=True)}">{cap}</figure>')
+        self.md.append(f"*(Plot in the HTML report: {(caption or alt).rstrip('.')}.)*")
         return self
 
 
@@ -138,3 +152,11 @@ class Page:
             f"<body><main><h1>{html.escape(self.title)}</h1><dl class=\"facts\">{facts}</dl><nav>{nav}</nav>"
             f"{body}</main></body></html>\n"
         )
+
+    def markdown(self) -> str:
+        """The page as Markdown: title, facts, then each section's paragraphs and tables."""
+        out = [f"# {self.title}", "\n".join(f"- {k}: {v}" for k, v in self.facts.items())]
+        for s in self.sections:
+            out.append(f"## {s.title}")
+            out.extend(s.md)
+        return "\n\n".join(part for part in out if part) + "\n"

@@ -12,14 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
+from rolling.bots.reasons import reasons_shown
+from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
 from rolling.games import get_game
 
 #: ``(action, seats to act before it, state after it) -> True`` when undo may not reach back past it
 Barrier = Callable[[Any, tuple[int, ...], Any], bool]
+
+
+class BotReason(NamedTuple):
+    """A bot's reason for an action of the record: the action's index ``n`` (from 0), the size of
+    the log after it (``mark``, events), the bot's ``seat`` and its ``text`` (``last_reason``)."""
+
+    n: int
+    mark: int
+    seat: int
+    text: str
 
 
 def default_save_name(game: str, seed: int) -> str:
@@ -55,6 +67,10 @@ class PlaySession:
             ``record.meta["decisions"]`` so that undo works after ``--resume``).
         seen: seat -> how much of the log that seat has been shown (its own moves and what
             followed them are news to it until shown).
+        seen_at: seat -> how many actions the record held when that seat was last shown the news
+            (the bots' reasons of the later actions are news to it).
+        reasons: the bots' reasons for the actions taken since the session began (a resumed game
+            starts without those of the actions before), in record order.
 
     Raises:
         RecordError: the record cannot be replayed.
@@ -77,10 +93,12 @@ class PlaySession:
             int(k): [int(i) for i in v] for k, v in record.meta.get("decisions", {}).items()
         }
         self.barrier = 0
+        self.reasons: list[BotReason] = []
         self.rebuild(len(record.actions))
         # a new game shows its setup; a resumed one starts from where it stands
         start = log_size(self.state) if record.actions else 0
         self.seen = {k: start for k in range(len(seats))}
+        self.seen_at = {k: len(record.actions) for k in range(len(seats))}
 
     # -- who is who --------------------------------------------------------------------------------
     @property
@@ -104,6 +122,7 @@ class PlaySession:
             RecordError: an action of the record is malformed or illegal.
         """
         self.record.actions = self.record.actions[:upto]
+        self.reasons = [r for r in self.reasons if r.n < upto]
         read = get_game(self.game).action_from_json
         self.barrier = 0
         before: tuple[int, ...] = ()
@@ -141,6 +160,17 @@ class PlaySession:
             self.decisions.setdefault(decided_by, []).append(mark)
         self.save()
 
+    def note_reason(self, seat: int, reason: str | None) -> None:
+        """Keep the reason the bot at ``seat`` gave for the action just applied (its
+        ``last_reason``; ``None`` or an empty one: nothing to keep)."""
+        if reason and self.record.actions:
+            self.reasons.append(BotReason(len(self.record.actions) - 1, log_size(self.state), seat, str(reason)))
+
+    def mark_seen(self, seat: int) -> None:
+        """``seat`` has been shown everything that happened so far."""
+        self.seen[seat] = log_size(self.state)
+        self.seen_at[seat] = len(self.record.actions)
+
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` has a decision to take back (after the last barrier)."""
         marks = self.decisions.get(seat)
@@ -168,10 +198,35 @@ class PlaySession:
         size = log_size(self.state)
         for k in self.seen:
             self.seen[k] = min(self.seen[k], size)
-        self.seen[seat] = size  # start again from the restored point
+            self.seen_at[k] = min(self.seen_at[k], mark)
+        self.mark_seen(seat)  # start again from the restored point
         self.save()
         return True
 
     def news(self, seat: int | None, start: int | None = None) -> list[str]:
         """What ``seat`` has not been shown of the log yet (``start``: from that event instead)."""
         return log_lines(self.state, seat, self.seen.get(seat, 0) if start is None else start)
+
+    def news_with_reasons(self, seat: int | None, start: int | None = None,
+                          start_at: int | None = None) -> list[tuple[str, bool]]:
+        """:meth:`news`, with each bot's reason right after the lines of its action: ``(line,
+        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason (none while
+        the reasons would give a person a bot's secret away:
+        :func:`rolling.bots.reasons.reasons_shown`; bots alone have no secrets from anyone).
+
+        Args:
+            start: from that event instead of what ``seat`` has seen.
+            start_at: the reasons of the actions from that index on (default: those after what
+                ``seat`` has seen).
+        """
+        start = self.seen.get(seat, 0) if start is None else start
+        start_at = self.seen_at.get(seat, len(self.record.actions)) if start_at is None else start_at
+        out: list[tuple[str, bool]] = []
+        for r in self.reasons if reasons_shown(self.state) or not self.humans else ():
+            if r.n < start_at or r.mark < start:
+                continue
+            out.extend((line, False) for line in segment_lines(self.state, seat, start, r.mark))
+            out.append((f"{self.names[r.seat]} {r.text}", True))
+            start = r.mark
+        out.extend((line, False) for line in log_lines(self.state, seat, start))
+        return out

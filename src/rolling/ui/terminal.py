@@ -4,7 +4,8 @@
 (one seat vocabulary, the default save file ``rolling-<game>-<seed>.json`` when a person plays);
 :func:`play` runs it: bots move, and before each decision of a person it shows what happened since
 their previous one (their own move and what followed it included), the game's screen and a prompt
-``<name>> ``. Every game understands the same commands besides its own:
+``<name>> ``. A bot's reason for its move (its ``last_reason``) is printed dimmed right after the
+lines of that move, in the news and when bots play alone. Every game understands the same commands besides its own:
 
 - ``undo``: back to your previous decision (never past a roll of the dice: see :class:`Screen.barrier`);
   when that also takes back another person's decisions (several people at one keyboard), it names
@@ -36,7 +37,7 @@ from rolling.bots import HUMAN, bot_names, default_names, default_seats, parse_s
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.record import GameRecord, load_record
 
-from .session import PlaySession, default_save_name, log_lines, log_size
+from .session import PlaySession, default_save_name, log_size
 
 #: the commands every game understands, typed alone on a line
 COMMANDS = {"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit", "exit": "quit",
@@ -196,8 +197,9 @@ def open_session(
 def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = False) -> int:
     """Run the game to its end, or until a person quits; returns the exit status (130 on Ctrl-C).
 
-    With nobody at the keyboard the game is narrated as it goes (unless ``quiet``), each bot's
-    reason for its move included; with people, each sees the news before their own decision.
+    With nobody at the keyboard the game is narrated as it goes (unless ``quiet``); with people,
+    each sees the news before their own decision. Either way each bot's reason for its move is
+    printed dimmed after the lines of that move.
     """
     humans = session.humans
     if not quiet:
@@ -213,13 +215,10 @@ def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = F
                 continue
             bot = session.bots[seat]
             action = bot.choose(session.state, seat)
-            reason = getattr(bot, "last_reason", None)
             session.apply(action)
+            session.note_reason(seat, getattr(bot, "last_reason", None))
             if not humans and not quiet:
-                if reason:
-                    console.print(f"  ({session.names[seat]} {reason})", style="dim", markup=False, highlight=False)
-                for line in log_lines(session.state, None, printed):
-                    console.print(line, markup=False, highlight=False)
+                print_news(console, session.news_with_reasons(None, printed, len(session.record.actions) - 1))
                 printed = log_size(session.state)
     except Quit:
         session.save()
@@ -239,17 +238,26 @@ def _saved(session: PlaySession) -> str:
     return f"Saved to {session.path}; resume with: rolling play {session.game} --resume {session.path}"
 
 
+def print_news(console: Console, news: list[tuple[str, bool]]) -> None:
+    """Print log lines as they are and bots' reasons dimmed, in brackets (``  (Player 2 bids up to
+    $18 for MS: ...)``); see :meth:`PlaySession.news_with_reasons`."""
+    for text, reason in news:
+        if reason:
+            console.print(f"  ({text})", style="dim", markup=False, highlight=False)
+        else:
+            console.print(text, markup=False, highlight=False)
+
+
 def decide(session: PlaySession, screen: Screen, console: Console, seat: int) -> None:
     """One decision of the person at ``seat``: news, screen, prompt, until an action is applied,
     the decision is undone, or they quit (raises Quit)."""
     name = session.names[seat]
-    news = session.news(seat)
+    news = session.news_with_reasons(seat)
     if news:
         console.rule(f"Since {name}'s last decision" if session.decisions.get(seat) else "The game so far")
         # every line: what followed a person's own move is exactly what they need to read
-        for line in news:
-            console.print(line, markup=False, highlight=False)
-    session.seen[seat] = log_size(session.state)
+        print_news(console, news)
+    session.mark_seen(seat)
     first = True
     while True:
         screen.show(session, seat, console, first)
@@ -321,8 +329,8 @@ def end_block(session: PlaySession, screen: Screen, console: Console) -> None:
     humans = session.humans
     viewer = humans[0] if len(humans) == 1 else None
     if humans:
-        for line in session.news(viewer, min(session.seen[k] for k in humans)):
-            console.print(line, markup=False, highlight=False)
+        print_news(console, session.news_with_reasons(viewer, min(session.seen[k] for k in humans),
+                                                      min(session.seen_at[k] for k in humans)))
     console.print("Game over.", style="bold")
     screen.final(session, console, viewer)
     console.print(standings_table(session, screen))

@@ -99,3 +99,16 @@ class ProgramRow(Base):
     limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
     assumption: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created: Mapped[float] = mapped_column(Float)
+
+
+class BotReasonRow(Base):
+    """A bot's reason for action ``n`` of a game (its ``last_reason``, one line): kept beside the
+    action, not in it, so that the actions stay the game's record and a game without reasons (an
+    older one, a person's action) simply has no row. Gone with the action on undo."""
+
+    __tablename__ = "bot_reasons"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)

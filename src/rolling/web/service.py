@@ -10,7 +10,10 @@ Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry 
 ``import`` (the players of an imported game, which nobody plays). Bots act on the server right
 after the action that makes it their turn (after ``bot_pace`` seconds, so that people see the moves
 go by; with a pace of 0, within the same request). Programmed actions (:mod:`.programs`) and the
-time limits of the any-order phases act the same way.
+time limits of the any-order phases act the same way. A bot's reason for its move (its
+``last_reason``) is committed with the move (table ``bot_reasons``) and shown under the move's lines
+of the log, to everyone (held back until the end where it would give a secret away:
+:func:`rolling.bots.reasons.reasons_shown`).
 
 All methods run on the event loop's thread; the database calls are short and synchronous.
 """
@@ -34,13 +37,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from rolling.bots import HUMAN, default_names, make_bot, parse_seats
+from rolling.bots.reasons import reasons_shown
 from rolling.core.errors import IllegalAction, RecordError, UsageError
+from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, new_state
 from rolling.games import GAME_MODULES, get_game
 
 from . import decisions as D
 from . import programs as P
-from .models import ActionRow, ChatRow, Game, ProgramRow, Seat
+from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 from .tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("rolling.web")
@@ -57,8 +62,11 @@ MAX_INLINE = 100_000
 MAX_CACHED = 500
 #: longest chat line kept, in characters
 MAX_CHAT = 500
+#: longest bot's reason kept, in characters
+MAX_REASON = 1000
 
 _INSERT_ACTION = insert(ActionRow.__table__)
+_INSERT_REASON = insert(BotReasonRow.__table__)
 _UPDATE_GAME = (update(Game.__table__).where(Game.__table__.c.id == bindparam("gid"))
                 .values(version=bindparam("version"), over=bindparam("over"), to_act=bindparam("to_act"),
                         updated=bindparam("updated")))
@@ -141,6 +149,18 @@ class Listener:
     event: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+@dataclass
+class LogSoFar:
+    """The log as one viewer reads it, rendered as far as the first ``actions`` actions (``events``
+    events), with the bots' reasons placed in it: ``{"n", "seat", "line", "text"}``, ``line`` being
+    how many lines of the log come before the reason."""
+
+    actions: int = 0
+    events: int = 0
+    lines: list[str] = field(default_factory=list)
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+
+
 @dataclass(eq=False)
 class Live:
     """A game in memory: its facts, the actions (JSON) with who took each, the live state with its
@@ -160,6 +180,7 @@ class Live:
     by: list[tuple[int | None, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)  # log size after each action
+    reasons: dict[int, tuple[int, str]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
     barrier: int = 0
     bots: dict[int, Any] = field(default_factory=dict)
@@ -172,7 +193,7 @@ class Live:
     touched: float = 0.0  # when the game last went back (undo): bots and clocks count from there
     rev: int = 0  # changes with every action, undo, chat line or program
     broken: str | None = None  # why automated play stopped (a bot failed), if it did
-    lines: dict[Any, tuple[int, list[str]]] = field(default_factory=dict)  # viewer -> (events seen, lines)
+    lines: dict[Any, LogSoFar] = field(default_factory=dict)  # viewer -> the log as rendered so far
     docs: dict[Any, tuple[int, dict]] = field(default_factory=dict)
     charts: tuple[int, dict] | None = None
 
@@ -298,6 +319,7 @@ class GameService:
             acts = db.execute(select(ActionRow).where(ActionRow.game_id == gid).order_by(ActionRow.n)).scalars().all()
             chat = db.execute(select(ChatRow).where(ChatRow.game_id == gid).order_by(ChatRow.id)).scalars().all()
             progs = db.execute(select(ProgramRow).where(ProgramRow.game_id == gid)).scalars().all()
+            reasons = db.execute(select(BotReasonRow).where(BotReasonRow.game_id == gid)).scalars().all()
         live = Live(
             id=g.id, game=g.game, title=g.title, config=dict(g.config), seed=g.seed, created=g.created,
             seats=[{"seat": s.seat, "name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in seats],
@@ -308,6 +330,7 @@ class GameService:
         live.version = max(int(g.version or 0), len(live.actions))
         live.by = [(a.seat, a.by) for a in acts]
         live.times = [a.created for a in acts]
+        live.reasons = {r.n: (r.seat, r.text) for r in reasons if r.n <= len(live.actions)}
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
@@ -380,11 +403,11 @@ class GameService:
     # -- creating ------------------------------------------------------------------------------------
     def options(self) -> dict[str, Any]:
         """What the lobby form offers, per game: player counts, editions, variants, bots."""
-        from rolling.bots import STRONGEST, bot_names
+        from rolling.bots import PLAY, STRONGEST, bot_names
 
         out: dict[str, Any] = {}
         for game in GAME_MODULES:
-            entry: dict[str, Any] = {"bots": bot_names(game), "strongest": STRONGEST.get(game)}
+            entry: dict[str, Any] = {"bots": bot_names(game), "strongest": PLAY.get(game, STRONGEST.get(game))}
             if game == "stars":
                 from rolling.games.stars.config import EDITIONS, PLAYERS, TITLES, VARIANTS
 
@@ -514,9 +537,10 @@ class GameService:
         return self.get(gid)
 
     # -- acting --------------------------------------------------------------------------------------
-    def _commit(self, live: Live, action: Any, seat: int | None, by: str) -> None:
-        """Apply ``action`` to the live state, then commit it in its own transaction, then tell the
-        pages. On a database error the state is rebuilt from the database and StaleVersion raised.
+    def _commit(self, live: Live, action: Any, seat: int | None, by: str, reason: str | None = None) -> None:
+        """Apply ``action`` to the live state, then commit it in its own transaction (with the bot's
+        ``reason`` for it, if any), then tell the pages. On a database error the state is rebuilt
+        from the database and StaleVersion raised.
 
         Raises:
             IllegalAction: the rules forbid it; nothing changed.
@@ -528,11 +552,14 @@ class GameService:
         data = action.to_json()
         n = len(live.actions) + 1
         now = time.time()
+        reason = " ".join(str(reason).split())[:MAX_REASON] if reason and seat is not None else None
         try:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
+                if reason:
+                    conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": reason})
                 conn.execute(_UPDATE_GAME, {"gid": live.id, "version": live.version + 1, "over": bool(s.is_over),
                                             "to_act": list(s.to_act), "updated": now})
         except SQLAlchemyError as e:
@@ -551,6 +578,8 @@ class GameService:
         live.by.append((seat, by))
         live.times.append(now)
         live.log_marks.append(len(getattr(s, "log", None) or ()))
+        if reason:
+            live.reasons[n] = (seat, reason)
         test = _barrier_test(live.game)
         if test is not None and test(action, before, s):
             live.barrier = n
@@ -654,8 +683,10 @@ class GameService:
             now = time.time()
             with self.Session.begin() as db:
                 db.execute(delete(ActionRow).where(ActionRow.game_id == live.id, ActionRow.n > keep))
+                db.execute(delete(BotReasonRow).where(BotReasonRow.game_id == live.id, BotReasonRow.n > keep))
                 db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
                 del live.actions[keep:], live.by[keep:], live.times[keep:]
+                live.reasons = {k: v for k, v in live.reasons.items() if k <= keep}
                 self._rebuild(live)
                 s = live.state
                 db.execute(update(Game).where(Game.id == live.id).values(
@@ -725,7 +756,7 @@ class GameService:
             for seat in s.to_act:
                 bot = live.bots.get(seat)
                 if bot is not None:
-                    self._commit(live, bot.choose(s, seat), seat, BY_BOT)
+                    self._commit(live, bot.choose(s, seat), seat, BY_BOT, getattr(bot, "last_reason", None))
                     return True
             for seat in s.to_act:
                 a = self._program_action(live, seat)
@@ -884,15 +915,27 @@ class GameService:
         return live
 
     # -- reading -------------------------------------------------------------------------------------
-    def _lines(self, live: Live, viewer: int | None) -> list[str]:
-        """The log as ``viewer`` may read it, rendered once and extended as the game goes on."""
+    def _lines(self, live: Live, viewer: int | None) -> LogSoFar:
+        """The log as ``viewer`` may read it, with the bots' reasons placed after the lines of their
+        actions; rendered once and extended as the game goes on (a new object when it grows: a
+        document made before keeps what it had)."""
         s = live.state
         size = len(getattr(s, "log", None) or ())
-        seen, lines = live.lines.get(viewer, (0, []))
-        if seen < size:
-            lines = lines + s.log_lines(viewer, seen)
-            live.lines[viewer] = (size, lines)
-        return lines
+        so_far = live.lines.get(viewer) or LogSoFar()
+        if so_far.events < size or so_far.actions < live.played:
+            lines, reasons, events = list(so_far.lines), list(so_far.reasons), so_far.events
+            for n in range(so_far.actions + 1, live.played + 1):
+                reason = live.reasons.get(n)
+                if reason is None:
+                    continue
+                mark = live.log_marks[n - 1]
+                lines += segment_lines(s, viewer, events, mark)
+                events = mark
+                reasons.append({"n": n, "seat": reason[0], "line": len(lines), "text": reason[1]})
+            lines += s.log_lines(viewer, events)
+            so_far = LogSoFar(live.played, size, lines, reasons)
+            live.lines[viewer] = so_far
+        return so_far
 
     def document(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         """The game document (see docs/web.md) as the seats ``held`` see it (none: a spectator).
@@ -927,7 +970,8 @@ class GameService:
             "view_seat": viewer,
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
-            "log": self._lines(live, viewer),
+            "log": self._lines(live, viewer).lines,
+            "reasons": self._lines(live, viewer).reasons if reasons_shown(s) else [],
             "decisions": decisions,
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
@@ -986,20 +1030,14 @@ class GameService:
         viewer = held[0] if held else None
         s = live.state
         out = []
-        saved = getattr(s, "log", None)
         prev = 0
         for i, data in enumerate(live.actions):
             mark = live.log_marks[i] if i < len(live.log_marks) else prev
-            text = ""
-            if saved is not None:
-                # render only this action's events: the log cut at its end for a moment
-                s.log = saved[:mark]
-                try:
-                    text = " ".join(s.log_lines(viewer, prev))
-                finally:
-                    s.log = saved
+            text = " ".join(segment_lines(s, viewer, prev, mark))
             seat, by = live.by[i]
-            out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i])})
+            reason = live.reasons.get(i + 1) if reasons_shown(s) else None
+            out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i]),
+                        "reason": reason[1] if reason else None})
             prev = mark
         return {"actions": out, "version": live.version, "played": live.played}
 
@@ -1013,11 +1051,14 @@ class GameService:
             raise NotFound(f"no action {n} in this game (0 to {live.played})")
         past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
                     created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
-                    actions=live.actions[:n], by=live.by[:n], times=live.times[:n])
+                    actions=live.actions[:n], by=live.by[:n], times=live.times[:n],
+                    reasons={k: v for k, v in live.reasons.items() if k <= n})
         self._rebuild(past)
         doc = self.document(past, held)
         doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
-                    "chat": [], "programs": []})
+                    "chat": [], "programs": [],
+                    # the game's own end, not the past position's, says whether the reasons may show
+                    "reasons": self._lines(past, doc["view_seat"]).reasons if reasons_shown(live.state) else []})
         return doc
 
     def charts(self, live: Live) -> dict[str, Any]:

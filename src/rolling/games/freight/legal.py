@@ -43,18 +43,33 @@ def dispatch(state, action) -> None:
 
 
 def legal_actions(state, seat: int) -> list:
-    """The moves of ``seat`` now (see :meth:`FreightState.legal_actions`)."""
+    """The moves of ``seat`` now (see :meth:`FreightState.legal_actions`): in a turn, those of
+    :func:`take_moves`, :func:`build_moves`, :func:`route_moves`, :func:`station_moves`,
+    :func:`improvement_moves` and :func:`end_turn_moves`, in that order."""
     if seat not in state.to_act:
         return []
     if state.stage == "draft":
         return draft.legal(state, seat)
-    p = state.players[seat]
-    out: list = []
-    links = state.map.links
     # What auto_purchase would find, without building each payment: "any" dice count alike for
     # contracts, improvements and stations, and every token that pays a colour is worth one.
-    budget = generic_budget(p, "contract")
+    budget = generic_budget(state.players[seat], "contract")
+    return (take_moves(state, seat, budget) + build_moves(state, seat) + route_moves(state, seat)
+            + station_moves(state, seat, budget) + improvement_moves(state, seat, budget)
+            + end_turn_moves(state, seat))
+
+
+# The parts of a turn's legal_actions, for a caller (a bot) that needs only some kinds of move;
+# each assumes ``seat`` is to act in a turn. ``budget``: generic_budget(player, "contract").
+
+
+def take_moves(state, seat: int, budget: int | None = None) -> list:
+    """The TakeContract moves of ``seat`` (D)."""
+    p = state.players[seat]
+    if budget is None:
+        budget = generic_budget(p, "contract")
+    out: list = []
     if contracts.can_start(state, seat) is None:
+        links = state.map.links
         colours = colour_payers(p)
         for slot, card in enumerate(state.contract_track):
             if card is None:
@@ -62,6 +77,14 @@ def legal_actions(state, seat: int) -> list:
             link = links[card]
             if link.colour in colours and contracts.contract_cost(state, seat, link) <= budget - 1:
                 out.append(TakeContract(seat, slot))
+    return out
+
+
+def build_moves(state, seat: int) -> list:
+    """The Build and SteadyBuild moves of ``seat``, contract by contract (B)."""
+    p = state.players[seat]
+    out: list = []
+    links = state.map.links
     left = construction.cubes_left(state, seat)
     for i in p.contracts:
         if left <= 0:
@@ -81,13 +104,36 @@ def legal_actions(state, seat: int) -> list:
             out.append(Build(seat, link.id))
         if state.steady_used < p.has("Steady Builder"):
             out.append(SteadyBuild(seat, link.id))
-    for origin, colour, dest, path, _cost in routes.enumerate_routes(state, seat):
-        cities = state.map.cities
-        out.append(EstablishRoute(seat, cities[origin].name, colour, cities[dest].name,
-                                  ",".join(str(links[i].id) for i in path)))
+    return out
+
+
+def route_moves(state, seat: int) -> list:
+    """The EstablishRoute moves of ``seat``, one per distinct outcome (C)."""
+    return [route_move(state, seat, route) for route in routes.enumerate_routes(state, seat)]
+
+
+def route_move(state, seat: int, route: tuple) -> EstablishRoute:
+    """The EstablishRoute move of one ``(origin, colour, dest, path, cost)`` of
+    :func:`routes.enumerate_routes`."""
+    origin, colour, dest, path, _cost = route
+    links = state.map.links
+    cities = state.map.cities
+    return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, ",".join(str(links[i].id) for i in path))
+
+
+def station_moves(state, seat: int, budget: int | None = None) -> list:
+    """The BuildStation move of ``seat``, if it may build one."""
+    if budget is None:
+        budget = generic_budget(state.players[seat], "contract")
     cost = stations.station_cost(state, seat)
-    if cost is not None and cost <= budget:
-        out.append(BuildStation(seat))
+    return [BuildStation(seat)] if cost is not None and cost <= budget else []
+
+
+def improvement_moves(state, seat: int, budget: int | None = None) -> list:
+    """The BuyImprovement moves of ``seat`` (with one per improvement to discard when at the limit)."""
+    if budget is None:
+        budget = generic_budget(state.players[seat], "contract")
+    out: list = []
     n = len(improvements.held(state, seat)) + 1
     limit = state.comp.box["max_improvements"]
     for slot, name in enumerate(state.improvement_track):
@@ -99,6 +145,9 @@ def legal_actions(state, seat: int) -> list:
             out += [BuyImprovement(seat, slot, k) for k in range(n)]
         else:
             out.append(BuyImprovement(seat, slot))
-    for store, _g in stockpile.options(state, seat):
-        out.append(EndTurn(seat, store))
     return out
+
+
+def end_turn_moves(state, seat: int) -> list:
+    """The EndTurn moves of ``seat``: one per distinct stockpile outcome, most markers first (F)."""
+    return [EndTurn(seat, store) for store, _g in stockpile.options(state, seat)]

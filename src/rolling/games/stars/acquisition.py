@@ -163,25 +163,29 @@ def moves(s: StarsState, seat: int) -> list[Move]:
     if not (active_seats(s) & ~s.done) >> seat & 1:
         return out
     out.append(Move(Done, {"seat": seat}))
+    co = s.company_owner
+    in_flight = s.in_flight
+    # owners that may sell: players, the foreign investor, and corporations not in receivership
+    # that keep a company (the same tests as _cannot_buy, made once per owner)
+    sells = {owner: owner < CORP_BASE or owner == FOREIGN_INVESTOR
+             or (s.president[owner - CORP_BASE] >= 0 and co.count(owner) >= 2)
+             for owner in set(co) if owner >= 0}
     for c in range(D.N_CORPS):
         if not (s.corp_active[c] and s.president[c] == seat):
             continue
         money = spendable(s, c)
         sym = D.CORP_SYMBOLS[c]
+        own = CORP_BASE + c
+        proposing = {p[1] for p in s.pending if p[0] == c} | {p[1] for p in s.standing if p[0] == c}
         for i in range(D.N_COMPANIES):
-            owner = s.company_owner[i]
-            if owner < 0 or owner == CORP_BASE + c or s.in_flight >> i & 1:
-                continue
-            if _proposing(s, c, i):
+            owner = co[i]
+            if owner < 0 or owner == own or in_flight >> i & 1 or i in proposing or not sells[owner]:
                 continue
             if owner == FOREIGN_INVESTOR:
-                if fi_price(c, i) <= money:
-                    out.append(Move(Offer, {"seat": seat, "corporation": sym, "company": D.CODES[i], "price": fi_price(c, i)}))
+                price = fi_price(c, i)
+                if price <= money:
+                    out.append(Move(Offer, {"seat": seat, "corporation": sym, "company": D.CODES[i], "price": price}))
                 continue
-            if owner >= CORP_BASE:
-                o = owner - CORP_BASE
-                if s.president[o] < 0 or company_count(s, owner) < 2:
-                    continue
             hi = min(D.SPAN_HI[i], money)
             if hi >= D.SPAN_LO[i]:
                 out.append(Move(Offer, {"seat": seat, "corporation": sym, "company": D.CODES[i]}, "price", D.SPAN_LO[i], hi))

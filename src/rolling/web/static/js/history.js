@@ -2,6 +2,7 @@
 import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
 import { lineChart } from "./charts.js";
 import * as freight from "./freight.js";
+import { logItems } from "./log.js";
 import * as market from "./market.js";
 import * as stars from "./stars.js";
 
@@ -41,7 +42,7 @@ async function show(n) {
       $("board").replaceChildren(el("pre", { class: "raw panel" }, JSON.stringify(d.view, null, 1)));
       $("headline").textContent = `action ${want}`;
     }
-    $("log").replaceChildren(...(d.log || []).map((l) => el("li", {}, l)));
+    $("log").replaceChildren(...logItems(d));
     $("log").scrollTop = $("log").scrollHeight;
     document.body.dataset.at = want;
   } catch (e) {
@@ -77,7 +78,7 @@ async function main() {
   catch (e) { $("board").replaceChildren(el("div", { class: "error" }, e.message)); return; }
   $("slider").max = hist.played;
   $("actions").replaceChildren(el("li", { "data-n": 0, onclick: () => show(0) }, "0 · the start"),
-    ...hist.actions.map((a) => el("li", { "data-n": a.n, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
+    ...hist.actions.map((a) => el("li", { "data-n": a.n, title: a.reason || null, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
       a.by && a.by !== "human" && a.by !== "bot" && a.by !== "import" ? el("small", { class: "muted" }, ` (${a.by})`) : null)));
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
   $("first").onclick = () => show(0);

@@ -72,7 +72,7 @@ async function create(e) {
   if ((g.editions || []).length) config.edition = $("edition").value;
   if ((g.variants || []).length) config.variants = [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value);
   const body = { game: $("game").value, config, seats };
-  if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot")} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
+  if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot").split(":")[0]} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const limits = {};
   if (g.time_limits && $("limit3").value) limits["3"] = Number($("limit3").value);

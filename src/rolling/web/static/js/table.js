@@ -2,6 +2,7 @@
 // with the decision controls, undo, programmed actions, log and chat.
 import { api, el, gameIdFromPath, liveGame, rememberMeta, takeUrlTokens, tokensFor } from "./api.js";
 import { renderDecisions } from "./decisions.js";
+import { logItems } from "./log.js";
 import * as freight from "./freight.js";
 import * as market from "./market.js";
 import * as stars from "./stars.js";
@@ -97,7 +98,7 @@ function renderTools(d) {
 
 function renderLog(d) {
   const ol = $("log");
-  ol.replaceChildren(...(d.log || []).map((l) => el("li", {}, l)));
+  ol.replaceChildren(...logItems(d));
   if (logStick) ol.scrollTop = ol.scrollHeight;
   const chat = $("chat");
   chat.replaceChildren(...(d.chat || []).map((m) => el("li", {}, el("b", {}, `${m.name}: `), m.text)));

@@ -1,0 +1,175 @@
+"""The bots' reasons in the game document: stored with each bot's action, placed after that
+action's lines of the log, the same for every viewer, kept across a restart, gone with an undo."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rolling.bots import make_bot
+from rolling.core.record import GameRecord, new_state
+from rolling.games import get_game
+
+from .conftest import act, doc_of, make_game, pick, tok
+
+
+def app_client(db_url):
+    from rolling.web.app import create_app
+
+    return TestClient(create_app(db_url, bot_pace=0, start_workers=False))
+
+
+def history(client, gid):
+    return client.get(f"/api/games/{gid}/history").json()["actions"]
+
+
+def expected_reasons(game, config, seed, seats, actions):
+    """action n -> (seat, reason): the seats' bots, seeded as the server seeds them, asked again
+    before each of their actions of the record."""
+    spec = get_game(game)
+    state = new_state(GameRecord(game, config, seed, []))
+    bots = {k: make_bot(game, kind, seed=seed * 101 + k) for k, kind in enumerate(seats) if kind not in ("human",)}
+    out = {}
+    for n, a in enumerate(actions, start=1):
+        if a["by"] == "bot":
+            bot = bots[a["seat"]]
+            chosen = bot.choose(state, a["seat"])
+            assert chosen.to_json() == a["action"]
+            if bot.last_reason:
+                out[n] = (a["seat"], bot.last_reason)
+        state.apply(spec.action_from_json(a["action"]))
+    return out
+
+
+def check_placement(doc, hist):
+    """Each reason comes right after the lines of its action (the history's text of that action)."""
+    log = doc["log"]
+    for r in doc["reasons"]:
+        assert 0 <= r["line"] <= len(log)
+        text = hist[r["n"] - 1]["text"]
+        assert hist[r["n"] - 1]["by"] == "bot" and hist[r["n"] - 1]["reason"] == r["text"]
+        if text:
+            assert " ".join(log[:r["line"]]).endswith(text), (r, text)
+    assert [r["line"] for r in doc["reasons"]] == sorted(r["line"] for r in doc["reasons"])
+
+
+def test_a_bots_reason_is_in_the_document_for_everyone_and_survives_a_restart(db_url):
+    with app_client(db_url) as client:
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=5)
+        gid = g["id"]
+        rng = random.Random(3)
+        for _ in range(12):
+            d = doc_of(client, gid, tok(g, 0))
+            if d["over"]:
+                break
+            assert act(client, g, 0, d, action=pick(d, 0, rng)).status_code == 200
+        mine = doc_of(client, gid, tok(g, 0))
+        spectator = doc_of(client, gid)
+        hist = history(client, gid)
+    reasons = mine["reasons"]
+    assert len(reasons) >= 5
+    assert any(r["text"].startswith("bids up to $") for r in reasons)  # the heuristic states its limit
+    want = expected_reasons("stars", {"players": 3, "names": [s["name"] for s in mine["seats"]]}, 5,
+                            ["human", "heuristic", "heuristic"], hist)
+    assert {r["n"]: (r["seat"], r["text"]) for r in reasons} == want
+    # to everyone: the spectator reads the same reasons (the lines before them may differ in number
+    # only where secret events are hidden; Stars shows the same log to the spectator here)
+    assert [(r["n"], r["text"]) for r in spectator["reasons"]] == [(r["n"], r["text"]) for r in reasons]
+    check_placement(mine, hist)
+    check_placement(spectator, hist)
+    # a new server on the same database: the same reasons in the same places
+    with app_client(db_url) as client:
+        again = doc_of(client, gid, tok(g, 0))
+        assert again["reasons"] == reasons and again["log"] == mine["log"]
+        # the history's document at an action holds the reasons up to it
+        n = reasons[len(reasons) // 2]["n"]
+        at = client.get(f"/api/games/{gid}/history/{n}").json()
+        assert at["reasons"] == [r for r in spectator["reasons"] if r["n"] <= n]
+
+
+def test_undo_takes_the_reasons_of_the_bots_moves_with_it(db_url):
+    with app_client(db_url) as client:
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
+        gid, t0 = g["id"], tok(g, 0)
+        before = doc_of(client, gid, t0)
+        after = act(client, g, 0, before).json()
+        assert after["played"] > before["played"] + 1  # the bots answered, with their reasons
+        assert any(r["n"] > before["played"] for r in after["reasons"])
+        r = client.post(f"/api/games/{gid}/undo", json={"version": after["version"], "seat": 0},
+                        headers={"X-Seat-Tokens": t0})
+        assert r.status_code == 200, r.text
+        assert r.json()["reasons"] == before["reasons"]
+    with app_client(db_url) as client:
+        assert doc_of(client, gid, t0)["reasons"] == before["reasons"]
+
+
+@pytest.mark.parametrize("game,seats", [("freight", ["human", "heuristic", "bot:random"]), ("market", ["bot:heuristic"])])
+def test_freight_and_market_documents_carry_reasons(client, game, seats):
+    r = client.post("/api/games", json={"game": game, "seats": seats, "seed": 3})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    if seats[0] == "human":
+        d = doc_of(client, g["id"], tok(g, 0))
+        for _ in range(20):  # the drafts carry no reasons: until the heuristic's first turn
+            if d["reasons"]:
+                break
+            d = act(client, g, 0, d).json()
+    d = doc_of(client, g["id"])
+    hist = history(client, g["id"])
+    assert d["reasons"], "the heuristic gave reasons"
+    assert all(r["seat"] == (0 if game == "market" else 1) for r in d["reasons"])  # the random bot gives none
+    check_placement(d, hist)
+
+
+def test_secret_money_holds_the_reasons_back_until_the_end(client):
+    """002, 3.2 (secret private money): a reason would tell how much the bot can pay, so nobody
+    reads the reasons while the game goes on; a finished game shows them."""
+    g = make_game(client, ["human", "heuristic", "heuristic"], seed=5, config={"variants": ["secret-money"]})
+    d = act(client, g, 0, doc_of(client, g["id"], tok(g, 0))).json()
+    assert d["played"] > 2 and not d["over"]
+    assert d["reasons"] == [] and doc_of(client, g["id"])["reasons"] == []
+    assert all(a["reason"] is None for a in history(client, g["id"]))
+    assert client.get(f"/api/games/{g['id']}/history/{d['played']}").json()["reasons"] == []
+    done = make_game(client, ["heuristic", "heuristic"], seed=2, config={"variants": ["secret-money"]})
+    over = doc_of(client, done["id"])
+    assert over["over"] and over["reasons"]
+    hist = history(client, done["id"])
+    check_placement(over, hist)
+    n = over["reasons"][0]["n"]
+    assert client.get(f"/api/games/{done['id']}/history/{n}").json()["reasons"] == [over["reasons"][0]]
+
+
+def test_an_existing_database_gets_the_reasons_table_on_the_next_start(db_url):
+    """A database made before the reasons (migration 0001 only) is upgraded at start: its games
+    play on, with reasons from then on."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+    from sqlalchemy import inspect
+
+    from rolling.web.db import MIGRATIONS, make_engine
+
+    engine = make_engine(db_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    assert "bot_reasons" not in inspect(engine).get_table_names()
+    engine.dispose()
+    with app_client(db_url) as client:
+        g = make_game(client, ["human", "heuristic", "heuristic"], seed=5)
+        assert doc_of(client, g["id"], tok(g, 0))["reasons"]
+
+
+def test_the_search_bots_reason_gives_its_top_alternatives_in_the_log(client):
+    """Issue 16: the web log gives the search bot's reason as its top alternatives with their
+    visits and values, under its move."""
+    g = make_game(client, ["search:60", "human"], seed=5)
+    d = doc_of(client, g["id"], tok(g, 1))
+    searched = [r for r in d["reasons"] if r["seat"] == 0]
+    assert searched, d["reasons"]
+    text = searched[0]["text"]
+    assert text.startswith("search (60 iterations, ") and " visits " in text and "%" in text
+    check_placement(d, history(client, g["id"]))
