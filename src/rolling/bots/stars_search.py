@@ -212,45 +212,38 @@ class StarsSearch:
         return describe(s, a)
 
 
+#: action name -> its words in a reason, given the action and a function naming a corporation
+#: in the edition's code
+WORDS = {
+    "Pass": lambda a, corp: "pass",
+    "LeaveAuction": lambda a, corp: "leave the auction",
+    "Bid": lambda a, corp: f"bid ${a.amount}",
+    "StartAuction": lambda a, corp: f"auction {a.company} at ${a.bid}",
+    "BuyShare": lambda a, corp: f"buy a {corp(a.corporation)} share" + (" (President's)" if a.presidents_share else ""),
+    "SellShare": lambda a, corp: f"sell a {corp(a.corporation)} share",
+    "Offer": lambda a, corp: f"{corp(a.corporation)} buys {a.company} for ${a.price}",
+    "Respond": lambda a, corp: f"{'accept' if a.accept else 'reject'}: {corp(a.corporation)} buys {a.company}",
+    "Deal": lambda a, corp: "propose the deal " + _steps(a, corp),
+    "RespondDeal": lambda a, corp: f"{'accept' if a.accept else 'reject'} the deal " + _steps(a, corp),
+    "Done": lambda a, corp: "done",
+    "Close": lambda a, corp: f"close {a.company}",
+    "Dividend": lambda a, corp: f"{corp(a.corporation)} pays ${a.amount} a share",
+    "Issue": lambda a, corp: f"{corp(a.corporation)} {'issues a share' if a.issue else 'issues none'}",
+    "FormCorporation": lambda a, corp: f"form {corp(a.corporation)} with {a.company} at ${a.price}",
+    "DeclineIpo": lambda a, corp: f"no IPO for {a.company}",
+}
+
+
+def _steps(a, corp) -> str:
+    return ", ".join(f"{corp(t.corporation)} buys {t.company}" for t in a.transactions)
+
+
 def describe(s: StarsState, a) -> str:
     """``a`` in a few words for a search reason (see :meth:`StarsSearch.describe`)."""
-    def corp(sym: str) -> str:
-        return s.corp_code(D.CORP_INDEX[sym])
-
-    name = type(a).__name__
-    if name == "Pass":
-        return "pass"
-    if name == "LeaveAuction":
-        return "leave the auction"
-    if name == "Bid":
-        return f"bid ${a.amount}"
-    if name == "StartAuction":
-        return f"auction {a.company} at ${a.bid}"
-    if name == "BuyShare":
-        return f"buy a {corp(a.corporation)} share" + (" (President's)" if a.presidents_share else "")
-    if name == "SellShare":
-        return f"sell a {corp(a.corporation)} share"
-    if name == "Offer":
-        return f"{corp(a.corporation)} buys {a.company} for ${a.price}"
-    if name == "Respond":
-        return f"{'accept' if a.accept else 'reject'}: {corp(a.corporation)} buys {a.company}"
-    if name in ("Deal", "RespondDeal"):
-        steps = ", ".join(f"{corp(t.corporation)} buys {t.company}" for t in a.transactions)
-        verb = "propose" if name == "Deal" else ("accept" if a.accept else "reject")
-        return f"{verb} the deal {steps}"
-    if name == "Done":
-        return "done"
-    if name == "Close":
-        return f"close {a.company}"
-    if name == "Dividend":
-        return f"{corp(a.corporation)} pays ${a.amount} a share"
-    if name == "Issue":
-        return f"{corp(a.corporation)} {'issues a share' if a.issue else 'issues none'}"
-    if name == "FormCorporation":
-        return f"form {corp(a.corporation)} with {a.company} at ${a.price}"
-    if name == "DeclineIpo":
-        return f"no IPO for {a.company}"
-    return str(a.to_json())
+    words = WORDS.get(type(a).__name__)
+    if words is None:
+        return str(a.to_json())
+    return words(a, lambda sym: s.corp_code(D.CORP_INDEX[sym]))
 
 
 class StarsSearchBot(ismcts.SearchBot):
