@@ -519,7 +519,7 @@ def test_idle_games_leave_memory_and_come_back_the_same(db_url):
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("game,seats", [("freight", ["human", "bot", "bot:random"]), ("market", ["human"])])
+@pytest.mark.parametrize("game,seats", [("freight", ["human", "heuristic", "bot:random"]), ("market", ["human"])])
 def test_freight_and_market_are_played_through_the_same_api(client, game, seats):
     r = client.post("/api/games", json={"game": game, "seats": seats, "seed": 3})
     assert r.status_code == 201, r.text
@@ -542,3 +542,52 @@ def test_a_bots_only_freight_game_runs_to_the_end(client):
     assert r.status_code == 201, r.text
     d = doc_of(client, r.json()["id"])
     assert d["over"] and d["standings"]
+
+
+def test_a_thinking_bot_does_not_stop_the_server(db_url):
+    """A bot works out its move in a worker thread (the search bot thinks for half a second where
+    people play), so the server's event loop keeps answering meanwhile; the move and its reason are
+    then committed as usual."""
+    import threading
+
+    from rolling.bots import make_bot
+    from rolling.web.db import open_database
+    from rolling.web.service import GameService
+
+    svc = GameService(open_database(db_url), bot_pace=0.001, start_workers=True)
+    release = threading.Event()
+    threads: list[threading.Thread] = []
+
+    class SlowBot:
+        name = "slow"
+        last_reason = None
+
+        def choose(self, state, seat):
+            threads.append(threading.current_thread())
+            assert release.wait(20), "the event loop never ran while the bot was thinking"
+            self.last_reason = "took its time"
+            return make_bot("stars", "heuristic").choose(state, seat)
+
+    async def scenario():
+        live, _ = await svc.create("stars", {"players": 2}, ["human", "human"], seed=1)
+        seat = live.state.to_act[0]
+        live.bots[seat] = SlowBot()
+        before = live.version
+        svc._kick(live)
+        for _ in range(2000):  # the loop runs while the bot thinks
+            if threads:
+                break
+            await asyncio.sleep(0.005)
+        assert threads and threads[0] is not threading.main_thread()
+        assert live.version == before  # nothing committed while it thinks
+        release.set()
+        for _ in range(2000):
+            if live.version > before:
+                break
+            await asyncio.sleep(0.005)
+        assert live.version == before + 1
+        assert svc.document(live, ())["reasons"][-1]["text"] == "took its time"
+        svc.closed = True
+        live.task.cancel()
+
+    asyncio.run(scenario())

@@ -747,8 +747,9 @@ class GameService:
                     return seat, m.action()
         return None
 
-    def _step(self, live: Live, timers: bool = True) -> bool:
-        """Take the automated action due now, if any; True when one was taken."""
+    def _step(self, live: Live, timers: bool = True, chosen: tuple | None = None) -> bool:
+        """Take the automated action due now, if any; True when one was taken. ``chosen``: a bot's
+        ``(seat, action, reason)`` already worked out for this state (:meth:`_think`)."""
         s = live.state
         if live.watch_only or live.broken or s.is_over:
             return False
@@ -756,7 +757,12 @@ class GameService:
             for seat in s.to_act:
                 bot = live.bots.get(seat)
                 if bot is not None:
-                    self._commit(live, bot.choose(s, seat), seat, BY_BOT, getattr(bot, "last_reason", None))
+                    if chosen is not None and chosen[0] == seat:
+                        action, reason = chosen[1], chosen[2]
+                    else:
+                        action = bot.choose(s, seat)
+                        reason = getattr(bot, "last_reason", None)
+                    self._commit(live, action, seat, BY_BOT, reason)
                     return True
             for seat in s.to_act:
                 a = self._program_action(live, seat)
@@ -775,6 +781,21 @@ class GameService:
         except StaleVersion:
             return False
         return False
+
+    async def _think(self, live: Live) -> tuple | None:
+        """The first bot to act works out its move in a worker thread, so that a search bot's
+        thinking (half a second where people play) does not stop the server answering other
+        requests; the game's lock is held, so the state cannot change meanwhile. Returns
+        ``(seat, action, reason)``, or None when no bot is to act."""
+        s = live.state
+        if live.watch_only or live.broken or s.is_over:
+            return None
+        for seat in s.to_act:
+            bot = live.bots.get(seat)
+            if bot is not None:
+                action = await asyncio.to_thread(bot.choose, s, seat)
+                return seat, action, getattr(bot, "last_reason", None)
+        return None
 
     def _settle(self, live: Live) -> None:
         """With a bot pace of 0: take every automated action due now (a bots-only game to its end)."""
@@ -812,7 +833,7 @@ class GameService:
                 async with live.lock:
                     due = self._due(live)
                     if due is not None and due[0] <= 0.001:
-                        self._step(live)
+                        self._step(live, chosen=await self._think(live))
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise
