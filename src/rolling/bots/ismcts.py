@@ -149,8 +149,8 @@ class Node:
 
 @dataclass(slots=True)
 class SearchResult:
-    """The root's statistics after a search: ``ranked`` is ``(key, action, visits, mean)`` most
-    visited first; ``iterations`` run and ``seconds`` of CPU spent."""
+    """The root's statistics after a search: ``ranked`` is ``(key, action, visits, mean)`` for
+    every candidate tried, most visited first; ``iterations`` run and ``seconds`` of CPU spent."""
 
     ranked: list[tuple[Any, Any, int, float]]
     iterations: int
@@ -195,7 +195,8 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
             break
         _iterate(game, state, seat, root, cands, rng, full)
         done += 1
-    ranked = sorted(root.children.items(), key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
+    tried = [kv for kv in root.children.items() if kv[1].visits]
+    ranked = sorted(tried, key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
     out = [(key, node.action, node.visits, node.mean) for key, node in ranked]
     return SearchResult(out, done, time.process_time() - start)
 
