@@ -84,7 +84,10 @@ def test_ctrl_c_keeps_the_games_finished(tmp_path, workers):
     out = tmp_path / "r.csv"
     p = subprocess.Popen(CMD + ["simulate", "stars", "--games", "5000", "--seats", "bot,bot,bot,bot", "--workers",
                                 workers, "--out", str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         # as from a terminal: a suite started in the background (nohup, &) would
+                         # otherwise hand the command an ignored SIGINT
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         # the header and at least one game (four rows) written: then Ctrl-C

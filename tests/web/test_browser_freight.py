@@ -31,7 +31,7 @@ def click_and_wait(page, locator) -> None:
 
 
 def create_from_lobby(page, base: str, map_name: str, players: int, seed: int = 7) -> str:
-    """The lobby's form: Rolling Freight on ``map_name``, seat 1 human, the rest bots, the seed
+    """The lobby's form: Rolling Freight on ``map_name``, seat 1 human, the rest heuristic bots, the seed
     given (the same pictures every run); play here."""
     page.goto(base + "/")
     page.select_option("#game", "freight")
@@ -42,6 +42,9 @@ def create_from_lobby(page, base: str, map_name: str, players: int, seed: int = 
     page.dispatch_event("#players", "change")
     assert page.locator(".seat-kind").count() == players
     assert page.locator(".seat-kind").first.input_value() == "human"
+    assert page.locator(".seat-kind").nth(1).input_value() == "bot"  # the lobby's bot: the search bot
+    for k in range(1, players):  # heuristics: quick, so the whole game fits the test's time
+        page.locator(".seat-kind").nth(k).select_option("bot:heuristic")
     page.fill("#seed", str(seed))
     page.click("#create-btn")
     page.wait_for_selector("#created:not([hidden])")
