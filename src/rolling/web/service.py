@@ -754,16 +754,16 @@ class GameService:
         if live.watch_only or live.broken or s.is_over:
             return False
         try:
-            for seat in s.to_act:
-                bot = live.bots.get(seat)
-                if bot is not None:
-                    if chosen is not None and chosen[0] == seat:
-                        action, reason = chosen[1], chosen[2]
-                    else:
-                        action = bot.choose(s, seat)
-                        reason = getattr(bot, "last_reason", None)
-                    self._commit(live, action, seat, BY_BOT, reason)
-                    return True
+            due = self._bot_to_act(live)
+            if due is not None:
+                seat, bot = due
+                if chosen is not None and chosen[0] == seat:
+                    action, reason = chosen[1], chosen[2]
+                else:
+                    action = bot.choose(s, seat)
+                    reason = getattr(bot, "last_reason", None)
+                self._commit(live, action, seat, BY_BOT, reason)
+                return True
             for seat in s.to_act:
                 a = self._program_action(live, seat)
                 if a is not None:
@@ -790,11 +790,20 @@ class GameService:
         s = live.state
         if live.watch_only or live.broken or s.is_over:
             return None
-        for seat in s.to_act:
+        due = self._bot_to_act(live)
+        if due is None:
+            return None
+        seat, bot = due
+        action = await asyncio.to_thread(bot.choose, s, seat)
+        return seat, action, getattr(bot, "last_reason", None)
+
+    @staticmethod
+    def _bot_to_act(live: Live) -> tuple[int, Any] | None:
+        """``(seat, bot)`` of the first seat to act that a bot plays, or None."""
+        for seat in live.state.to_act:
             bot = live.bots.get(seat)
             if bot is not None:
-                action = await asyncio.to_thread(bot.choose, s, seat)
-                return seat, action, getattr(bot, "last_reason", None)
+                return seat, bot
         return None
 
     def _settle(self, live: Live) -> None:
