@@ -31,11 +31,13 @@ def mid_game_position():
     last = 0
     while True:
         seat = pick_seat(s, last)
-        game = StarsSearch(seat)
-        game.observe(s)
-        if s.phase == 1 and len(game.candidates(s, seat, guide)) > 1:
-            return s, seat
-        s.apply(guide.choose(s, seat))
+        if s.phase == 1:
+            cands = StarsSearch(seat).candidates(s, seat, guide)  # the heuristic's move first
+            if len(cands) > 1:
+                return s, seat
+            s.apply(cands[0][1])
+        else:
+            s.apply(guide.choose(s, seat))
         last = seat
 
 
