@@ -22,7 +22,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: each game's small batch, and the sections its report must have (anchors)
 CASES = {
     "stars": (Batch("stars", ("heuristic", "random", "heuristic"), 6, 2),
-              ["bots", "positions", "scores", "length", "corporations", "share-prices", "endings"]),
+              ["bots", "positions", "scores", "length", "corporations", "founder-edges", "share-prices", "endings"]),
     "freight": (Batch("freight", ("heuristic", "random"), 4, 2, {"map": "west-coast"}),
                 ["bots", "positions", "scores", "length", "maps", "contracts"]),
     "market": (Batch("market", ("heuristic",), 60, 2), ["length", "percentiles", "closed"]),
@@ -127,3 +127,30 @@ def test_markdown_report_has_the_same_tables(tmp_path):
     assert "| position | seats played | win rate (95% CI) |" in md
     assert "<" not in md and "data:image" not in md
     assert "*(Plot in the HTML report:" in md
+
+
+def _founding(game: int, position: int, formed: str, win: bool, paths: dict[str, str]) -> dict:
+    return {"game": game, "position": position, "formed": formed, "win": win,
+            **{f"path_{sym}": paths.get(sym, "- - -") for sym in ("PR", "DA", "S", "VM", "SI", "SM", "JS", "OS")}}
+
+
+def test_founder_edges_compare_foundings_of_the_same_turn_and_seat():
+    """The corporation edges of the report: each founding is compared with the other corporations'
+    foundings of its turn and position, never with its own corporation's."""
+    import pandas as pd
+
+    from rolling.report.stars import founder_edges
+    rows = []
+    # turn 1, position 1: VM founders win 1 of 4, DA founders 3 of 4
+    for g in range(4):
+        rows.append(_founding(g, 1, "VM", g == 0, {"VM": "20 21 22"}))
+        rows.append(_founding(10 + g, 1, "DA", g != 0, {"DA": "20 21 22"}))
+    # turn 3, position 2: only SM, nothing to compare it with
+    rows.append(_founding(20, 2, "SM", True, {"SM": "- - 30"}))
+    edges = founder_edges(pd.DataFrame(rows)).set_index("corporation")
+    assert edges.loc["VM", "observed"] == 0.25 and edges.loc["VM", "expected"] == 0.75
+    assert edges.loc["VM", "edge"] == -0.5 and edges.loc["DA", "edge"] == 0.5
+    assert edges.loc["VM", "low"] < -0.5 < edges.loc["VM", "high"]
+    assert edges.loc["VM", "turn"] == 1.0 and edges.loc["SM", "turn"] == 3.0
+    assert edges.loc["SM", "compared"] == 0.0 and pd.isna(edges.loc["SM", "edge"])
+    assert list(edges.index) == ["DA", "VM", "SM"]  # CORP_SYMBOLS order

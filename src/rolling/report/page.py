@@ -47,7 +47,7 @@ figcaption { font-size: 13px; color: #5a6472; margin-top: 2px; }
 
 def fmt_interval(value: float | None, low: float, high: float, digits: int = 1, unit: str = "",
                  pm: bool = False) -> str:
-    """``"152.3 (150.1–154.5)"`` (or with ``pm`` ``"152.3 ± 2.2"``): a value and its interval; the
+    """``"152.3 (150.1–154.5)"``, ``"-4.6 (-5.2 to -4.0)"`` (or with ``pm`` ``"152.3 ± 2.2"``): a value and its interval; the
     value alone when there is no interval, a dash when there is no value."""
     if value is None or math.isnan(value):
         return "–"
@@ -56,7 +56,8 @@ def fmt_interval(value: float | None, low: float, high: float, digits: int = 1, 
         return main
     if pm:
         return f"{main} ± {(high - low) / 2:.{digits}f}"
-    return f"{main} ({low:.{digits}f}–{high:.{digits}f})"
+    to = " to " if low < 0 else "–"  # "-5.2–-4.0" would read as a typo
+    return f"{main} ({low:.{digits}f}{to}{high:.{digits}f})"
 
 
 def fmt_rate(rate: float, low: float, high: float) -> str:
