@@ -24,7 +24,7 @@ CASES = {
     "stars": (Batch("stars", ("heuristic", "random", "heuristic"), 6, 2),
               ["bots", "positions", "scores", "length", "corporations", "founder-edges", "share-prices", "endings"]),
     "freight": (Batch("freight", ("heuristic", "random"), 4, 2, {"map": "west-coast"}),
-                ["bots", "positions", "scores", "length", "maps", "contracts"]),
+                ["bots", "positions", "scores", "length", "maps", "last-round", "contracts"]),
     "market": (Batch("market", ("heuristic",), 60, 2), ["length", "percentiles", "closed"]),
 }
 
@@ -154,3 +154,23 @@ def test_founder_edges_compare_foundings_of_the_same_turn_and_seat():
     assert edges.loc["VM", "turn"] == 1.0 and edges.loc["SM", "turn"] == 3.0
     assert edges.loc["SM", "compared"] == 0.0 and pd.isna(edges.loc["SM", "edge"])
     assert list(edges.index) == ["DA", "VM", "SM"]  # CORP_SYMBOLS order
+
+
+def test_freight_last_round_splits_games_by_equal_turns():
+    """Ending Phase C: with T player turns the first T mod n positions took one more turn; the
+    report gives the start player's and the last position's win rates both ways."""
+    import pandas as pd
+
+    from rolling.report.freight import last_round
+    from rolling.report.page import Page
+    rows = []
+    for index, (turns, winner) in enumerate([(50, 1), (51, 1), (51, 2), (51, 1)]):
+        for position in (1, 2):
+            rows.append({"batch": 0, "index": index, "entry": position - 1, "map": "west-coast", "players": 2,
+                         "position": position, "turns": turns, "win": position == winner})
+    page = Page("t")
+    last_round(page, pd.DataFrame(rows))
+    md = page.markdown()
+    assert "| west-coast | 2 | 4 | 25.0% | 50.0% | 100.0% (" in md  # 1 game of equal turns: the start player won
+    assert "| 66.7% (" in md  # with one more turn: 2 of 3
+    assert "| 0.0% (" in md and "| 33.3% (" in md  # the last position: 0 of 1, then 1 of 3

@@ -1,5 +1,5 @@
-"""The Rolling Freight sections of a report: scores by map and player count, and contracts, routes
-and stations (the Freight columns of :mod:`rolling.sim.freight`)."""
+"""The Rolling Freight sections of a report: scores by map and player count, the start player's
+edge with equal turns and with one more, and contracts, routes and stations (the Freight columns of :mod:`rolling.sim.freight`)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,33 @@ def maps_and_players(page: Page, ok: pd.DataFrame) -> None:
              "Share of seats per score bin, by map and player count.")
 
 
+def last_round(page: Page, ok: pd.DataFrame) -> None:
+    """The start player's and the last position's win rates in games where every player took the
+    same number of turns, and in games where the earlier positions took one more."""
+    s = page.section("The last round: equal turns or not", "last-round")
+    s.text("The game ends after every player takes one more turn from the one who drew the last End of Phase "
+           "card (Ending Phase C), so the positions before that player take one more turn than those after "
+           "it, unless the card came to the last position. Equal turns: games where every player took the same "
+           "number of turns; in the others the start player took one more turn than the last position.")
+    # player turn t (from 1) is seat (t - 1) mod n's from the start player on, so with T turns in
+    # all the first T mod n positions took one more turn than the rest: none when T mod n is 0
+    rows = []
+    for (map_name, players), part in ok.groupby(["map", "players"], sort=True):
+        games = games_of(part)
+        equal = games["turns"] % players == 0
+        row = {"map": map_name, "players": players, "games": f"{len(games):,}",
+               "equal turns": f"{equal.mean() * 100:.1f}%", "fair share": f"{100 / players:.1f}%"}
+        for position, who, other in ((1, "start player", "one more turn"), (players, "last position", "one turn fewer")):
+            seats = part[part["position"] == position]
+            same = seats["turns"] % players == 0
+            for label, chosen in (("equal turns", seats[same]), (other, seats[~same])):
+                w = int(chosen["win"].astype(bool).sum())
+                lo, hi = wilson(w, len(chosen))
+                row[f"{who} wins: {label}"] = fmt_rate(w / len(chosen) if len(chosen) else float("nan"), lo, hi)
+        rows.append(row)
+    s.table(pd.DataFrame(rows))
+
+
 def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
     """Contracts, routes, stations and improvements per seat, by context and position, and their spread."""
     s = page.section("Contracts and routes", "contracts")
@@ -75,4 +102,5 @@ def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
 def sections(page: Page, ok: pd.DataFrame) -> None:
     """Every Freight section."""
     maps_and_players(page, ok)
+    last_round(page, ok)
     contracts_and_routes(page, ok)
