@@ -46,9 +46,10 @@ def last_round(page: Page, ok: pd.DataFrame) -> None:
     same number of turns, and in games where the earlier positions took one more."""
     s = page.section("The last round: equal turns or not", "last-round")
     s.text("The game ends after every player takes one more turn from the one who drew the last End of Phase "
-           "card (Ending Phase C), so the positions before that player take one more turn than those after "
-           "it, unless the card came to the last position. Equal turns: games where every player took the same "
-           "number of turns; in the others the start player took one more turn than the last position.")
+           "card, that player included (Ending Phase C), so the positions up to that player take one more "
+           "turn than those after it, unless the card came to the last position. Equal turns: games where "
+           "every player took the same number of turns; in the others the start player took one more turn "
+           "than the last position.")
     # player turn t (from 1) is seat (t - 1) mod n's from the start player on, so with T turns in
     # all the first T mod n positions took one more turn than the rest: none when T mod n is 0
     rows = []
