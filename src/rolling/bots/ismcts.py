@@ -60,7 +60,8 @@ MIN_ITERATIONS = 4
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """The search's budget per decision: ``iterations`` (deterministic) or ``seconds`` (wall time).
+    """The search's budget per decision: ``iterations`` (deterministic) or ``seconds`` of the
+    process's CPU time (``time.process_time``).
 
     Exactly one of the two is set. ``str(budget)`` is its canonical text (``"2000"``, ``"0.2s"``).
     """
