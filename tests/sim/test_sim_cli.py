@@ -117,3 +117,25 @@ def test_ray_writes_the_rows_one_process_writes(tmp_path):
     assert one.returncode == 0 and ray.returncode == 0, ray.stderr
     assert (tmp_path / "one.csv").read_bytes() == (tmp_path / "ray.csv").read_bytes()
     assert ", ray, " in ray.stdout
+
+
+def test_without_a_terminal_progress_is_plain_lines(monkeypatch, capsys):
+    """Issue 14: a batch whose stderr is a log, not a terminal, still shows its progress: plain
+    lines with games/s and the time left, the last one at the end; stdout stays the summary."""
+    import rolling.cli.batch as batch
+
+    monkeypatch.setattr(batch, "LOG_EVERY", 0.0)
+    main(["simulate", "market", "--games", "40", "--workers", "1", "--json"])
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 40
+    lines = err.splitlines()
+    assert lines and all(line.startswith("market heuristic: ") for line in lines), err
+    assert lines[-1].startswith("market heuristic: 40/40 games, ") and lines[-1].endswith(" games/s")
+    assert any(" left" in line for line in lines[:-1])
+    assert sum(" 40/40 games" in line for line in lines) == 1
+    assert "\x1b" not in err  # no terminal codes in a log
+
+
+def test_a_short_batch_without_a_terminal_prints_no_progress(capsys):
+    main(["simulate", "market", "--games", "5", "--workers", "1", "--json"])
+    assert capsys.readouterr().err == ""
