@@ -4,6 +4,7 @@ are counted, Ctrl-C keeps the games finished, and --ray writes the rows one proc
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -139,3 +140,18 @@ def test_without_a_terminal_progress_is_plain_lines(monkeypatch, capsys):
 def test_a_short_batch_without_a_terminal_prints_no_progress(capsys):
     main(["simulate", "market", "--games", "5", "--workers", "1", "--json"])
     assert capsys.readouterr().err == ""
+
+
+def test_in_a_terminal_the_progress_is_a_bar_with_games_per_second_and_time_left():
+    """Issue 14: run from a terminal, simulate draws a bar with games/s and the time left."""
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "rolling.cli.main", "simulate", "stars", "--games", "40",
+                                           "--seats", "bot,bot,bot,bot", "--workers", "1"],
+                          encoding="utf-8", timeout=120, dimensions=(30, 120))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
+    bars = re.findall(r"stars heuristic×4 [━╺╸ ]+ *(\d+)/40 ([\d,.]+) games/s (\d+:\d\d:\d\d)", screen)
+    assert bars and int(bars[-1][0]) > 0, screen[:500]
