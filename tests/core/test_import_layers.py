@@ -134,7 +134,9 @@ def test_engine_package_imports_point_down_the_layers(game):
     layer or lower ones (the state at the bottom, the dispatcher on top)."""
     graph = package_imports(game)
     layer = {m: i for i, mods in enumerate(LAYERS[game]) for m in mods}
-    assert set(graph) == set(layer), f"modules missing from or unknown to LAYERS[{game!r}]"
+    assert set(graph) == set(layer), (
+        f"LAYERS[{game!r}] must name every module of the package: new {sorted(set(graph) - set(layer))}, "
+        f"gone {sorted(set(layer) - set(graph))} (put a new module in the lowest layer its imports allow)")
     upward = [f"{a} (layer {layer[a]}) imports {b} (layer {layer[b]}) at line {line}"
               for a, edges in sorted(graph.items()) for b, line in sorted(edges.items()) if layer[b] > layer[a]]
     assert not upward, f"imports pointing up in rolling.games.{game}:\n" + "\n".join(upward)
