@@ -10,6 +10,9 @@ phases, Winning); :mod:`.payment` holds the dice symbols.
 
 from rolling.games import GameSpec
 
+# the dispatcher, on top of the package's tree: importing it binds the state's rule methods
+# (FreightState.apply, legal_actions, enable_log, log_lines), so every FreightState has them
+from . import legal as legal
 from .actions import REGISTRY, freight_action_from_json
 from .components import MAP_NAMES, load_components, load_map
 from .setup import config_from_json, new_game

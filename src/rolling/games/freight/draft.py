@@ -16,6 +16,7 @@ from . import events as E
 from .actions import DraftContract, DraftImprovement, DraftPass
 from .dice import add_die
 from .refill import fill_contract_track, fill_improvement_track
+from .turn import start_turn
 
 RULE = "Beginning the Game"
 
@@ -40,8 +41,6 @@ def legal(state, seat: int) -> list:
 
 
 def _next_pick(state) -> None:
-    from .turn import start_turn
-
     state.draft_pos += 1
     if state.draft_pos >= len(state.draft_order):
         state.stage = "turn"

@@ -205,5 +205,5 @@ def render(s: FreightState, event: tuple, seat: int | None = None) -> str | None
 
 def lines(s: FreightState, seat: int | None = None, start: int = 0) -> list[str]:
     """The text of the log's events from index ``start`` on that ``seat`` may see, one line each
-    (empty when the log is off)."""
+    (empty when the log is off); also the method ``FreightState.log_lines(seat, start)``."""
     return core.lines(s.log, seat, start, lambda event, viewer: render(s, event, viewer))

@@ -1,4 +1,7 @@
-"""Which moves are open now, and the dispatch of an action to the rule that applies it."""
+"""Which moves are open now, and the dispatch of an action to the rule that applies it.
+
+The top of the package's import tree (docs/freight-components.md, "Layers"): it binds the state's
+rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_lines``)."""
 
 from __future__ import annotations
 
@@ -17,7 +20,10 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
+from .events import lines
 from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
+from .setup import enable_log
+from .state import FreightState
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -42,10 +48,31 @@ def dispatch(state, action) -> None:
     fn(state, action)
 
 
+def apply(state, action) -> None:
+    """Apply a legal action and every automatic step after it; also the method
+    ``FreightState.apply(action)``.
+
+    Raises:
+        IllegalAction: naming the rule section broken; the state is then unchanged.
+    """
+    if state.stage == "over":
+        raise IllegalAction("Winning", "the game is over")
+    seat = getattr(action, "seat", None)
+    if seat not in state.to_act:
+        raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
+    dispatch(state, action)
+
+
 def legal_actions(state, seat: int) -> list:
-    """The moves of ``seat`` now (see :meth:`FreightState.legal_actions`): in a turn, those of
-    :func:`take_moves`, :func:`build_moves`, :func:`route_moves`, :func:`station_moves`,
-    :func:`improvement_moves` and :func:`end_turn_moves`, in that order."""
+    """Every move of ``seat`` now, each with the engine's payment (``pay=""``); also the method
+    ``FreightState.legal_actions(seat)``. In a turn, those of :func:`take_moves`,
+    :func:`build_moves`, :func:`route_moves`, :func:`station_moves`, :func:`improvement_moves`
+    and :func:`end_turn_moves`, in that order.
+
+    Major routes are listed once per distinct outcome (cargo marker, destination, links paid to
+    each owner), of any length (see :func:`.routes.enumerate_routes`); any other valid path or
+    payment is accepted by :func:`apply`.
+    """
     if seat not in state.to_act:
         return []
     if state.stage == "draft":
@@ -151,3 +178,11 @@ def improvement_moves(state, seat: int, budget: int | None = None) -> list:
 def end_turn_moves(state, seat: int) -> list:
     """The EndTurn moves of ``seat``: one per distinct stockpile outcome, most markers first (F)."""
     return [EndTurn(seat, store) for store, _g in stockpile.options(state, seat)]
+
+
+# The state's rule methods, bound here at the top so that the state (at the bottom) imports none
+# of the rules: a reader follows the imports one way (docs/freight-components.md, "Layers").
+FreightState.legal_actions = legal_actions  # type: ignore[method-assign]
+FreightState.apply = apply  # type: ignore[method-assign]
+FreightState.enable_log = enable_log  # type: ignore[attr-defined]
+FreightState.log_lines = lines  # type: ignore[attr-defined]

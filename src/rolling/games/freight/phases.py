@@ -11,25 +11,8 @@ After phase C each cube on an unfinished contract scores $1 and the game is over
 from __future__ import annotations
 
 from . import events as E
-from .refill import fill_contract_track, fill_improvement_track
-
-
-def end_of_phase_drawn(state, drawer: int, in_turn: bool) -> None:
-    """An End of Phase card came onto the contract track, drawn by ``drawer``.
-
-    ``in_turn``: drawn during the drawer's own turn (step G), so the final round starts after it.
-    A card drawn while a final round is already running (possible only if a whole contract set
-    is drawn within one round) takes effect when the next phase begins.
-    """
-    if state.final_left >= 0:
-        state.eop_pending += 1
-        if state.log is not None:
-            state.log.append((E.END_OF_PHASE_AGAIN, E.PUBLIC, drawer))
-        return
-    state.eop_holder = drawer
-    state.final_left = state.n + (1 if in_turn else 0)
-    if state.log is not None:
-        state.log.append((E.END_OF_PHASE_DRAWN, E.PUBLIC, drawer))
+from .refill import end_of_phase_drawn, fill_contract_track, fill_improvement_track
+from .setup import draw_cargo
 
 
 def after_turn(state) -> None:
@@ -74,8 +57,6 @@ def end_phase(state) -> None:
 
 def begin_phase(state, ph: int) -> None:
     """Beginning Phase B/C: grown cities get cargo, lowest cards go to the bottom, tracks refill."""
-    from .setup import draw_cargo
-
     state.phase = ph
     if state.log is not None:
         state.log.append((E.PHASE_BEGINS, E.PUBLIC, ph))

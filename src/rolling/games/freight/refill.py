@@ -1,4 +1,5 @@
-"""G. Refilling the contract track and the improvement track (also used by setup, draft and phases).
+"""G. Refilling the contract track and the improvement track (also used by setup, draft and phases),
+and the End of Phase card a refill may draw (the final round it starts; :mod:`.phases` ends it).
 
 Tracks are lists with slot 0 the lowest card; decks are lists with the top card at the end.
 """
@@ -9,18 +10,34 @@ from . import events as E
 from .components import END_OF_PHASE
 
 
+def end_of_phase_drawn(state, drawer: int, in_turn: bool) -> None:
+    """An End of Phase card came onto the contract track, drawn by ``drawer``.
+
+    ``in_turn``: drawn during the drawer's own turn (step G), so the final round starts after it.
+    A card drawn while a final round is already running (possible only if a whole contract set
+    is drawn within one round) takes effect when the next phase begins.
+    """
+    if state.final_left >= 0:
+        state.eop_pending += 1
+        if state.log is not None:
+            state.log.append((E.END_OF_PHASE_AGAIN, E.PUBLIC, drawer))
+        return
+    state.eop_holder = drawer
+    state.final_left = state.n + (1 if in_turn else 0)
+    if state.log is not None:
+        state.log.append((E.END_OF_PHASE_DRAWN, E.PUBLIC, drawer))
+
+
 def draw_contract(state, drawer: int, in_turn: bool) -> None:
     """Draw the top contract onto the track; an End of Phase card goes to ``drawer`` instead.
 
     ("Ending Phase A": the player that drew the End of Phase card places it in front of him, then
     draws a new contract to replace it.)
     """
-    from . import phases
-
     while state.contract_deck:
         card = state.contract_deck.pop()
         if card == END_OF_PHASE:
-            phases.end_of_phase_drawn(state, drawer, in_turn)
+            end_of_phase_drawn(state, drawer, in_turn)
             continue
         state.contract_track.append(card)
         if state.log is not None:

@@ -64,7 +64,7 @@ def new_game(config: Config, seed: int, log: bool = False, rng: Rng | None = Non
     outcomes, as the OpenSpiel game's chance nodes, rolling.spiel, supply them).
 
     With ``log`` the state's log is on from the start and holds the set-up (see
-    :meth:`FreightState.enable_log`).
+    :func:`enable_log`).
 
     Raises:
         ValueError: the config names an unknown map or a player count the map does not allow.
@@ -128,3 +128,20 @@ def new_game(config: Config, seed: int, log: bool = False, rng: Rng | None = Non
     st.stage = "draft"
     st.current = start
     return st
+
+
+def enable_log(state: FreightState) -> None:
+    """Start keeping the log of events in ``state.log`` (off by default, for speed); also the
+    method ``FreightState.enable_log()``.
+
+    The log holds events, not text (:mod:`.events`); ``log_lines`` renders them. On a game just
+    set up (before the first draft pick) the log starts with the set-up: the starting cargo, the
+    cards dealt onto the tracks and the opening rolls."""
+    if state.log is not None:
+        return
+    state.log = []
+    if state.stage == "draft" and state.draft_pos == 0:
+        # the set-up depends on the config and the seed alone: deal it again with the log on
+        twin = new_game(state.config, state.seed, log=True)
+        if twin.digest() == state.digest():
+            state.log = twin.log

@@ -152,6 +152,10 @@ class FreightState:
         self.log: list[tuple] | None = None  # events (see .events), or None when the log is off
 
     # -- protocol -------------------------------------------------------------------------------
+    # The rules sit above this module and bind their functions here as the state's methods when
+    # they are imported (the package always imports them), so the state imports none of them:
+    # - legal_actions(seat), apply(action): rolling.games.freight.legal (the dispatcher);
+    # - enable_log(): rolling.games.freight.setup.enable_log; log_lines(seat, start): .events.lines.
 
     @property
     def to_act(self) -> tuple[int, ...]:
@@ -166,32 +170,6 @@ class FreightState:
     def is_over(self) -> bool:
         """Whether phase C has ended."""
         return self.stage == "over"
-
-    def legal_actions(self, seat: int) -> list:
-        """Every move of ``seat`` now, each with the engine's payment (``pay=""``).
-
-        Major routes are listed once per distinct outcome (cargo marker, destination, links paid
-        to each owner), of any length (see :func:`.routes.enumerate_routes`); any other valid
-        path or payment is accepted by :meth:`apply`.
-        """
-        from . import legal
-
-        return legal.legal_actions(self, seat)
-
-    def apply(self, action) -> None:
-        """Apply a legal action and every automatic step after it.
-
-        Raises:
-            IllegalAction: naming the rule section broken; the state is then unchanged.
-        """
-        from . import legal
-
-        if self.stage == "over":
-            raise IllegalAction("Winning", "the game is over")
-        seat = getattr(action, "seat", None)
-        if seat not in self.to_act:
-            raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(self.to_act)})")
-        legal.dispatch(self, action)
 
     def standings(self) -> list[dict[str, Any]]:
         """Seats best first by stock, ties broken by switching stations ("Winning")."""
@@ -281,30 +259,6 @@ class FreightState:
         return stable_digest(d)
 
     # -- helpers used by the rule modules ------------------------------------------------------
-
-    def enable_log(self) -> None:
-        """Start keeping the log of events in ``self.log`` (off by default, for speed).
-
-        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them. On a
-        game just set up (before the first draft pick) the log starts with the set-up: the
-        starting cargo, the cards dealt onto the tracks and the opening rolls."""
-        if self.log is not None:
-            return
-        self.log = []
-        if self.stage == "draft" and self.draft_pos == 0:
-            from .setup import new_game
-
-            # the set-up depends on the config and the seed alone: deal it again with the log on
-            twin = new_game(self.config, self.seed, log=True)
-            if twin.digest() == self.digest():
-                self.log = twin.log
-
-    def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
-        """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
-        onlooker), one line each."""
-        from .events import lines
-
-        return lines(self, seat, start)
 
     def name(self, seat: int) -> str:
         """How the log names a seat: its name in the config, else ``Player 1``... (numbered from 1,

@@ -15,18 +15,17 @@ for all of them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rolling.core import events as core
 
 # the log's form is shared by every game (rolling.core.events): re-exported for the state
 from rolling.core.events import PUBLIC as PUBLIC
 from rolling.core.events import sees
 
-from . import rules as R
+# the state (a MarketState) is typed as the protocol every state implements: the state module,
+# this game's engine, writes the log and sits above this one (docs/layout.md, "Inside a game package")
+from rolling.core.state import State
 
-if TYPE_CHECKING:
-    from .state import MarketState
+from . import rules as R
 
 # -- kinds. Each one's text is in TEXT below; its fields are named there, in order.
 # Starting (or the log switched on later)
@@ -93,7 +92,7 @@ def _field(name: str, value) -> str:
     return str(value)
 
 
-def render(s: MarketState, event: tuple, seat: int | None = None) -> str | None:
+def render(s: State, event: tuple, seat: int | None = None) -> str | None:
     """The text of ``event`` for the viewer ``seat`` (``None``: an onlooker), or None if that
     viewer may not see it (never, in this solitaire)."""
     if not sees(event[1], seat):
@@ -101,6 +100,6 @@ def render(s: MarketState, event: tuple, seat: int | None = None) -> str | None:
     return core.text_of(TEXT, event, _field)
 
 
-def lines(s: MarketState, seat: int | None = None, start: int = 0) -> list[str]:
+def lines(s: State, seat: int | None = None, start: int = 0) -> list[str]:
     """The text of the log's events from index ``start`` on, one line each (empty when the log is off)."""
     return core.lines(s.log, seat, start, lambda event, viewer: render(s, event, viewer))

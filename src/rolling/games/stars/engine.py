@@ -36,6 +36,7 @@ from .config import Config
 from .moves import Move
 from .setup import setup
 from .state import PHASE_NAMES, StarsState
+from .view import view
 
 PHASES = {
     1: investment,
@@ -91,21 +92,25 @@ def run(s: StarsState, on_phase=None) -> None:
 
 
 def to_act(s: StarsState) -> tuple[int, ...]:
-    """Seats that may act now."""
+    """Seats that may act now (several in the any-order phases 3 and 4); empty when over. Also the
+    property ``StarsState.to_act``."""
     if s.over:
         return ()
     return PHASES[s.phase].to_act(s)
 
 
 def legal_moves(s: StarsState, seat: int) -> list[Move]:
-    """Compact legal moves of ``seat`` (empty if it may not act)."""
+    """The legal actions of ``seat`` in compact form (empty if it may not act): a list of
+    :class:`~.moves.Move`, each an action template with an optional inclusive range for its one
+    numeric field. Also the method ``StarsState.legal_moves(seat)``."""
     if s.over or not 0 <= seat < s.n:
         return []
     return PHASES[s.phase].moves(s, seat)
 
 
 def legal_actions(s: StarsState, seat: int) -> list:
-    """Every legal action of ``seat``, numeric ranges enumerated."""
+    """Every legal action of ``seat``, numeric ranges enumerated (see :func:`legal_moves`). Also
+    the method ``StarsState.legal_actions(seat)``."""
     out = []
     for m in legal_moves(s, seat):
         out.extend(m.actions())
@@ -154,4 +159,12 @@ _PHASE_CLASSES = tuple(frozenset(PHASE_ACTIONS.get(k, ())) for k in range(10))
 _STEPS = (None, *(PHASES[k].step for k in range(1, 10)))
 _APPLIES = (None, *(getattr(PHASES[k], "apply", None) for k in range(1, 10)))  # 2, 5, 7 never wait
 
-StarsState.apply = apply  # type: ignore[method-assign]
+# The state's rule methods, bound here at the top so that the state (at the bottom) imports none
+# of the rules: a reader follows the imports one way (docs/stars-engine.md, "Layers").
+StarsState.to_act = property(to_act)  # type: ignore[assignment]
+StarsState.legal_actions = legal_actions  # type: ignore[attr-defined]
+StarsState.legal_moves = legal_moves  # type: ignore[attr-defined]
+StarsState.apply = apply  # type: ignore[attr-defined]
+StarsState.view = view  # type: ignore[attr-defined]
+StarsState.enable_log = E.enable_log  # type: ignore[attr-defined]
+StarsState.log_lines = E.lines  # type: ignore[attr-defined]

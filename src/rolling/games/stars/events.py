@@ -222,7 +222,14 @@ def render(s: StarsState, event: tuple, seat: int | None = None) -> str | None:
     return template.format(**values)
 
 
+def enable_log(s: StarsState) -> None:
+    """Start keeping the log of events in ``s.log`` (off by default, for speed); also the method
+    ``StarsState.enable_log()``. The log holds events, not text: :func:`lines` renders them."""
+    if s.log is None:
+        s.log = [(PHASE, PUBLIC, s.turn, s.phase)]
+
+
 def lines(s: StarsState, seat: int | None = None, start: int = 0) -> list[str]:
     """The text of the log's events from index ``start`` on that ``seat`` may see, one line each
-    (empty when the log is off)."""
+    (empty when the log is off), in this game's edition; also the method ``StarsState.log_lines``."""
     return core.lines(s.log, seat, start, lambda event, viewer: render(s, event, viewer))

@@ -146,22 +146,12 @@ class StarsState:
         """True once the game has ended (phase 1 at $75, or phase 7)."""
         return self.over
 
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        """Seats that may act now (several in the any-order phases 3 and 4); empty when over."""
-        return engine.to_act(self)
-
-    def legal_actions(self, seat: int) -> list:
-        """Every action ``seat`` may take now, numeric choices enumerated (see :meth:`legal_moves`)."""
-        return engine.legal_actions(self, seat)
-
-    def legal_moves(self, seat: int) -> list:
-        """The legal actions of ``seat`` in compact form: a list of :class:`~.engine.Move`, each an
-        action template with an optional inclusive range for its one numeric field."""
-        return engine.legal_moves(self, seat)
-
-    # apply(action): the engine's own function, bound by the engine module (one call less on the
-    # hottest path); see rolling.games.stars.engine.apply
+    # The rules sit above this module and bind their functions here as the state's methods when
+    # they are imported (the package always imports them), so the state imports nothing of them
+    # and each call goes straight to the rule (one call less on the hottest path):
+    # - to_act (property), legal_actions(seat), legal_moves(seat), apply(action): rolling.games.stars.engine;
+    # - view(seat): rolling.games.stars.view.view;
+    # - enable_log(), log_lines(seat, start): rolling.games.stars.events.
 
     def standings(self) -> list[dict[str, Any]]:
         """Final ranking (or the ranking if the game ended now), best first.
@@ -194,17 +184,6 @@ class StarsState:
             if "two-handed" in self.config.variants:
                 r["hand"] = two_handed_person(r["seat"])
         return rows
-
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` sees (``None``: an onlooker), as a JSON-able dict.
-
-        Everything is open in this game except: the deck's order (only its size and the colour of
-        the top card, unless the open-companies variant is on) and, with the secret-money variant,
-        other players' cash.
-        """
-        from . import view
-
-        return view.view(self, seat)
 
     def clone(self) -> StarsState:
         """An independent copy of the state (lists copied, immutable parts shared)."""
@@ -293,23 +272,6 @@ class StarsState:
             self.bank_paid,
             self.end_reason,
         )
-
-    def enable_log(self) -> None:
-        """Start keeping the log of events in ``self.log`` (off by default, for speed).
-
-        The log holds events, not text (:mod:`.events`); :meth:`log_lines` renders them for one
-        viewer."""
-        if self.log is None:
-            from .events import PHASE, PUBLIC
-
-            self.log = [(PHASE, PUBLIC, self.turn, self.phase)]
-
-    def log_lines(self, seat: int | None = None, start: int = 0) -> list[str]:
-        """The log's events from index ``start`` on, as text for the viewer ``seat`` (``None``: an
-        onlooker): what that viewer may see, one line each, in this game's edition."""
-        from .events import lines
-
-        return lines(self, seat, start)
 
     # ------------------------------------------------------------------ queries
     def corp_name(self, c: int) -> str:
@@ -417,7 +379,3 @@ def two_handed_winner(standings: list[dict[str, Any]]) -> str:
         hand = two_handed_person(r["seat"])
         worst[hand] = max(worst.get(hand, 0), r["rank"])
     return min(worst, key=lambda h: worst[h])
-
-
-# the rules live in the engine, which itself needs this module: bound once the state class exists
-from . import engine  # noqa: E402

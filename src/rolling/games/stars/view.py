@@ -74,7 +74,13 @@ _PRICE_CARDS = tuple(
 
 
 def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
-    """The table as ``seat`` sees it (``None``: an onlooker)."""
+    """The table as ``seat`` sees it (``None``: an onlooker), as a JSON-able dict; also the method
+    ``StarsState.view(seat)``.
+
+    Everything is open in this game except: the deck's order (only its size and the colour of the
+    top card, unless the open-companies variant is on) and, with the secret-money variant, other
+    players' cash.
+    """
     code = D.CORP_CODES[s.config.edition]
     players = []
     for pos, p in enumerate(s.order):
