@@ -41,6 +41,57 @@ def test_two_handed_variant_seats_and_winner():
     assert two_handed_winner(t.standings()) == "B"
 
 
+def test_two_handed_standings_mark_both_hands_of_the_winner():
+    """Issue 28 item 4; 001, Two-player two-handed variant: "To win, your lower ranked simulated
+    player must be better than the lower ranked simulated player of your opponent." The best single
+    hand (seat 0, rank 1) belongs to A, whose other hand is last: B's two hands win, A's lose."""
+    t = blank(4, variants=("two-handed",))
+    t.cash = [100, 50, 49, 10]
+    rows = {r["seat"]: r for r in t.standings()}
+    assert [rows[p]["rank"] for p in range(4)] == [1, 2, 3, 4]  # the four-player final ranking stands
+    assert {p: rows[p]["win"] for p in range(4)} == {0: False, 1: True, 2: True, 3: False}
+    # the rules break a tie of scores by player order, so the lower-ranked hands never tie
+    t.cash = [50, 10, 50, 10]  # A: seats 0 and 3 rank 1 and 4 (order); B: 2 and 3
+    rows = {r["seat"]: r for r in t.standings()}
+    assert [rows[p]["rank"] for p in range(4)] == [1, 3, 2, 4]
+    assert [p for p in range(4) if rows[p]["win"]] == [1, 2]
+    t.order = [3, 2, 1, 0]  # the tie-break now puts A's seat 3 before B's seat 1
+    assert [r["seat"] for r in t.standings() if r["win"]] == [0, 3]
+
+
+def test_without_two_handed_the_first_place_alone_wins():
+    t = blank(4)
+    t.cash = [100, 50, 49, 10]
+    assert [r["win"] for r in t.standings()] == [True, False, False, False]
+    assert all("hand" not in r for r in t.standings())
+
+
+def test_two_handed_secret_money_shows_a_person_both_hands_cash():
+    """Issue 28 item 4: with secret money a person holding two hands sees both hands' cash (002,
+    3.2 keeps cash secret from the *other* players); the other person's cash stays hidden."""
+    s = new_game(Config(players=4, variants=("two-handed", "secret-money")), 2)
+    s.cash = [31, 32, 33, 34]
+    for seat, partner in ((0, 3), (3, 0), (1, 2), (2, 1)):
+        cash = {p["seat"]: p["cash"] for p in s.view(seat)["players"]}
+        worth = {p["seat"]: p["worth"] for p in s.view(seat)["players"]}
+        assert cash == {p: (31 + p if p in (seat, partner) else None) for p in range(4)}
+        assert all((worth[p] is None) == (p not in (seat, partner)) for p in range(4))
+    assert all(p["cash"] is None for p in s.view(None)["players"])
+
+
+def test_two_handed_secret_money_log_shows_a_person_both_hands_private_lines():
+    """Issue 28 item 4: the log lines that tell a hand's cash reach its partner hand, not the other person."""
+    from rolling.games.stars.events import sees
+    from rolling.games.stars.view import cash_audience
+
+    s = new_game(Config(players=4, variants=("two-handed", "secret-money")), 2)
+    for p, partner in ((0, 3), (1, 2)):
+        audience = cash_audience(s, p)
+        assert sees(audience, p) and sees(audience, partner)
+        assert not any(sees(audience, q) for q in range(4) if q not in (p, partner))
+        assert not sees(audience, None)
+
+
 def test_view_shows_what_a_player_sees_at_the_table():
     s = blank(3)
     corp(s, "PR", ["MHE", "KME"], 11, cash=14, holders={0: 1})
