@@ -98,3 +98,40 @@ def test_view_shows_what_a_player_sees_at_the_table():
     v = s.view(2)
     assert v["corporations"][0]["synergies"] == [["KME", "MHE", 1]]
     assert v["players"][0]["cash"] == 30
+
+
+def test_heuristic_bot_ends_a_two_handed_game_at_75_only_if_its_person_wins():
+    """Issue 28 item 4: the heuristic bot buys the share that ends the game (Buy One Share at $75) only
+    to win; in the two-handed variant a win is its person's (001: the lower-ranked hand decides), so
+    ranking first with one hand while the other hand is last is no win."""
+    from rolling.bots.stars_heuristic import StarsHeuristicBot
+    from rolling.games.stars import BuyShare
+
+    from .conftest import offer_up
+
+    for variants, wins in (((), True), (("two-handed",), False)):
+        s = blank(4, cash=[100, 30, 30, 0], variants=variants)
+        offer_up(s, "BME")
+        corp(s, "PR", ["MHE"], 68, issued=3, holders={0: 1})
+        assert StarsHeuristicBot._wins_after(s, 0, BuyShare(0, "PR")) is wins
+        t = s.clone()
+        t.apply(BuyShare(0, "PR"))
+        assert t.over and t.standings()[0]["seat"] == 0  # the best single hand either way
+
+
+def test_search_bot_rewards_a_two_handed_hand_by_its_persons_lower_hand():
+    """Issue 28 item 4: the search bot's reward follows the winner rule: at the end of a two-handed
+    game where A's hand 0 ranks first and A's hand 3 last, both of A's hands score under 1/2 and
+    both of B's over it (without the variant, seat 0 is the one over 1/2)."""
+    from rolling.bots.stars_search import StarsSearch
+    from rolling.games.stars import BuyShare
+
+    from .conftest import offer_up
+
+    for variants, winners in (((), {0}), (("two-handed",), {1, 2})):
+        s = blank(4, cash=[100, 30, 30, 0], variants=variants)
+        offer_up(s, "BME")
+        corp(s, "PR", ["MHE"], 68, issued=3, holders={0: 1})
+        s.apply(BuyShare(0, "PR"))
+        assert s.over
+        assert {p for p in range(4) if StarsSearch(p).reward(s, p) > 0.5} == winners
