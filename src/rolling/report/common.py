@@ -115,7 +115,8 @@ def by_entry_and_bot(page: Page, ok: pd.DataFrame) -> None:
     s = page.section("Win rate and score by seat entry and bot", "bots")
     s.text("A seat entry is one word of --seats; the entries rotate through the player-order positions from "
            "game to game, so each spends the same number of games in each. A win is rank 1 after the rules' "
-           "tie-breaks (two-handed: both hands of the winning person, so the fair share is 1/2). Intervals are 95%: Wilson's for rates, normal for means.")
+           "tie-breaks (two-handed: both hands of the winning person, so the fair share is 1/2). Intervals are "
+           "95%: Wilson's for rates, normal for means.")
     ctx = context_columns(ok)
     contexts = list(ok.groupby(ctx, sort=True))
     for key, part in contexts:

@@ -195,8 +195,8 @@ class FreightState:
 
     def standings(self) -> list[dict[str, Any]]:
         """Seats best first by stock, ties broken by switching stations ("Winning"): rows ``{"seat",
-        "score" (stock), "rank" (a tie the rules leave standing shares it), "win" (rank 1: each of
-        seats still tied wins), "stations"}``."""
+        "score" (stock), "rank" (a tie the rules leave standing shares it), "win" (rank 1: each seat
+        still tied wins), "stations"}``."""
         keyed = sorted(range(self.n), key=lambda s: (-self.players[s].stock, -self.players[s].stations, s))
         out = []
         for i, s in enumerate(keyed):
