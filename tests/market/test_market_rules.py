@@ -382,7 +382,7 @@ def test_exactly_twelve_buy_sell_turns_then_score_is_cash():
         dones += 1
     assert dones == 12
     assert s.to_act == ()
-    assert s.standings() == [{"seat": 0, "score": s.cash, "rank": 1}]
+    assert s.standings() == [{"seat": 0, "score": s.cash, "rank": 1, "win": True}]
     assert s.legal_actions(0) == []
 
 

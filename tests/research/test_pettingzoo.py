@@ -284,3 +284,69 @@ def test_every_other_freight_action_has_one_index():
             assert 0 <= i < F.N_ACTIONS and a in engine
             checked += 1
     assert checked > 300
+
+
+#: two-handed seats: person A holds 0 and 3, B 1 and 2 (001, Two-player two-handed variant)
+HANDS = {"A": (0, 3), "B": (1, 2)}
+
+
+def rule_winner(rank: dict[int, int]) -> str:
+    """001: "To win, your lower ranked simulated player must be better than the lower ranked
+    simulated player of your opponent"."""
+    return min(HANDS, key=lambda person: max(rank[seat] for seat in HANDS[person]))
+
+
+def test_two_handed_rewards_follow_the_person_who_wins():
+    """Issue 28 item 4: in random two-handed games the rank reward is +1 for both hands of the person
+    whose lower-ranked hand is better, -1 for the other two, also when the best single hand loses;
+    the score reward is the score of the person's lower-ranked hand."""
+    best_hand_lost = 0
+    for seed in range(6):
+        for kind in ("rank", "score"):
+            env = stars_v0.env(players=4, variants=("two-handed",), reward=kind)
+            seen = {}
+            env.reset(seed=seed)
+            rng = np.random.default_rng(seed)
+            for agent in env.agent_iter():
+                obs, reward, term, trunc, _ = env.last()
+                if term or trunc:
+                    seen[int(agent.split("_")[1])] = reward
+                    env.step(None)
+                else:
+                    env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            rows = env.unwrapped.table.state.standings()
+            rank = {r["seat"]: r["rank"] for r in rows}
+            score = {r["seat"]: r["score"] for r in rows}
+            winner = rule_winner(rank)
+            if kind == "rank":
+                assert seen == {p: 1.0 if p in HANDS[winner] else -1.0 for p in range(4)}
+                best_hand_lost += min(rank, key=rank.get) not in HANDS[winner]
+            else:
+                lower = {person: min(score[p] for p in HANDS[person]) for person in HANDS}
+                assert seen == {p: float(lower["A" if p in HANDS["A"] else "B"]) for p in range(4)}
+    assert best_hand_lost >= 1
+
+
+def test_two_handed_final_rewards_of_a_constructed_ending():
+    """The best single hand (seat 0, A) with A's other hand last: B wins, both of B's hands get +1."""
+    s = new_stars(StarsConfig(players=4, variants=("two-handed",)), 3)
+    s.order = [0, 1, 2, 3]
+    s.cash = [100, 50, 49, 10]
+    assert final_rewards(s.standings(), 4, "rank") == {0: -1.0, 1: 1.0, 2: 1.0, 3: -1.0}
+    companies_and_shares = {r["seat"]: r["score"] - r["cash"] for r in s.standings()}
+    assert companies_and_shares == {0: 0, 1: 0, 2: 0, 3: 0}
+    assert final_rewards(s.standings(), 4, "score") == {0: 10.0, 1: 49.0, 2: 49.0, 3: 10.0}
+
+
+def test_two_handed_secret_money_observations_show_both_hands_cash():
+    """Issue 28 item 4: with two-handed and secret money a hand's observation holds its partner
+    hand's cash (one person holds both); the other person's cash stays hidden."""
+    env = stars_v0.env(players=4, variants=("two-handed", "secret-money"))
+    env.reset(seed=3)
+    cash, seen = S.OBS["cash"], S.OBS["cash_visible"]
+    for seat, agent in enumerate(env.possible_agents):
+        mine = HANDS["A"] if seat in HANDS["A"] else HANDS["B"]
+        o = env.observe(agent)["observation"]
+        assert list(o[seen][:4]) == [1.0 if p in mine else 0.0 for p in range(4)]
+        assert all(o[cash][p] == 0 for p in range(4) if p not in mine)
+        assert all(o[cash][p] > 0 for p in mine)

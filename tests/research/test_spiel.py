@@ -287,3 +287,26 @@ def test_building_a_deal_is_private_until_it_is_proposed():
                 return
             s.apply_action(int(rng.choice(legal)))
     pytest.fail("no deal was started in 40 random games")
+
+
+def test_two_handed_returns_follow_the_person_who_wins():
+    """Issue 28 item 4 (001, Two-player two-handed variant: "To win, your lower ranked simulated
+    player must be better than the lower ranked simulated player of your opponent"): OpenSpiel's
+    returns are +1 for both hands of the winning person, -1 for the other two, also in a game where
+    the best single hand belongs to the person who loses."""
+    hands = {"A": (0, 3), "B": (1, 2)}
+    game = pyspiel.load_game("python_rolling_stars", {"players": 4, "variants": "two-handed"})
+    best_hand_lost = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(int(rng.integers(len(s.chance_outcomes()))))
+            else:
+                s.apply_action(int(rng.choice(s.legal_actions())))
+        rank = {r["seat"]: r["rank"] for r in s.table.state.standings()}
+        winner = min(hands, key=lambda person: max(rank[p] for p in hands[person]))
+        assert s.returns() == [1.0 if p in hands[winner] else -1.0 for p in range(4)]
+        best_hand_lost += min(rank, key=rank.get) not in hands[winner]
+    assert best_hand_lost >= 1

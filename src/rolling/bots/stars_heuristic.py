@@ -635,10 +635,11 @@ class StarsHeuristicBot:
 
     @staticmethod
     def _wins_after(s: StarsState, seat: int, action) -> bool:
-        """True if ``action`` ends the game with ``seat`` ranked first."""
+        """True if ``action`` ends the game with ``seat`` winning (ranked first; in the two-handed
+        variant a hand of the winning person: the standings' ``win``)."""
         t = s.clone()
         t.apply(action)
-        return t.is_over and t.standings()[0]["seat"] == seat
+        return t.is_over and any(r["win"] for r in t.standings() if r["seat"] == seat)
 
     # ---------------------------------------------------------------------------- phase 3
     def _acquisition(self, s: StarsState, seat: int, moves, sched):

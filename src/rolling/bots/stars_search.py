@@ -34,7 +34,9 @@ the turn ends, so those decisions are *exact* (:mod:`.ismcts`): each candidate i
 valuation (cash, private companies with the income they will still earn, shares at the price their
 stars will justify; the true score when the game ended), and the searching seat's reward is
 ``1 / (1 + exp(-(mine - best other) / SCALE))``: a win-probability-like number that rewards the
-margin over the strongest opponent, not wealth that everyone shares.
+margin over the strongest opponent, not wealth that everyone shares. In the two-handed variant
+"mine" is the lower of the searching person's two hands and "best other" the lower of the other
+person's (the lower-ranked hand decides who wins).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from __future__ import annotations
 from rolling.core.rng import Rng
 from rolling.games.stars import data as D
 from rolling.games.stars.actions import Bid, DeclineIpo, Done, LeaveAuction, Offer, Pass, Respond, RespondDeal
-from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState
+from rolling.games.stars.state import GONE, IN_DECK, MAXP, StarsState, two_handed_partner, two_handed_person
 from rolling.sim.stars import pick_seat
 
 from . import ismcts
@@ -57,6 +59,13 @@ SCALE = 25.0
 QUIET = (Pass, Done, LeaveAuction, DeclineIpo)
 #: phase 3 decisions the bot searches (the others, its own proposals, follow the heuristic)
 ANSWERS = (Respond, RespondDeal)
+
+
+def person_wealth(values: list[float]) -> list[float]:
+    """Two-handed variant: ``[A, B]``, each person's lower hand of the four seats' ``values`` (001,
+    Two-player two-handed variant: "your lower ranked simulated player must be better than the
+    lower ranked simulated player of your opponent"; :func:`~rolling.games.stars.state.two_handed_winner`)."""
+    return [min(values[0], values[two_handed_partner(0)]), min(values[1], values[two_handed_partner(1)])]
 
 
 def wealth(s: StarsState, sched) -> list[float]:
@@ -202,9 +211,13 @@ class StarsSearch:
         return s.phase > 1 or not s.deck or "open-companies" in s.config.variants
 
     def reward(self, s: StarsState, seat: int) -> float:
-        """:func:`margin_reward` of :func:`wealth`."""
+        """:func:`margin_reward` of :func:`wealth`; in the two-handed variant of each person's
+        lower hand, the one the winner rule compares (:func:`person_wealth`)."""
         sched = schedule(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
-        return margin_reward(wealth(s, sched), seat, SCALE)
+        values = wealth(s, sched)
+        if "two-handed" in s.config.variants:
+            return margin_reward(person_wealth(values), 0 if two_handed_person(seat) == "A" else 1, SCALE)
+        return margin_reward(values, seat, SCALE)
 
     def describe(self, s: StarsState, a) -> str:
         """The action in a few words (``"bid $14"``, ``"PR buys MHE for $20"``), corporations in

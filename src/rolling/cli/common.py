@@ -35,3 +35,6 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         for row in standings:
             name = names[row["seat"]] if names and row["seat"] < len(names) else f"Player {row['seat'] + 1}"
             print(f"  {row['rank']}. {name}: {row['score']}")
+        winners = [row for row in standings if row["win"] and "hand" in row]
+        if state.is_over and winners:  # Stars two-handed: the lower-ranked hand decides (standings' win)
+            print(f"Two-handed variant: person {winners[0]['hand']} wins.")

@@ -15,9 +15,14 @@ from rolling.games.stars.config import EDITIONS, PLAYERS, VARIANTS
 
 EDITION_HELP = "one of " + ", ".join(EDITIONS)
 PLAYERS_HELP = ", ".join(f"{e}: {lo}-{hi}" for e, (lo, hi) in PLAYERS.items())
-VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable)"
+VARIANT_HELP = "any of " + ", ".join(VARIANTS) + " (repeatable, or separated by commas)"
 #: the two-handed variant's seating without --names: A's right hand 1, B's left 2, B's right 3, A's left 4
 TWO_HANDED_NAMES = "A right hand,B left hand,B right hand,A left hand"
+
+
+def variant_words(given: list[str]) -> list[str]:
+    """The variants of ``--variant`` options, each a name or a comma list (``two-handed,secret-money``)."""
+    return [v.strip() for word in given for v in word.split(",") if v.strip()]
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
@@ -39,6 +44,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rolling.games.stars import Config
         from rolling.ui.stars import StarsScreen
 
+        variant = variant_words(variant)
         if "two-handed" in variant and not resume:
             seats = seats or "human,human,human,human"
             names = names or TWO_HANDED_NAMES
@@ -68,10 +74,13 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         """Play many bot games of Rolling Stock Stars and print each seat's win rate and scores.
 
         Seats rotate through the player-order positions from game to game; a win is rank 1 after
-        the rules' tie-break (player order), so the win rates add up to 1.
+        the rules' tie-break (player order), so the win rates add up to 1; with the two-handed
+        variant it is a win of the seat's person (both hands of the person whose lower-ranked hand
+        ranks better), so they add up to 2.
         """
         from rolling.games.stars.config import TITLES
 
+        variant = variant_words(variant)
         batch.run_simulate("stars", TITLES.get(edition, edition), seats, games, seed, as_json,
                            batch.BatchArgs(workers, ray, out), edition=edition, variants=tuple(variant))
 

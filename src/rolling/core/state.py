@@ -23,7 +23,9 @@ class State(Protocol):
     - ``apply(action)``: apply a legal action, then run automatic steps. Raises
       :class:`~rolling.core.errors.IllegalAction` naming the broken rule; the state is then unchanged.
     - ``is_over``: the game has ended.
-    - ``standings()``: list of ``{"seat", "score", "rank"}`` dicts, best first, ties broken by the rules.
+    - ``standings()``: list of ``{"seat", "score", "rank", "win"}`` dicts, best first, ties broken by
+      the rules; ``win`` is the rules' verdict (rank 1 in most games; in the Stars two-handed variant
+      both hands of the winning person), the one every consumer reads.
     - ``view(seat)``: a JSON-able dict of what that seat may see (``None``: an onlooker sees public facts).
     - ``clone()``: an independent copy, cheap.
     - ``digest()``: a stable hex hash of the full state, equal for equal states on every machine.

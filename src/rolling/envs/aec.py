@@ -42,7 +42,21 @@ def next_seat(to_act: tuple[int, ...], last: int, n: int) -> int:
 def final_rewards(standings: list[dict[str, Any]], n: int, kind: str) -> dict[int, float]:
     """Seat -> final reward. ``"rank"``: ``(n + 1 - 2 * rank) / (n - 1)``, +1 for first place, -1
     for last, shared ranks sharing the value; ``"score"``: the final score (Stars: $ of cash,
-    companies at face value and shares at their price; Freight: $ of stock)."""
+    companies at face value and shares at their price; Freight: $ of stock).
+
+    Stars two-handed variant (rows with a ``hand``): two people play, each with two seats, and the
+    standings' ``win`` says who wins (:func:`rolling.games.stars.state.two_handed_winner`), so
+    ``"rank"`` gives each hand its person's result, +1 for both hands of the winner and -1 for the
+    other two; ``"score"`` gives each hand the score of its person's lower-ranked hand, the one the
+    rule compares.
+    """
+    if any("hand" in r for r in standings):
+        if kind == "rank":
+            return {r["seat"]: 1.0 if r["win"] else -1.0 for r in standings}
+        lower = {}
+        for r in standings:  # best first: a person's last row is its lower-ranked hand
+            lower[r["hand"]] = float(r["score"])
+        return {r["seat"]: lower[r["hand"]] for r in standings}
     if kind == "rank":
         return {r["seat"]: (n + 1 - 2 * r["rank"]) / (n - 1) for r in standings}
     return {r["seat"]: float(r["score"]) for r in standings}

@@ -29,6 +29,18 @@ def context_columns(df: pd.DataFrame) -> list[str]:
     return [c for c in ("map", "players") if c in df.columns]
 
 
+def fair_share(part: pd.DataFrame) -> float:
+    """The win rate of a seat entry exactly as strong as the others: the winners of a game over its
+    players, 1/n; in the Stars two-handed variant both hands of the winning person win (001,
+    Two-player two-handed variant), 2 of 4. Over rows of mixed games, the mean of the rows' shares."""
+    winners = pd.Series(1.0, index=part.index)
+    if "variants" in part.columns:
+        two = part["variants"].fillna("").astype(str).str.split(",").apply(lambda v: "two-handed" in v)
+        winners = winners.where(~two, 2.0)
+    shares = (winners / part["players"]).unique()
+    return float(shares[0]) if len(shares) == 1 else float((winners / part["players"]).mean())
+
+
 def context_label(key) -> str:
     """``"southern, 4 players"`` / ``"4 players"`` from a group key of :func:`context_columns`."""
     parts = key if isinstance(key, tuple) else (key,)
@@ -103,13 +115,14 @@ def by_entry_and_bot(page: Page, ok: pd.DataFrame) -> None:
     s = page.section("Win rate and score by seat entry and bot", "bots")
     s.text("A seat entry is one word of --seats; the entries rotate through the player-order positions from "
            "game to game, so each spends the same number of games in each. A win is rank 1 after the rules' "
-           "tie-breaks. Intervals are 95%: Wilson's for rates, normal for means.")
+           "tie-breaks (two-handed: both hands of the winning person, so the fair share is 1/2). Intervals are "
+           "95%: Wilson's for rates, normal for means.")
     ctx = context_columns(ok)
     contexts = list(ok.groupby(ctx, sort=True))
     for key, part in contexts:
         stats = by_group(part, ["entry", "bot"])
         labels = [entry_label(e, b) for e, b in zip(stats["entry"], stats["bot"], strict=True)]
-        fair = 1 / int(part["players"].iloc[0])
+        fair = fair_share(part)
         if len(contexts) > 1:
             s.heading(context_label(key))
         s.table(group_table(stats, "seat entry", labels, fair))
@@ -137,18 +150,18 @@ def by_position(page: Page, ok: pd.DataFrame) -> None:
     lines_win, lines_score = {}, {}
     for key, part in contexts:
         stats = by_group(part, "position")
-        n = int(part["players"].iloc[0])
+        fair = fair_share(part)
         labels = [f"{p}" for p in stats["position"]]
         if len(contexts) > 1:
             s.heading(context_label(key))
-        s.table(group_table(stats, "position", labels, 1 / n))
+        s.table(group_table(stats, "position", labels, fair))
         # win rate over the fair share 1/n: contexts of different player counts on one scale
-        lines_win[context_label(key)] = (list(stats["position"]), stats["win_rate"] * n, stats["win_low"] * n,
-                                         stats["win_high"] * n)
+        lines_win[context_label(key)] = (list(stats["position"]), stats["win_rate"] / fair, stats["win_low"] / fair,
+                                         stats["win_high"] / fair)
         lines_score[context_label(key)] = (list(stats["position"]), stats["mean_score"], stats["score_low"],
                                            stats["score_high"])
         if len(contexts) == 1:
-            s.figure(win_and_score_figure(stats, labels, 1 / n, "player-order position"),
+            s.figure(win_and_score_figure(stats, labels, fair, "player-order position"),
                      "win rate and mean score by player-order position",
                      "Win rate and mean score by position at the start, with 95% intervals; dashed: the fair share 1/n.")
     if len(contexts) > 1:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from rolling.games.stars.data import CORP_ABILITY, CORP_NAMES, CORP_SYMBOLS
 from rolling.report import plots
-from rolling.report.common import games_of
+from rolling.report.common import fair_share, games_of
 from rolling.report.page import Page, fmt_interval, fmt_mean, fmt_rate
 from rolling.report.stats import Z95, mean_interval, wilson
 
@@ -27,7 +27,7 @@ def corporations(page: Page, ok: pd.DataFrame) -> None:
     """How often each corporation is formed, and how its founder and final president fare."""
     games = games_of(ok)
     n_games = len(games)
-    fair = 1 / ok["players"].mean() if ok["players"].nunique() == 1 else None
+    fair = fair_share(ok) if ok["players"].nunique() == 1 else None
     s = page.section("Corporations", "corporations")
     s.text("Formed: the share of games in which the corporation was formed at least once (Phase 9, IPO). "
            "Founder: the player who formed it; president at the end: who held its President's Share when the "

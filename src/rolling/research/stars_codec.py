@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from rolling.core.errors import IllegalAction, RecordError
+from rolling.core.events import sees
 from rolling.games.stars import data as D
 from rolling.games.stars import deals as DL
 from rolling.games.stars.actions import (
@@ -52,6 +53,7 @@ from rolling.games.stars.actions import (
 )
 from rolling.games.stars.config import FI_STANDING_OFFER, Config
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, IN_OFFERING, MAXP, StarsState
+from rolling.games.stars.view import cash_audience
 
 from .layout import Layout
 from .table import Table
@@ -361,7 +363,7 @@ _me = OBS.add("me", MAXP, "1 at the observing seat (seats 0-5)")
 _present = OBS.add("seat_in_game", MAXP, "1 for each seat in the game")
 _position = OBS.add("player_order", MAXP, "position of each seat in player order (1 = first), 0 if absent")
 _cash = OBS.add("cash", MAXP, "cash of each seat in $ (0 where not visible)")
-_cash_seen = OBS.add("cash_visible", MAXP, "1 where that seat's cash is visible to the observer (secret-money hides others')")
+_cash_seen = OBS.add("cash_visible", MAXP, "1 where that seat's cash is visible to the observer (secret-money hides others' but a two-handed partner's)")
 _worth = OBS.add("worth", MAXP, "score if the game ended now ($; 0 where cash is not visible)")
 _passed = OBS.add("passed", MAXP, "phase 1: the seat has passed (player order card vertical)")
 _done = OBS.add("done", MAXP, "phases 3-4: the seat has declared done")
@@ -429,15 +431,15 @@ def _company_and_corp(template: tuple) -> tuple[int | None, int | None]:
 
 def observe(table: StarsTable, seat: int) -> np.ndarray:
     """What ``seat`` sees, as the flat vector :data:`OBS` documents (hidden: the deck's order unless
-    open-companies, others' cash with secret-money)."""
+    open-companies, others' cash with secret-money, by the rule of ``view``:
+    :func:`rolling.games.stars.view.cash_audience`, so a two-handed hand sees its partner's cash)."""
     s = table.state
     o = np.zeros(OBS.size, dtype=np.float32)
-    secret = "secret-money" in s.config.variants
     o[_me.start + seat] = 1
     for pos, p in enumerate(s.order):
         o[_present.start + p] = 1
         o[_position.start + p] = pos + 1
-        if not secret or p == seat:
+        if sees(cash_audience(s, p), seat):
             o[_cash.start + p] = s.cash[p]
             o[_cash_seen.start + p] = 1
             companies = sum(D.FACE[i] for i in range(NC) if s.company_owner[i] == p)

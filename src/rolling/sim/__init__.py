@@ -17,8 +17,9 @@ What differs between games lives in one small module per game (:data:`RUNNERS`),
 - ``bot_seed(game_seed, index, entry)``: the seed of the bot of an entry;
 - ``pick_seat(state, last)``: which of ``state.to_act`` to ask next.
 
-A win is rank 1 in the game's standings (with the rules' tie-break; a tie the rules leave standing
-counts as a win for each tied seat). A one-seat game (Rolling Market) also reports its seat's score
+A win is the ``win`` of the game's standings: rank 1 (with the rules' tie-break; a tie the rules
+leave standing counts as a win for each tied seat), and in the Stars two-handed variant both hands
+of the winning person (:func:`rolling.games.stars.state.two_handed_winner`). A one-seat game (Rolling Market) also reports its seat's score
 statistics at the top level (``mean``, ``median``, ``p5``, ``p95``), as ``simulate market`` always did.
 
 At scale (``rolling simulate GAME --workers K --ray --out FILE``): :mod:`rolling.sim.table` plays a
@@ -93,14 +94,14 @@ def play_one(game: str, labels: Sequence[str], game_seed: int, index: int, **opt
     """Play game number ``index`` of a run (engine seed ``game_seed``) between the bots ``labels``.
 
     Returns:
-        one row ``{"seat", "score", "rank"}`` per label, in label order, and the number of actions.
+        one row ``{"seat", "score", "rank", "win"}`` per label, in label order, and the number of actions.
     """
     run = runner(game)
     state, seats = run.deal(len(labels), game_seed, index, **options)
     bots = {seat: make_bot(game, labels[j], run.bot_seed(game_seed, index, j)) for j, seat in enumerate(seats)}
     n = len(play_game(state, bots, run.pick_seat))
     by_seat = {r["seat"]: r for r in state.standings()}
-    return [{"seat": seat, "score": by_seat[seat]["score"], "rank": by_seat[seat]["rank"]} for seat in seats], n
+    return [{k: by_seat[seat][k] for k in ("seat", "score", "rank", "win")} for seat in seats], n
 
 
 def check_seats(game: str, seats: str | Sequence[str], **options) -> list[str]:

@@ -6,7 +6,8 @@ game's initial player order, so over a multiple of ``n`` games every entry spend
 of games in each position and no bot gains from sitting first.
 
 Wins: the rules break ties by player order, so :meth:`StarsState.standings` always ranks exactly one
-player first; an entry wins a game when its seat has rank 1 (no split wins).
+player first; an entry wins a game when its seat has rank 1 (no split wins), and in the two-handed
+variant when its seat is a hand of the winning person (the standings' ``win``): two entries win.
 
 In the any-order phases (3 and 4) several seats may act; the runner gives the turn to seats that
 have a proposal (or, with the variant deals, a deal) to answer first, else to the next seat (by

@@ -9,7 +9,8 @@ Every game has the columns :data:`COMMON`; each game adds its own (its runner's 
   registry name, ``seat`` the engine seat it played, ``position`` that seat's player-order position
   at the start (1 = first player), ``players`` the player count;
 - ``score`` (the game's score: $ in Stars and Market, stock in Freight), ``rank`` (1 = best, the
-  rules' tie-breaks applied), ``win`` (rank 1), ``turns`` (the runner's ``turns``), ``actions``
+  rules' tie-breaks applied), ``win`` (the standings' ``win``: rank 1, and in the Stars two-handed
+  variant both hands of the winning person), ``turns`` (the runner's ``turns``), ``actions``
   (actions applied in the whole game);
 - ``error``: empty for a game that ended; for a game that raised, ``"Type: message (at
   file.py:line)"``, and then the result columns are empty (a failure is data, the batch goes on).
@@ -109,16 +110,16 @@ def play_rows(game: str, labels: Sequence[str], index: int, seed: int, options: 
         return [{name: row.get(name) for name in names} for row in rows]
     rows = []
     for j, seat in enumerate(seats):
-        rank = by_seat[seat]["rank"]
+        row = by_seat[seat]
         rows.append({
             **base,
             "entry": j,
             "bot": labels[j],
             "seat": seat,
             "position": positions[j],
-            "score": by_seat[seat]["score"],
-            "rank": rank,
-            "win": rank == 1,
+            "score": row["score"],
+            "rank": row["rank"],
+            "win": row["win"],
             "turns": turns,
             "actions": actions,
             "error": "",

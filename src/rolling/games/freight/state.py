@@ -172,7 +172,9 @@ class FreightState:
         return self.stage == "over"
 
     def standings(self) -> list[dict[str, Any]]:
-        """Seats best first by stock, ties broken by switching stations ("Winning")."""
+        """Seats best first by stock, ties broken by switching stations ("Winning"): rows ``{"seat",
+        "score" (stock), "rank" (a tie the rules leave standing shares it), "win" (rank 1: each seat
+        still tied wins), "stations"}``."""
         keyed = sorted(range(self.n), key=lambda s: (-self.players[s].stock, -self.players[s].stations, s))
         out = []
         for i, s in enumerate(keyed):
@@ -180,7 +182,7 @@ class FreightState:
             rank = i + 1
             if i and (p.stock, p.stations) == (self.players[keyed[i - 1]].stock, self.players[keyed[i - 1]].stations):
                 rank = out[-1]["rank"]
-            out.append({"seat": s, "score": p.stock, "rank": rank, "stations": p.stations})
+            out.append({"seat": s, "score": p.stock, "rank": rank, "win": rank == 1, "stations": p.stations})
         return out
 
     def view(self, seat: int | None = None) -> dict[str, Any]:

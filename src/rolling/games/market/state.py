@@ -182,8 +182,9 @@ class MarketState:
             raise IllegalAction(R.R_BUY_SELL, f"{action!r} is not a Rolling Market action")
 
     def standings(self) -> list[dict[str, Any]]:
-        """``[{"seat": 0, "score": cash, "rank": 1}]``; the score is the cash (Introduction)."""
-        return [{"seat": 0, "score": self.cash, "rank": 1}]
+        """``[{"seat": 0, "score": cash, "rank": 1, "win": True}]``; the score is the cash
+        (Introduction); a solitaire has no one to lose to."""
+        return [{"seat": 0, "score": self.cash, "rank": 1, "win": True}]
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """Everything about the game as a JSON-able dict (solitaire: nothing is hidden)."""

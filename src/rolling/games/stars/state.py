@@ -157,8 +157,11 @@ class StarsState:
         """Final ranking (or the ranking if the game ended now), best first.
 
         Each row: ``{"seat", "name", "score" ($: cash + face values + share prices), "rank",
-        "cash", "companies" ($), "shares" ($)}``. Ties are broken by player order (canonical rules,
-        Game sequence). With the two-handed variant each row also names its ``hand`` (``"A"``/``"B"``).
+        "win", "cash", "companies" ($), "shares" ($)}``. Ties are broken by player order (canonical
+        rules, Game sequence), so exactly one seat has rank 1. ``win`` says whether the seat wins:
+        rank 1, or with the two-handed variant both hands of the person :func:`two_handed_winner`
+        names (each row then also names its ``hand``, ``"A"``/``"B"``); every front end, the
+        simulations and the research rewards read who wins from ``win``.
         """
         rows = []
         for pos, seat in enumerate(self.order):
@@ -180,9 +183,13 @@ class StarsState:
         rows.sort(key=lambda r: (-r["score"], r["order"]))
         for rank, r in enumerate(rows, 1):
             r["rank"] = rank
+            r["win"] = rank == 1
             del r["order"]
-            if "two-handed" in self.config.variants:
+        if "two-handed" in self.config.variants:
+            person = two_handed_winner(rows)
+            for r in rows:
                 r["hand"] = two_handed_person(r["seat"])
+                r["win"] = r["hand"] == person
         return rows
 
     def clone(self) -> StarsState:
@@ -372,9 +379,18 @@ def two_handed_person(seat: int) -> str:
     return "A" if seat in (0, 3) else "B"
 
 
+def two_handed_partner(seat: int) -> int:
+    """Two-handed variant: the other hand of the person holding ``seat`` (0 and 3, 1 and 2)."""
+    return 3 - seat
+
+
 def two_handed_winner(standings: list[dict[str, Any]]) -> str:
-    """Two-handed variant: the person ("A" or "B") whose lower-ranked seat ranks better wins."""
-    worst = {}
+    """Two-handed variant: the person (``"A"`` or ``"B"``) who wins: "To win, your lower ranked
+    simulated player must be better than the lower ranked simulated player of your opponent" (001,
+    Two-player two-handed variant). ``standings``: the four rows of :meth:`StarsState.standings`
+    (``seat`` and ``rank``, ties already broken by player order, so the two lower-ranked hands
+    never tie). This is the one rule: ``standings()`` marks ``win`` with it."""
+    worst: dict[str, int] = {}
     for r in standings:
         hand = two_handed_person(r["seat"])
         worst[hand] = max(worst.get(hand, 0), r["rank"])

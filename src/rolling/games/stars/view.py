@@ -2,8 +2,8 @@
 
 Glossary, Entity: "All assets are open for inspection by any Player at any time." Hidden are only
 the order of the face-down deck (visible with the open-companies variant) and, with the
-secret-money variant, other players' cash. :func:`cash_audience` is that rule; the log applies it
-too (:mod:`.events`).
+secret-money variant, other players' cash (with the two-handed variant a person's two hands see
+each other's cash). :func:`cash_audience` is that rule; the log applies it too (:mod:`.events`).
 
 Corporations are named by the edition's code (``"JUP"`` in v2.2, the symbol ``"PR"`` in stars);
 each corporation entry also gives its ``symbol``, the name actions use in every edition.
@@ -17,13 +17,20 @@ from . import data as D
 from . import procedures as P
 from .config import TITLES
 from .events import PUBLIC, sees
-from .state import CORP_BASE, FOREIGN_INVESTOR, PHASE_NAMES, StarsState
+from .state import CORP_BASE, FOREIGN_INVESTOR, PHASE_NAMES, StarsState, two_handed_partner
 
 
 def cash_audience(s: StarsState, p: int) -> int:
     """The viewers who may see player ``p``'s cash, as an event visibility (:mod:`.events`):
-    everyone, or with the secret-money variant ``p`` alone (002, 3.2: "secret private money")."""
-    return 1 << p if "secret-money" in s.config.variants else PUBLIC
+    everyone, or with the secret-money variant ``p`` alone (002, 3.2: "secret private money"); with
+    the two-handed variant too, ``p`` and its partner hand, since one person holds both (001,
+    Two-player two-handed variant: "each player takes the position of two players")."""
+    variants = s.config.variants
+    if "secret-money" not in variants:
+        return PUBLIC
+    if "two-handed" in variants:
+        return 1 << p | 1 << two_handed_partner(p)
+    return 1 << p
 
 
 def company_card(i: int) -> dict[str, Any]:
@@ -79,7 +86,8 @@ def view(s: StarsState, seat: int | None = None) -> dict[str, Any]:
 
     Everything is open in this game except: the deck's order (only its size and the colour of the
     top card, unless the open-companies variant is on) and, with the secret-money variant, other
-    players' cash.
+    players' cash (with the two-handed variant, a hand sees its partner hand's cash:
+    :func:`cash_audience`).
     """
     code = D.CORP_CODES[s.config.edition]
     players = []

@@ -176,14 +176,29 @@ export function headline(doc) {
   return `Turn ${v.turn} · phase ${v.phase} ${v.phase_name}${who ? ` · to act: ${who}` : ""}`;
 }
 
+// Who wins, as the engine's standings say (`win`: rank 1, or in the two-handed variant both hands
+// of the person whose lower-ranked hand ranks better: the rule book's two-player variant).
+export function winnerLine(doc, st) {
+  const names = Object.fromEntries(doc.seats.map((s) => [s.seat, s.name]));
+  const won = st.filter((r) => r.win);
+  if (!won.length) return null;
+  const who = won.map((r) => r.name || names[r.seat]).join(" and ");
+  if (won[0].hand === undefined) return `${who} wins.`;
+  return `Two-handed: person ${won[0].hand} (${who}) wins: the lower-ranked hand decides.`;
+}
+
 export function standingsPanel(doc) {
   const st = doc.standings || doc.view.standings;
   if (!st) return null;
   const names = Object.fromEntries(doc.seats.map((s) => [s.seat, s.name]));
+  const hands = st.some((r) => r.hand !== undefined);
+  const line = winnerLine(doc, st);
   return el("section", { class: "panel standings" }, el("h3", {}, "Final standings"),
-    el("table", {}, el("thead", {}, el("tr", {}, ["rank", "player", "score", "cash", "companies", "shares"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, st.map((r) => el("tr", {}, el("td", { class: "num" }, r.rank), el("td", {}, r.name || names[r.seat]), el("td", { class: "num" }, `$${r.score}`),
-        el("td", { class: "num" }, r.cash === undefined || r.cash === null ? "" : `$${r.cash}`), el("td", { class: "num" }, r.companies === undefined ? "" : `$${r.companies}`), el("td", { class: "num" }, r.shares === undefined ? "" : `$${r.shares}`))))));
+    line ? el("p", { class: "winner" }, line) : "",
+    el("table", {}, el("thead", {}, el("tr", {}, ["rank", "player", ...(hands ? ["hand"] : []), "score", "cash", "companies", "shares", ""].map((h) => el("th", {}, h)))),
+      el("tbody", {}, st.map((r) => el("tr", r.win ? { class: "win" } : {}, el("td", { class: "num" }, r.rank), el("td", {}, r.name || names[r.seat]), ...(hands ? [el("td", {}, r.hand)] : []), el("td", { class: "num" }, `$${r.score}`),
+        el("td", { class: "num" }, r.cash === undefined || r.cash === null ? "" : `$${r.cash}`), el("td", { class: "num" }, r.companies === undefined ? "" : `$${r.companies}`), el("td", { class: "num" }, r.shares === undefined ? "" : `$${r.shares}`),
+        el("td", {}, r.win ? "wins" : ""))))));
 }
 
 // The whole table (without decisions) into `root`.
