@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 from rolling.core.rng import Rng
 from rolling.core.state import stable_digest
@@ -188,6 +189,7 @@ class FreightState:
 
         if self.stage == "over":
             raise IllegalAction("Winning", "the game is over")
+        check_fields(action, "Actions")  # whole numbers for seats, slots, links, cubes and dice
         seat = getattr(action, "seat", None)
         if seat not in self.to_act:
             raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(self.to_act)})")
