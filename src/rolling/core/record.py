@@ -68,12 +68,14 @@ def check_keys(data: dict, known: tuple[str, ...], what: str = "config") -> None
     misspelt key must not silently give another game ("edtion": "v2.2" is no v2.2 game).
 
     Raises:
-        RecordError: "unknown config key 'edtion' (known: players, edition, ...)".
+        RecordError: "unknown config key 'edtion' (known: players, edition, ...)", or with no
+            ``known`` key "(this game takes no options)".
     """
     extra = sorted((k for k in data if k not in known), key=repr)
     if extra:
         keys = ", ".join(repr(k) for k in extra)
-        raise RecordError(f"unknown {what} key{'s' if len(extra) > 1 else ''} {keys} (known: {', '.join(known)})")
+        hint = f"known: {', '.join(known)}" if known else "this game takes no options"
+        raise RecordError(f"unknown {what} key{'s' if len(extra) > 1 else ''} {keys} ({hint})")
 
 
 def save_record(record: GameRecord, path: str | os.PathLike) -> None:

@@ -38,7 +38,7 @@ def config_from_json(data: Any) -> MarketConfig:
     """
     if not isinstance(data, dict):
         raise RecordError("the market config must be a JSON object")
-    check_keys(data, ("game",))
+    check_keys({k: v for k, v in data.items() if k != "game"}, ())  # "game" only names the game
     if data.get("game", "market") != "market":
         raise RecordError(f"config 'game' must be 'market', got {data['game']!r}")
     return MarketConfig()
