@@ -4,8 +4,9 @@ import dataclasses
 
 import pytest
 
+from rolling.bots.stars_heuristic import StarsHeuristicBot
 from rolling.core.errors import IllegalAction
-from rolling.games.stars import Bid, BuyShare, LeaveAuction, Pass, SellShare, StartAuction
+from rolling.games.stars import Bid, BuyShare, Config, LeaveAuction, Pass, SellShare, StartAuction, new_game
 from rolling.games.stars import data as D
 from rolling.games.stars.state import GONE
 
@@ -215,21 +216,28 @@ def no_company_left_in_the_deck(edition: str):
     return s
 
 
-def test_v22_no_auction_without_a_company_card_to_draw():
-    """v2.2 (000), Auction: after the auction "Draw a new COMPANY from the DECK" (no condition), and
-    "Procedures are atomic. If any part of a procedure cannot be executed, the whole procedure cannot
-    be executed." With no company card left in the deck, no auction can start: it is not offered,
-    it is refused naming the Auction rule with the state unchanged, and a player with nothing else
-    to do passes."""
+def test_v22_auction_with_an_empty_deck_skips_the_draw():
+    """Issue 28 item 1. v2.2's Player's Guide (002, 1.6.1): "If you cannot draw a company after an
+    auction, just skip that step. The offering will contain one fewer company whenever that
+    happens." With no company card left in the deck an auction is offered and runs, and nothing is
+    drawn."""
     s = no_company_left_in_the_deck("v2.2")
-    assert not [m for m in s.legal_moves(0) if m.kind is StartAuction]
-    before = s.digest()
-    with pytest.raises(IllegalAction, match="no company card to draw") as e:
-        s.apply(StartAuction(0, "KME", 5))
-    assert e.value.rule == "Auction" and s.digest() == before
-    s.apply(Pass(0))
-    assert s.phase != 1, "nobody owns shares and no auction is possible: everyone passes, phase 1 ends"
-    assert s.company_owner[idx("KME")] != 0
+    assert [m.args["company"] for m in s.legal_moves(0) if m.kind is StartAuction] == ["KME"]
+    s.apply(StartAuction(0, "KME", 5))
+    s.apply(LeaveAuction(1))
+    s.apply(LeaveAuction(2))
+    assert s.company_owner[idx("KME")] == 0 and s.cash[0] == 25
+    assert s.deck == [] and s.offering == []
+
+
+def test_v22_player_with_only_an_auction_left_is_not_passed_automatically():
+    """Issue 28 item 1: with the deck empty, a v2.2 player whose only action besides pass is an
+    auction is asked (the automatic pass skips only a player with no choice)."""
+    s = no_company_left_in_the_deck("v2.2")
+    s.passed = 0
+    s.current = 2
+    s.apply(Pass(2))
+    assert s.phase == 1 and s.to_act == (0,)
 
 
 def test_stars_auction_with_an_empty_deck_draws_nothing():
@@ -242,3 +250,28 @@ def test_stars_auction_with_an_empty_deck_draws_nothing():
     s.apply(LeaveAuction(2))
     assert s.company_owner[idx("KME")] == 0 and s.cash[0] == 25
     assert s.deck == [] and s.offering == []
+
+
+def test_v22_games_reach_an_auction_with_an_empty_deck():
+    """Issue 28 item 1: in 3-player v2.2 games between heuristic bots, some phase-1 states with no
+    company card left in the deck offer an auction (002, 1.6.1); such an auction, started there at
+    face value, runs to its end drawing nothing, and the offering holds one company fewer."""
+    found = 0
+    for seed in range(10):
+        s = new_game(Config(players=3, edition="v2.2"), seed)
+        bots = [StarsHeuristicBot(seat) for seat in range(3)]
+        while not s.is_over:
+            seat = s.to_act[0]
+            auctions = [m for m in s.legal_moves(seat) if m.kind is StartAuction] if s.phase == 1 else []
+            if auctions and not s.deck:
+                found += 1
+                m = auctions[0]
+                offering = len(s.offering)
+                s.apply(m.action(m.lo))
+                while s.auction is not None:
+                    s.apply(bots[s.to_act[0]].choose(s, s.to_act[0]))
+                assert s.deck == [] and s.company_owner[D.company_index(m.args["company"])] in range(3)
+                assert len(s.offering) == offering - 1
+                continue
+            s.apply(bots[seat].choose(s, seat))
+    assert found >= 3

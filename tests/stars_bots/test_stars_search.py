@@ -164,7 +164,8 @@ def test_budgets(text, budget):
     assert parse_budget(text) == budget
 
 
-@pytest.mark.parametrize("text", ["", "fast", "0", "0s", "1.5", "-1s", "2 s"])
+@pytest.mark.parametrize("text", ["", "fast", "0", "0s", "1.5", "-1s", "2 s",
+                                  "٣", "٣s", "1.٥s", "²"])  # issue 28 item 3: ASCII digits only
 def test_bad_budgets_are_refused(text):
     with pytest.raises(SeatError):
         parse_budget(text)

@@ -12,6 +12,7 @@ a build, an improvement or a station, ``last_reason`` says why in one line.
 from __future__ import annotations
 
 from rolling.core.rng import Rng
+from rolling.core.whole import is_whole
 from rolling.games.freight import legal
 from rolling.games.freight.actions import (
     Build,
@@ -105,7 +106,7 @@ class FreightHeuristicBot:
             return None  # the "all matching dice" move; the bot spends dice one at a time
         word = a.pay.split()[0]
         p = state.players[seat]
-        if word.isdigit():
+        if is_whole(word):
             f = face(p.dice[int(word)])
             kind = 0 if (f.kind == "colour" and len(f.colours) == 1) else (1 if f.kind == "cubes" else (2 if f.kind == "colour" else 3))
             return (0, remaining, kind, -a.cubes)  # the cubes symbol: two cubes rather than one

@@ -61,6 +61,7 @@ about 9 points, so these settings are the best measured, not proven optima.
 from __future__ import annotations
 
 from rolling.core.rng import Rng
+from rolling.core.whole import is_whole
 from rolling.games.freight.actions import (
     Build,
     BuildStation,
@@ -77,6 +78,7 @@ from rolling.games.freight.components import COLOURS
 from rolling.games.freight.construction import contract_score
 from rolling.games.freight.events import link_name, route_cities
 from rolling.games.freight.improvements import held
+from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
 from rolling.games.freight.stockpile import gains, parse_store
 
@@ -301,12 +303,12 @@ def describe_action(s: FreightState, a) -> str:
         if isinstance(a, SteadyBuild):
             return f"Steady Builder cube on {where}"
         words = a.pay.split()
-        what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() else f"a {w} marker"
+        what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if is_whole(w) else f"a {w} marker"
                          for w in words) or "all matching dice"
         many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} on " if a.cubes else ""
         return f"build {many}{where} with {what}"
     if isinstance(a, EstablishRoute):
-        path = [s.link_by_id(int(w)).index for w in a.path.split(",")]
+        path = parse_path(s, a.path)
         ids = " ".join(f"L{w.strip()}" for w in a.path.split(","))
         return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids})"
     if isinstance(a, BuildStation):

@@ -82,7 +82,7 @@ def parse_budget(text: str) -> Budget:
         SeatError: anything else, or a budget that is not positive.
     """
     t = text.strip().lower()
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)(s|ms)?", t)
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(s|ms)?", t)  # ASCII digits only (rolling.core.whole)
     if not m:
         raise SeatError(f"search budget {text!r}: use iterations (2000) or seconds per decision (1s, 0.2s, 200ms)")
     value, unit = m.groups()

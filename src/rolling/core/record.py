@@ -63,6 +63,21 @@ class GameRecord:
         return cls(data["game"], data["config"], data["seed"], list(data["actions"]), dict(data.get("meta", {})))
 
 
+def check_keys(data: dict, known: tuple[str, ...], what: str = "config") -> None:
+    """Refuse a JSON object (a game's config) holding a key not in ``known``, naming it: a
+    misspelt key must not silently give another game ("edtion": "v2.2" is no v2.2 game).
+
+    Raises:
+        RecordError: "unknown config key 'edtion' (known: players, edition, ...)", or with no
+            ``known`` key "(this game takes no options)".
+    """
+    extra = sorted((k for k in data if k not in known), key=repr)
+    if extra:
+        keys = ", ".join(repr(k) for k in extra)
+        hint = f"known: {', '.join(known)}" if known else "this game takes no options"
+        raise RecordError(f"unknown {what} key{'s' if len(extra) > 1 else ''} {keys} ({hint})")
+
+
 def save_record(record: GameRecord, path: str | os.PathLike) -> None:
     """Write a record atomically: a temporary file in the same folder, flushed, then renamed.
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, read_json
+from rolling.core.whole import parse_whole
 from rolling.games.stars import (
     Bid,
     BuyShare,
@@ -279,8 +280,8 @@ class _Importer:
         if t == "bid":
             seat = self.seat(a)
             if s.phase == 1 and s.auction is not None:
-                return Bid(seat, int(a["price"]))
-            return StartAuction(seat, str(a["company"]), int(a["price"]))
+                return Bid(seat, _whole(a["price"]))
+            return StartAuction(seat, str(a["company"]), _whole(a["price"]))
         if t == "buy_shares":
             # the site names the certificate; index 0 is the President's Share, which costs the
             # price before the move when bought out of receivership (compat 18xx-receivership-buy)
@@ -291,7 +292,7 @@ class _Importer:
                 return Issue(self.seat(a), c, True)
             return SellShare(self.seat(a), _corp_of_share(a))
         if t == "par":
-            price = int(str(a["share_price"]).split(",")[0])
+            price = _whole(str(a["share_price"]).split(",")[0])
             return FormCorporation(self.seat(a), str(a["entity"]), str(a["corporation"]), price)
         if t == "offer":
             if s.phase == 3 and s.announcement is not None:
@@ -303,7 +304,7 @@ class _Importer:
                     if s.president[queue[k]] == seat and queue[k] == c:
                         return Respond(seat, D.CORP_SYMBOLS[c], D.CODES[i], True)
                     return Respond(s.president[queue[k]], D.CORP_SYMBOLS[queue[k]], D.CODES[i], False)
-            return Offer(self.seat(a), str(a["corporation"]), str(a["company"]), int(a["price"]))
+            return Offer(self.seat(a), str(a["corporation"]), str(a["company"]), _whole(a["price"]))
         if t == "respond":
             seat = self.seat(a)
             for announcer, i, asked in s.standing:
@@ -326,7 +327,7 @@ class _Importer:
 
             return Close(controller(s, owner) if owner >= 0 else self.seat(a), str(a["company"]))
         if t == "dividend":
-            return Dividend(self.seat(a), str(a["entity"]), int(a["amount"]))
+            return Dividend(self.seat(a), str(a["entity"]), _whole(a["amount"]))
         if t == "pass":
             if et == "company":
                 i = D.company_index(str(a["entity"]))
@@ -520,7 +521,19 @@ def _share_index(a: dict[str, Any]) -> int:
     """Certificate number of the (first) share a share action names ("PR_0" -> 0; -1: none)."""
     shares = a.get("shares") or []
     tail = str(shares[0]).rsplit("_", 1)[-1] if shares else ""
-    return int(tail) if tail.isdigit() else -1
+    n = parse_whole(tail)
+    return -1 if n is None else n
+
+
+def _whole(value: Any) -> int:
+    """A $ amount of a site action: a JSON integer or a string of ASCII digits (raises ValueError,
+    which the importer reports as a malformed action; ``int`` would read 8.5 as 8 and "٣" as 3)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    n = parse_whole(value) if isinstance(value, str) else None
+    if n is None:
+        raise ValueError(f"{value!r} is not a whole number of $")
+    return n
 
 
 def import_export(data: dict[str, Any]) -> ImportResult:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rolling.core.whole import is_whole
 from rolling.games.freight import load_components, load_map
 from rolling.games.freight.actions import (
     Build,
@@ -32,6 +33,7 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
 
 from .layout import Layout
@@ -158,7 +160,7 @@ class FreightTable(Table):
                 link = s.link_by_id(a.link).index
                 if a.pay == "":
                     tok = 0
-                elif a.pay.isdigit():
+                elif is_whole(a.pay):
                     tok = 1 + int(a.pay)
                 else:
                     tok = 1 + MAX_DICE + COLOURS.index(a.pay)
@@ -168,7 +170,7 @@ class FreightTable(Table):
             elif t is EstablishRoute:
                 origin = s.map.city_index[a.origin]
                 k = _idx("route_start", origin * len(COLOURS) + COLOURS.index(a.colour))
-                path = tuple(s.link_by_id(int(x)).index for x in a.path.split(","))
+                path = tuple(parse_path(s, a.path))
                 starts.setdefault(k, []).append((a.dest, path))
             elif t is BuildStation:
                 out[_idx("station")] = a

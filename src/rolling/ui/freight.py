@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from rolling.core.whole import is_whole
 from rolling.games.freight.actions import (
     Build,
     BuildStation,
@@ -29,6 +30,7 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.components import COLOURS, PHASES, load_map
 from rolling.games.freight.events import link_name, route_cities
+from rolling.games.freight.routes import parse_path
 
 from .freight_input import parse as parse
 from .freight_map import LEGEND, city_detail, map_table
@@ -156,7 +158,7 @@ def link_text(state, index: int) -> str:
 
 def route_text(state, a: EstablishRoute) -> str:
     """``"blue Fresno > Stockton > Oakland"``: the cargo and the cities a route passes."""
-    path = [state.link_by_id(int(w)).index for w in a.path.split(",")]
+    path = parse_path(state, a.path)
     return " > ".join([f"{a.colour} {a.origin}", *route_cities(state, path), a.dest])
 
 
@@ -193,7 +195,7 @@ def describe(state, a) -> str:
         if not words:
             what = "all matching dice"
         else:
-            what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() and int(w) < len(p.dice)
+            what = ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if is_whole(w) and int(w) < len(p.dice)
                              else f"a {w} marker" for w in words)
         many = f"{a.cubes} cube{'s' if a.cubes > 1 else ''} on " if a.cubes else ""
         return f"build {many}{link_text(state, ln.index)} [{state.cubes[ln.index]}/{ln.length}] with {what}"

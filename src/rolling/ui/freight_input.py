@@ -10,6 +10,7 @@ the rule book's words and nothing changes.
 
 from __future__ import annotations
 
+from rolling.core.whole import parse_whole
 from rolling.games.freight.actions import (
     Build,
     BuildStation,
@@ -67,9 +68,7 @@ def read_link(st, words: list[str], i: int):
 
 def _link_number(word: str) -> int | None:
     w = word.lower()
-    if w.startswith("l") and w[1:].isdigit():
-        return int(w[1:])
-    return int(w) if w.isdigit() else None
+    return parse_whole(w[1:] if w.startswith("l") else w)
 
 
 def read_city(st, words: list[str], i: int) -> tuple[int | None, int]:
@@ -119,8 +118,8 @@ def engine_pay(st, seat: int, words: list[str]) -> str:
     seen: set[int] = set()
     for word in " ".join(words).replace(",", " ").split():
         w = word.lower()
-        if w.isdigit():
-            n = int(w)
+        n = parse_whole(w)
+        if n is not None:
             if not 1 <= n <= len(p.dice):
                 raise ValueError(f"there is no die {n}: your dice are 1-{len(p.dice)}")
             if p.spent[n - 1] or n in seen:
@@ -170,7 +169,7 @@ def parse(line: str, st, moves: list):
         return "board", (words[1] if len(words) == 2 else None)
     seat = st.to_act[0]
     words, pay = _split_pay(st, seat, words)
-    if cmd.isdigit():
+    if cmd.isdigit():  # any script's digits: _menu_move reads ASCII ones only
         return "move", _menu_move(words, moves, pay)
     if cmd in ("take", "t"):
         return "move", _take(st, seat, words, pay)
@@ -192,7 +191,9 @@ def parse(line: str, st, moves: list):
 
 
 def _menu_move(words: list[str], moves: list, pay: str):
-    n = int(words[0])
+    n = parse_whole(words[0])
+    if n is None:
+        raise ValueError(f"{words[0]!r} is not a move number: type it with the digits 0-9")
     if len(words) > 1:
         raise ValueError(f"write it as '{n}' or '{n} pay ...'")
     if not 1 <= n <= len(moves):
@@ -207,9 +208,9 @@ def _menu_move(words: list[str], moves: list, pay: str):
 
 def _slot(track: list, words: list[str], what: str, cmd: str) -> int:
     """A slot typed from 1 (as the screen shows the tracks), to the engine's index from 0."""
-    if len(words) != 2 or not words[1].isdigit():
+    s = parse_whole(words[1]) if len(words) == 2 else None
+    if s is None:
         raise ValueError(f"write it as '{cmd} S' (S: the {what} track's slot, 1-{len(track)}), optionally 'pay ...'")
-    s = int(words[1])
     if not 1 <= s <= len(track) or track[s - 1] is None:
         raise ValueError(f"there is no {what} in slot {s} of the {what} track")
     return s - 1
@@ -218,7 +219,7 @@ def _slot(track: list, words: list[str], what: str, cmd: str) -> int:
 def _take(st, seat: int, words: list[str], pay: str):
     """``take S`` or ``take LINK``: the contract in that slot (in the opening draft, a free pick)."""
     track = st.contract_track
-    if len(words) >= 2 and not words[1].isdigit():
+    if len(words) >= 2 and not words[1].isdigit():  # a slot: see _slot
         ln, j = read_link(st, words, 1)
         if ln is None or j != len(words):
             raise ValueError(f"write it as '{words[0]} S' (a slot, 1-{len(track)}) or '{words[0]} Gray 2A'")
@@ -237,7 +238,7 @@ def _take(st, seat: int, words: list[str], pay: str):
 def _buy(st, seat: int, words: list[str], pay: str):
     """``buy S`` or ``buy NAME``: the improvement in that slot (in the opening draft, a free pick)."""
     track = st.improvement_track
-    if len(words) >= 2 and not words[1].isdigit():
+    if len(words) >= 2 and not words[1].isdigit():  # a slot: see _slot
         name = " ".join(words[1:]).lower()
         slots = [k for k, m in enumerate(track) if m and m.lower() == name]
         if not slots:
@@ -263,9 +264,9 @@ def _build(st, seat: int, words: list[str], pay: str):
         raise ValueError(usage)
     cubes = 0
     if j < len(words):
-        if j + 1 != len(words) or not words[j].isdigit() or int(words[j]) < 1:
+        cubes = parse_whole(words[j]) if j + 1 == len(words) else None
+        if cubes is None or cubes < 1:
             raise ValueError(usage)
-        cubes = int(words[j])
     if ln.index not in st.players[seat].contracts:
         raise ValueError(f"you have no contract on {ln.label} L{ln.id}: you build only on your own contracts")
     return Build(seat, ln.id, pay, cubes)

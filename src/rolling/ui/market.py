@@ -10,6 +10,7 @@ from rich.table import Table
 
 from rolling.core.errors import IllegalAction
 from rolling.core.record import replay
+from rolling.core.whole import parse_whole
 from rolling.games.market import previews
 from rolling.games.market import rules as R
 from rolling.games.market.actions import DONE, action_from_json, buy, sell
@@ -205,10 +206,9 @@ def parse(line: str, state: MarketState):
             if n == 0:
                 raise ValueError(f"you cannot {'buy' if is_buy else 'sell'} any {letter} now")
         else:
-            try:
-                n = int(amount)
-            except ValueError:
-                raise ValueError(f"{words[2]!r} is not a number of shares") from None
+            n = parse_whole(amount)
+            if n is None:
+                raise ValueError(f"{words[2]!r} is not a number of shares (the digits 0-9)")
             if n < 1:
                 raise ValueError("the number of shares must be 1 or more")
             if n > R.MAX_SHARES:

@@ -16,8 +16,10 @@ from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
 from rolling.bots.reasons import reasons_shown
+from rolling.core.errors import RecordError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
+from rolling.core.whole import parse_whole
 from rolling.games import get_game
 
 #: ``(action, seats to act before it, state after it) -> True`` when undo may not reach back past it
@@ -48,6 +50,23 @@ def log_lines(state: Any, seat: int | None, start: int) -> list[str]:
 def log_size(state: Any) -> int:
     """How many events ``state``'s log holds (0 with the log off)."""
     return len(getattr(state, "log", None) or ())
+
+
+def read_decisions(data: Any) -> dict[int, list[int]]:
+    """A saved ``meta["decisions"]``, ``{"SEAT": [position, ...]}``, as seat -> positions.
+
+    Raises:
+        RecordError: a seat that is not ASCII digits, or a position that is not an integer.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("'decisions' must be an object")
+    out: dict[int, list[int]] = {}
+    for k, marks in data.items():
+        seat = parse_whole(k)
+        if seat is None or not isinstance(marks, list) or any(type(m) is not int for m in marks):
+            raise RecordError(f"'decisions' of seat {k!r}: a seat number and a list of positions, got {marks!r}")
+        out[seat] = list(marks)
+    return out
 
 
 class PlaySession:
@@ -89,9 +108,7 @@ class PlaySession:
         self.names = [str(n) for n in names]
         self.bots = {k: make_bot(record.game, kind, seed=record.seed * 101 + k)
                      for k, kind in enumerate(seats) if kind != HUMAN}
-        self.decisions: dict[int, list[int]] = {
-            int(k): [int(i) for i in v] for k, v in record.meta.get("decisions", {}).items()
-        }
+        self.decisions: dict[int, list[int]] = read_decisions(record.meta.get("decisions", {}))
         self.barrier = 0
         self.reasons: list[BotReason] = []
         self.rebuild(len(record.actions))

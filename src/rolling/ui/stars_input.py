@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rolling.core.whole import parse_whole
 from rolling.games.stars import (
     Bid,
     BuyShare,
@@ -254,10 +255,7 @@ def _value(m: Move, text: str | None):
         if m.lo == m.hi:
             return m.action(m.lo)
         raise InputError(f"give a number from {m.lo} to {m.hi}, e.g. '{text or ''}{m.lo}'")
-    try:
-        v = int(text.lstrip("$"))
-    except ValueError:
-        raise InputError(f"{text!r} is not a whole number of $") from None
+    v = _int(text)
     if not m.lo <= v <= m.hi:
         raise InputError(f"the amount must be between ${m.lo} and ${m.hi}")
     return m.action(v)
@@ -273,8 +271,10 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
     if not words:
         raise InputError("type a menu number or a command (help lists them)")
     w0 = words[0].lower()
-    if w0.isdigit():
-        k = int(w0)
+    k = parse_whole(w0)
+    if k is None and w0.isdigit():
+        raise InputError(f"{words[0]!r} is not a menu number: type it with the digits 0-9")
+    if k is not None:
         if not 1 <= k <= len(items):
             raise InputError(f"choose a number from 1 to {len(items)}")
         m = items[k - 1][2]
@@ -368,10 +368,11 @@ def parse(s: StarsState, seat: int, text: str, items: list[tuple[str, str, Move]
 
 
 def _int(text: str) -> int:
-    try:
-        return int(text.lstrip("$"))
-    except ValueError:
-        raise InputError(f"{text!r} is not a whole number of $") from None
+    """A typed $ amount (``"12"`` or ``"$12"``), ASCII digits only (raises InputError)."""
+    v = parse_whole(text.removeprefix("$"))
+    if v is None:
+        raise InputError(f"{text!r} is not a whole number of $ (the digits 0-9)")
+    return v
 
 
 def _answer(s: StarsState, seat: int, accept: bool, args: list[str]):

@@ -45,6 +45,7 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.components import COLOURS, MAP_NAMES, load_components, load_map
 from rolling.games.freight.events import route_cities
+from rolling.games.freight.routes import parse_path
 
 #: decision group of each action type, in the order the page lists them
 GROUPS = {
@@ -150,7 +151,7 @@ def preview(state, a) -> dict[str, Any] | None:
                 "length": ln.length, "score": 0, "pay": []}
     if isinstance(a, EstablishRoute):
         r = previews.route(s, a)
-        path = [s.link_by_id(int(w)).index for w in a.path.split(",")]
+        path = parse_path(s, a.path)
         return {"cities": [a.origin, *route_cities(s, path), a.dest], "links": [links[i].id for i in path],
                 "colour": a.colour, "dice": r.dice, "stations": r.stations, "earns": r.earns(a.seat),
                 "payouts": [list(x) for x in r.payouts], "distance_bonus": r.distance_bonus, "dice_bonus": r.dice_bonus,

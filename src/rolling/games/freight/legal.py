@@ -5,6 +5,7 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
+from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 
 from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
@@ -57,6 +58,7 @@ def apply(state, action) -> None:
     """
     if state.stage == "over":
         raise IllegalAction("Winning", "the game is over")
+    check_fields(action, "Actions")  # whole numbers for seats, slots, links, cubes and dice
     seat = getattr(action, "seat", None)
     if seat not in state.to_act:
         raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")

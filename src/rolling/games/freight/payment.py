@@ -16,6 +16,7 @@ spends one stockpile marker of colour ``COLOURS[k]``. Rules applied here:
 from __future__ import annotations
 
 from rolling.core.errors import IllegalAction
+from rolling.core.whole import parse_whole
 
 from .components import COLOUR_INDEX, COLOURS, OCEAN, Face, face
 
@@ -34,8 +35,8 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     used: set[int] = set()
     markers = [0, 0, 0, 0]
     for word in text.replace(",", " ").split():
-        if word.isdigit():
-            i = int(word)
+        i = parse_whole(word)  # ASCII digits only: "²" and "٣" are no die numbers
+        if i is not None:
             if i >= len(player.dice):
                 raise IllegalAction(rule, f"there is no die {i} (you have {len(player.dice)})")
             if player.spent[i] or i in used:

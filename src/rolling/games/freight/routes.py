@@ -16,6 +16,7 @@ import heapq
 from functools import lru_cache
 
 from rolling.core.errors import IllegalAction
+from rolling.core.whole import parse_whole
 
 from . import events as E
 from .actions import EstablishRoute
@@ -105,9 +106,10 @@ def parse_path(state, text: str) -> list[int]:
     """Printed link ids (``"31,24"``) to link indices (raises IllegalAction on a bad id)."""
     out = []
     for w in text.replace(",", " ").replace("-", " ").split():
-        if not w.isdigit():
+        n = parse_whole(w)  # ASCII digits only
+        if n is None:
             raise IllegalAction(RULE, f"{w!r} is not a link number")
-        out.append(state.link_by_id(int(w)).index)
+        out.append(state.link_by_id(n).index)
     return out
 
 

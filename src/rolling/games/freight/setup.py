@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rolling.core.errors import RecordError
+from rolling.core.record import check_keys
 from rolling.core.rng import Rng
 
 from . import events as E
@@ -16,11 +17,12 @@ def config_from_json(data) -> Config:
     """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player).
 
     Raises:
-        RecordError: unknown map, a player count outside the map's range, or names that are not
-            one string per player.
+        RecordError: an unknown key (named), unknown map, a player count outside the map's range,
+            or names that are not one string per player.
     """
     if not isinstance(data, dict):
         raise RecordError("a Rolling Freight config must be an object")
+    check_keys(data, ("map", "players", "names"))
     name = data.get("map", "west-coast")
     players = data.get("players", 3)
     if name not in MAP_NAMES:
@@ -30,9 +32,6 @@ def config_from_json(data) -> Config:
     m = load_map(name)
     if not m.min_players <= players <= m.max_players:
         raise RecordError(f"the {m.title} map is for {m.min_players}-{m.max_players} players, not {players}")
-    extra = set(data) - {"map", "players", "names"}
-    if extra:
-        raise RecordError(f"unknown config keys {sorted(extra)}")
     names = data.get("names", [])
     if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
         raise RecordError("names must be a list of strings")

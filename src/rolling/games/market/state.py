@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolling.core.action import Action
+from rolling.core.action import Action, check_fields
 from rolling.core.errors import IllegalAction, RecordError
+from rolling.core.record import check_keys
 from rolling.core.rng import Rng
 from rolling.core.state import stable_digest
 
@@ -37,9 +38,9 @@ def config_from_json(data: Any) -> MarketConfig:
     """
     if not isinstance(data, dict):
         raise RecordError("the market config must be a JSON object")
-    extra = set(data) - {"game"}
-    if extra or data.get("game", "market") != "market":
-        raise RecordError(f"the market config takes no options, got {data!r}")
+    check_keys({k: v for k, v in data.items() if k != "game"}, ())  # "game" only names the game
+    if data.get("game", "market") != "market":
+        raise RecordError(f"config 'game' must be 'market', got {data['game']!r}")
     return MarketConfig()
 
 
@@ -171,6 +172,7 @@ class MarketState:
         """
         if self.over:
             raise IllegalAction(R.R_END, "the game is over")
+        check_fields(action, "Actions")  # a company and a number of shares are whole numbers
         t = type(action)
         if t is Buy:
             self._buy(action.company, action.shares)

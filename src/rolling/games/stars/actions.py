@@ -185,14 +185,15 @@ class Transaction:
 
     @classmethod
     def of(cls, value) -> Transaction:
-        """A Transaction from itself, a ``(corporation, company, price)`` sequence or its JSON object.
+        """A checked Transaction from one, a ``(corporation, company, price)`` sequence or its JSON
+        object.
 
         Raises:
             RecordError: anything else, or fields of the wrong kind.
         """
         if isinstance(value, Transaction):
-            return value
-        if isinstance(value, dict):
+            value = (value.corporation, value.company, value.price)  # built directly: check it too
+        elif isinstance(value, dict):
             if set(value) != {"corporation", "company", "price"}:
                 raise RecordError(f"a deal's transaction needs exactly corporation, company and price, got {value!r}")
             value = (value["corporation"], value["company"], value["price"])

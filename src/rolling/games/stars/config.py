@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rolling.core.errors import RecordError
+from rolling.core.record import check_keys
 
 EDITIONS = ("stars", "v2.2")
 #: edition -> (fewest, most) players its rule text allows: Rolling Stock Stars (001) is "a card game
@@ -97,23 +98,29 @@ class Config:
 
     @classmethod
     def from_json(cls, data: Any) -> Config:
-        """Read and validate a config from its JSON object (raises RecordError)."""
+        """Read and validate a config from its JSON object.
+
+        Raises:
+            RecordError: not an object, an unknown key (named), a value of the wrong kind, or a
+                config :meth:`validate` refuses.
+        """
         if not isinstance(data, dict):
             raise RecordError("the config must be a JSON object")
+        check_keys(data, ("players", "edition", "variants", "compat", "names"))
         players = data.get("players", 4)
         if not isinstance(players, int) or isinstance(players, bool):
             raise RecordError("config 'players' must be an integer")
+        edition = data.get("edition", "stars")
+        if not isinstance(edition, str):
+            raise RecordError(f"config 'edition' must be a string (known: {', '.join(EDITIONS)})")
         for key in ("variants", "compat", "names"):
-            if key in data and not isinstance(data[key], list):
-                raise RecordError(f"config {key!r} must be a list")
-        try:
-            cfg = cls(
-                players=players,
-                edition=str(data.get("edition", "stars")),
-                variants=tuple(str(v) for v in data.get("variants", ())),
-                compat=tuple(str(v) for v in data.get("compat", ())),
-                names=tuple(str(v) for v in data.get("names", ())),
-            )
-        except TypeError as e:
-            raise RecordError(f"bad config: {e}") from None
+            if key in data and not (isinstance(data[key], list) and all(isinstance(v, str) for v in data[key])):
+                raise RecordError(f"config {key!r} must be a list of strings")
+        cfg = cls(
+            players=players,
+            edition=edition,
+            variants=tuple(data.get("variants", ())),
+            compat=tuple(data.get("compat", ())),
+            names=tuple(data.get("names", ())),
+        )
         return cfg.validate()

@@ -8,6 +8,7 @@ Each phase module offers ``enter(s)`` (start of the phase, automatic work), ``st
 
 from __future__ import annotations
 
+from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 
 from . import closing, deals, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
@@ -130,6 +131,7 @@ def apply(s: StarsState, action, on_phase=None) -> None:
         if type(action) not in _CLASSES:
             raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
         raise IllegalAction(f"Phase {s.phase}: {PHASE_NAMES[s.phase]}", wrong_phase(s, action))
+    check_fields(action, "Actions")  # e.g. Glossary, Money: "Only integer ● amounts of money are possible"
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
     _APPLIES[s.phase](s, action)

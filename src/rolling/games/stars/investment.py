@@ -42,23 +42,15 @@ def to_act(s: StarsState) -> tuple[int, ...]:
 
 
 def available_companies(s: StarsState) -> list[int]:
-    """Companies that an auction may start with now: in the offering, not drawn during this phase,
-    and (v2.2 only, see :func:`auction_can_draw`) none while the deck holds no company card."""
-    if not auction_can_draw(s):
-        return []
-    return [i for i in s.offering if not s.unavailable >> i & 1]
+    """Companies that an auction may start with now: in the offering and not drawn during this
+    phase.
 
-
-def auction_can_draw(s: StarsState) -> bool:
-    """Whether the Auction procedure can be executed whole in this edition.
-
-    v2.2 (000, Auction): "Draw a new COMPANY from the DECK" follows every auction, without a
-    condition, and "Procedures are atomic. If any part of a procedure cannot be executed, the whole
-    procedure cannot be executed": so once the deck holds no company card, no auction can start.
-    Rolling Stock Stars (001, Auction) says "If the Deck contains at least one company card, draw
-    ...", so its auctions go on and simply draw nothing.
+    An empty deck does not stop an auction in either edition: the draw that ends the Auction is
+    skipped (001, Auction: "If the Deck contains at least one company card, draw ..."; v2.2's
+    Player's Guide, 002 1.6.1: "If you cannot draw a company after an auction, just skip that
+    step"; :func:`procedures.draw`).
     """
-    return bool(s.deck) or s.config.edition != "v2.2"
+    return [i for i in s.offering if not s.unavailable >> i & 1]
 
 
 def moves(s: StarsState, seat: int) -> list[Move]:
@@ -131,11 +123,6 @@ def apply(s: StarsState, a) -> None:
         i = D.company_index(a.company)
         if i is None or i not in s.offering:
             raise IllegalAction(AUCTION, f"{a.company} is not in the offering")
-        if not auction_can_draw(s):
-            raise IllegalAction(
-                AUCTION,
-                "the deck holds no company card to draw after the auction, and procedures are atomic (v2.2)",
-            )
         if s.unavailable >> i & 1:
             raise IllegalAction(AUCTION, f"{D.CODES[i]} was drawn this phase and is not available yet")
         if a.bid < D.FACE[i]:
@@ -236,11 +223,10 @@ def _only_pass(s: StarsState, seat: int) -> bool:
     if any(s.held[seat::MAXP]):  # a share to sell (the usual case, so checked first)
         return False
     cash = s.cash[seat]
-    if s.deck or s.config.edition != "v2.2":  # auction_can_draw
-        unavailable = s.unavailable
-        for i in s.offering:
-            if D.FACE[i] <= cash and not unavailable >> i & 1:
-                return False
+    unavailable = s.unavailable
+    for i in s.offering:
+        if D.FACE[i] <= cash and not unavailable >> i & 1:
+            return False
     card_owner = s.card_owner
     for c, k in enumerate(s.corp_card):
         if s.corp_active[c]:
