@@ -48,7 +48,7 @@ def test_bots_alone_are_narrated_with_their_reasons_after_their_moves():
 
 def stars_session():
     rec = GameRecord("stars", Config(players=3).to_json(), 5, [], {"seats": ["human", "heuristic", "heuristic"]})
-    return PlaySession(rec, ["human", "heuristic", "heuristic"], None, barrier=StarsScreen().barrier)
+    return PlaySession(rec, ["human", "heuristic", "heuristic"], None)
 
 
 def bots_move(session):
@@ -68,8 +68,9 @@ def test_news_places_reasons_after_their_lines_and_undo_takes_them_back():
     assert marked and all(k > 0 and not news[k - 1][1] for k in marked)
     s.mark_seen(0)
     assert s.news_with_reasons(0) == []
-    # a decision of the person, the bots answer: only the new reasons are news
-    s.apply(s.state.legal_actions(0)[0], decided_by=0)
+    # a decision of the person (a raise: leaving would end the auction and draw a card, past
+    # which there is no undo), the bots answer: only the new reasons are news
+    s.apply(s.state.legal_actions(0)[1], decided_by=0)
     bots_move(s)
     fresh = [text for text, reason in s.news_with_reasons(0) if reason]
     assert fresh == [f"{s.names[x.seat]} {x.text}" for x in s.reasons if x.n >= s.seen_at[0]] != []
@@ -90,7 +91,7 @@ def test_print_news_dims_the_reasons():
 def test_secret_money_keeps_the_reasons_from_the_person_while_the_game_goes_on():
     rec = GameRecord("stars", Config(players=3, variants=("secret-money",)).to_json(), 5, [],
                      {"seats": ["human", "heuristic", "heuristic"]})
-    s = PlaySession(rec, ["human", "heuristic", "heuristic"], None, barrier=StarsScreen().barrier)
+    s = PlaySession(rec, ["human", "heuristic", "heuristic"], None)
     bots_move(s)
     assert s.reasons and not s.state.is_over
     assert s.news_with_reasons(0) == [(line, False) for line in s.news(0)]

@@ -217,7 +217,9 @@ def test_undo_own_last_decision_with_the_bots_moves_after_it(client):
     g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
     t0 = tok(g, 0)
     d = play_until(client, g, [0], lambda d: 0 in d["to_act"], random.Random(1))
-    r = act(client, g, 0, d)
+    # a raise keeps the auction going (leaving would end it and draw a card: no undo past that)
+    bid = next(x for x in d["decisions"]["0"] if x["type"] == "bid")
+    r = act(client, g, 0, d, action={"type": "bid", **bid["args"], bid["field"]: bid["lo"]})
     assert r.status_code == 200
     after = r.json()
     assert after["undo"] == {"0": True}

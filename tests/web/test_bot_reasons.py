@@ -94,7 +94,9 @@ def test_undo_takes_the_reasons_of_the_bots_moves_with_it(db_url):
         g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
         gid, t0 = g["id"], tok(g, 0)
         before = doc_of(client, gid, t0)
-        after = act(client, g, 0, before).json()
+        # a raise keeps the auction going (leaving would end it and draw a card: no undo past that)
+        bid = next(x for x in before["decisions"]["0"] if x["type"] == "bid")
+        after = act(client, g, 0, before, action={"type": "bid", **bid["args"], bid["field"]: bid["lo"]}).json()
         assert after["played"] > before["played"] + 1  # the bots answered, with their reasons
         assert any(r["n"] > before["played"] for r in after["reasons"])
         r = client.post(f"/api/games/{gid}/undo", json={"version": after["version"], "seat": 0},

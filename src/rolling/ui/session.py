@@ -4,13 +4,12 @@
 where, the bots, and where the record is saved. Every action goes through :meth:`PlaySession.apply`,
 which applies it, appends it to the record and saves the record atomically, so a crash or Ctrl-C
 loses nothing. :meth:`PlaySession.undo` takes a person back to just before their previous decision
-by replaying the record up to there; it never reaches back past a *barrier*, an action after which
-something random became known (a roll of the dice), which the game's screen names.
+by replaying the record up to there; it never reaches back past a *reveal* (a card drawn, dice
+rolled: the engines count them, :mod:`rolling.core.reveal`), nor past the end of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,10 +17,7 @@ from rolling.bots import HUMAN, default_names, make_bot
 from rolling.bots.reasons import reasons_shown
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
-from rolling.games import get_game
-
-#: ``(action, seats to act before it, state after it) -> True`` when undo may not reach back past it
-Barrier = Callable[[Any, tuple[int, ...], Any], bool]
+from rolling.core.reveal import UndoFloor
 
 
 class BotReason(NamedTuple):
@@ -57,7 +53,6 @@ class PlaySession:
         record: the game record; its actions are replayed to build the state.
         seats: ``"human"`` or a bot's registry name, one per seat (see :mod:`rolling.bots.seats`).
         path: where the record is saved after every action (``None``: not saved).
-        barrier: says which actions undo may not reach back past (``None``: none).
 
     Attributes:
         state: the live state, log on.
@@ -71,18 +66,17 @@ class PlaySession:
             (the bots' reasons of the later actions are news to it).
         reasons: the bots' reasons for the actions taken since the session began (a resumed game
             starts without those of the actions before), in record order.
+        floor: how far back undo may reach (:class:`rolling.core.reveal.UndoFloor`).
 
     Raises:
         RecordError: the record cannot be replayed.
     """
 
-    def __init__(self, record: GameRecord, seats: list[str], path: str | Path | None,
-                 barrier: Barrier | None = None):
+    def __init__(self, record: GameRecord, seats: list[str], path: str | Path | None):
         self.record = record
         self.game = record.game
         self.seats = list(seats)
         self.path = Path(path) if path is not None else None
-        self.barrier_test = barrier
         names = record.meta.get("names")
         if not (isinstance(names, list) and len(names) == len(seats)):
             names = default_names(seats)
@@ -92,7 +86,6 @@ class PlaySession:
         self.decisions: dict[int, list[int]] = {
             int(k): [int(i) for i in v] for k, v in record.meta.get("decisions", {}).items()
         }
-        self.barrier = 0
         self.reasons: list[BotReason] = []
         self.rebuild(len(record.actions))
         # a new game shows its setup; a resumed one starts from where it stands
@@ -116,20 +109,18 @@ class PlaySession:
 
     # -- the record ----------------------------------------------------------------------------------
     def rebuild(self, upto: int) -> None:
-        """Replay the record's first ``upto`` actions (the rest are dropped); find the last barrier.
+        """Replay the record's first ``upto`` actions (the rest are dropped); find the latest reveal.
 
         Raises:
             RecordError: an action of the record is malformed or illegal.
         """
         self.record.actions = self.record.actions[:upto]
         self.reasons = [r for r in self.reasons if r.n < upto]
-        read = get_game(self.game).action_from_json
-        self.barrier = 0
-        before: tuple[int, ...] = ()
         for n, state in enumerate(replay_steps(self.record, log=True)):
-            if n and self.barrier_test is not None and self.barrier_test(read(self.record.actions[n - 1]), before, state):
-                self.barrier = n
-            before = state.to_act if not state.is_over else ()
+            if n:
+                self.floor.after(n, state)
+            else:
+                self.floor = UndoFloor(state)
             self.state = state
 
     def save(self) -> None:
@@ -150,12 +141,10 @@ class PlaySession:
         Raises:
             IllegalAction: the rules forbid it; nothing has changed.
         """
-        before = self.state.to_act
         self.state.apply(action)
         mark = len(self.record.actions)
         self.record.actions.append(action.to_json())
-        if self.barrier_test is not None and self.barrier_test(action, before, self.state):
-            self.barrier = len(self.record.actions)
+        self.floor.after(len(self.record.actions), self.state)
         if decided_by is not None:
             self.decisions.setdefault(decided_by, []).append(mark)
         self.save()
@@ -171,10 +160,18 @@ class PlaySession:
         self.seen[seat] = log_size(self.state)
         self.seen_at[seat] = len(self.record.actions)
 
-    def can_undo(self, seat: int) -> bool:
-        """Whether ``seat`` has a decision to take back (after the last barrier)."""
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why :meth:`undo` of ``seat`` is refused now, in one line (the rule of
+        :meth:`rolling.core.reveal.UndoFloor.refusal`: never back past a reveal nor the game's
+        end; ``"there is no decision of yours to take back"`` without one), or ``None``."""
         marks = self.decisions.get(seat)
-        return bool(marks) and marks[-1] >= self.barrier
+        if not marks:
+            return "there is no decision of yours to take back"
+        return self.floor.refusal(marks[-1], self.state)
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` has a decision to take back (:meth:`undo_refusal` is ``None``)."""
+        return self.undo_refusal(seat) is None
 
     def undo_takes_back(self, seat: int) -> dict[int, int]:
         """seat -> how many of its decisions :meth:`undo` of ``seat`` would take back (``seat``'s
@@ -187,7 +184,7 @@ class PlaySession:
 
     def undo(self, seat: int) -> bool:
         """Take ``seat`` back to just before its previous decision (and drop every action since,
-        other seats' included); False if it has none since the last barrier."""
+        other seats' included); False if it may not (:meth:`undo_refusal` says why)."""
         if not self.can_undo(seat):
             return False
         mark = self.decisions[seat].pop()

@@ -28,7 +28,6 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
 import orjson
@@ -41,6 +40,7 @@ from rolling.bots.reasons import reasons_shown
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, new_state
+from rolling.core.reveal import UndoFloor
 from rolling.games import GAME_MODULES, get_game
 
 from . import decisions as D
@@ -62,6 +62,8 @@ MAX_INLINE = 100_000
 MAX_CACHED = 500
 #: longest chat line kept, in characters
 MAX_CHAT = 500
+#: why an undo is refused when the held seats have decided nothing yet
+NOTHING_TO_UNDO = "there is no decision to take back"
 #: longest bot's reason kept, in characters
 MAX_REASON = 1000
 
@@ -127,7 +129,8 @@ class Malformed(WebError):
 
 
 class UndoRefused(WebError):
-    """Undo is not allowed now (403): another person acted since, or nothing to undo."""
+    """Undo is not allowed now (403): another person acted since, a card was drawn or dice rolled
+    since (:mod:`rolling.core.reveal`), the game is over, or nothing to undo; the message says which."""
 
     status, name = 403, "UndoRefused"
 
@@ -182,7 +185,7 @@ class Live:
     log_marks: list[int] = field(default_factory=list)  # log size after each action
     reasons: dict[int, tuple[int, str]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
-    barrier: int = 0
+    floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild
     bots: dict[int, Any] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
     programs: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
@@ -217,20 +220,6 @@ class Live:
         meta["names"] = [s["name"] for s in self.seats]
         meta["seats"] = [s["kind"] for s in self.seats]
         return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
-
-
-@cache
-def _barrier_test(game: str):
-    """The terminal screen's test of which actions undo may not reach back past (a roll of the
-    dice), or None for a game without one. Looked up once per game: it is asked after every action
-    and is stateless."""
-    import importlib
-
-    where = {"freight": ("rolling.ui.freight", "FreightScreen"), "market": ("rolling.ui.market", "MarketScreen")}
-    if game not in where:
-        return None
-    module, cls = where[game]
-    return getattr(importlib.import_module(module), cls)().barrier
 
 
 def _iso(t: float) -> str:
@@ -357,7 +346,7 @@ class GameService:
                 over -= 1
 
     def _rebuild(self, live: Live) -> None:
-        """Replay the game's actions into a fresh state (log on); find the undo barrier.
+        """Replay the game's actions into a fresh state (log on); find the latest reveal (undo's floor).
 
         Raises:
             WebError: the stored record no longer replays (a bug, or an edited database).
@@ -367,18 +356,15 @@ class GameService:
         state = new_state(rec)
         if hasattr(state, "enable_log"):
             state.enable_log()
-        test = _barrier_test(live.game)
-        live.barrier = 0
+        live.floor = UndoFloor(state)
         live.log_marks = []
         for i, data in enumerate(live.actions):
-            before = state.to_act
             action = spec.action_from_json(data)
             try:
                 state.apply(action)
             except IllegalAction as e:
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1}: {e}") from None
-            if test is not None and test(action, before, state):
-                live.barrier = i + 1
+            live.floor.after(i + 1, state)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
         live.state = state
         live.lines.clear()
@@ -547,7 +533,6 @@ class GameService:
             StaleVersion: the database refused the row (another writer took that place).
         """
         s = live.state
-        before = s.to_act
         s.apply(action)
         data = action.to_json()
         n = len(live.actions) + 1
@@ -580,9 +565,7 @@ class GameService:
         live.log_marks.append(len(getattr(s, "log", None) or ()))
         if reason:
             live.reasons[n] = (seat, reason)
-        test = _barrier_test(live.game)
-        if test is not None and test(action, before, s):
-            live.barrier = n
+        live.floor.after(n, s)
         self._check_programs(live)
         self._changed(live)
 
@@ -647,7 +630,8 @@ class GameService:
         The last decision of a person (their own action or programmed action) must be one of the
         held seats' (so no other person has acted since; holding several seats, as at a hotseat
         table, any of theirs); bots' moves after it go with it. Never past a phase's time running
-        out, nor past a roll of the dice (the barrier of the game's screen)."""
+        out, nor past a reveal (a card drawn, dice rolled) or the end of the game: the one rule of
+        :meth:`rolling.core.reveal.UndoFloor.refusal`."""
         last = None
         for i in range(len(live.by) - 1, -1, -1):
             seat, by = live.by[i]
@@ -657,11 +641,12 @@ class GameService:
             if by in (BY_TIMER, BY_IMPORT):
                 return None, "the phase's time ran out since" if by == BY_TIMER else "an imported game cannot be changed"
         if last is None:
-            return None, "there is no decision to take back"
+            return None, NOTHING_TO_UNDO
         if live.by[last][0] not in held:
             return None, "another player has decided since your last decision"
-        if last < live.barrier:
-            return None, "something random became known since (the dice were rolled)"
+        why = live.floor.refusal(last, live.state)
+        if why is not None:
+            return None, why
         return last, ""
 
     async def undo(self, gid: str, tokens: list[str], seat: Any, version: Any) -> Live:
@@ -982,8 +967,11 @@ class GameService:
         viewer = acting[0] if acting else (held[0] if held else None)
         decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
         undo: dict[str, bool] = {}
+        undo_refused = None
         if not live.watch_only and held:
-            keep, _ = self._undo_point(live, held)
+            keep, why = self._undo_point(live, held)
+            if keep is None and why != NOTHING_TO_UNDO:
+                undo_refused = why
             undo = {str(k): keep is not None and live.by[keep][0] == k for k in held}
             if keep is not None and len(held) > 1:
                 undo = {str(k): True for k in held}  # hotseat: any decision at the table
@@ -1009,6 +997,7 @@ class GameService:
                           **({"company": p["assumption"]["company"]} if "company" in p["assumption"] else {})}
                          for p in live.programs.values() if p["seat"] in held],
             "undo": undo,
+            "undo_refused": undo_refused,
             "time_limit": ({"phase": getattr(s, "phase", None), "deadline": _iso(deadline),
                             "seconds_left": max(0, round(deadline - time.time()))} if deadline else None),
             "watch_only": live.watch_only,
@@ -1085,7 +1074,7 @@ class GameService:
                     reasons={k: v for k, v in live.reasons.items() if k <= n})
         self._rebuild(past)
         doc = self.document(past, held)
-        doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
+        doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "undo_refused": None, "decisions": {},
                     "chat": [], "programs": [],
                     # the game's own end, not the past position's, says whether the reasons may show
                     "reasons": self._lines(past, doc["view_seat"]).reasons if reasons_shown(live.state) else []})
