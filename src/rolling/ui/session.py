@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
-from rolling.bots.reasons import reasons_shown
+from rolling.bots.reasons import shown_reason
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
 from rolling.core.reveal import UndoFloor
@@ -22,7 +22,8 @@ from rolling.core.reveal import UndoFloor
 
 class BotReason(NamedTuple):
     """A bot's reason for an action of the record: the action's index ``n`` (from 0), the size of
-    the log after it (``mark``, events), the bot's ``seat`` and its ``text`` (``last_reason``)."""
+    the log after it (``mark``, events), the bot's ``seat`` and its ``text`` (``last_reason``: a
+    :class:`rolling.bots.reasons.Reason`, public and private parts, or a plain ``str``)."""
 
     n: int
     mark: int
@@ -153,7 +154,7 @@ class PlaySession:
         """Keep the reason the bot at ``seat`` gave for the action just applied (its
         ``last_reason``; ``None`` or an empty one: nothing to keep)."""
         if reason and self.record.actions:
-            self.reasons.append(BotReason(len(self.record.actions) - 1, log_size(self.state), seat, str(reason)))
+            self.reasons.append(BotReason(len(self.record.actions) - 1, log_size(self.state), seat, reason))
 
     def mark_seen(self, seat: int) -> None:
         """``seat`` has been shown everything that happened so far."""
@@ -207,9 +208,10 @@ class PlaySession:
     def news_with_reasons(self, seat: int | None, start: int | None = None,
                           start_at: int | None = None) -> list[tuple[str, bool]]:
         """:meth:`news`, with each bot's reason right after the lines of its action: ``(line,
-        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason (none while
-        the reasons would give a person a bot's secret away:
-        :func:`rolling.bots.reasons.reasons_shown`; bots alone have no secrets from anyone).
+        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason, as
+        :func:`rolling.bots.reasons.shown_reason` lets it be read: while the game goes on, with
+        a person at the table, only its public part (a bot's limits and valuations stay its own);
+        once the game is over, or with bots alone at the table (nobody to use them), all of it.
 
         Args:
             start: from that event instead of what ``seat`` has seen.
@@ -219,11 +221,15 @@ class PlaySession:
         start = self.seen.get(seat, 0) if start is None else start
         start_at = self.seen_at.get(seat, len(self.record.actions)) if start_at is None else start_at
         out: list[tuple[str, bool]] = []
-        for r in self.reasons if reasons_shown(self.state) or not self.humans else ():
+        over, alone = self.state.is_over, not self.humans
+        for r in self.reasons:
             if r.n < start_at or r.mark < start:
                 continue
+            text = shown_reason(r.text, over, private_ok=alone)
+            if text is None:
+                continue
             out.extend((line, False) for line in segment_lines(self.state, seat, start, r.mark))
-            out.append((f"{self.names[r.seat]} {r.text}", True))
+            out.append((f"{self.names[r.seat]} {text}", True))
             start = r.mark
         out.extend((line, False) for line in log_lines(self.state, seat, start))
         return out

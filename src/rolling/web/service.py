@@ -11,9 +11,10 @@ Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry 
 after the action that makes it their turn (after ``bot_pace`` seconds, so that people see the moves
 go by; with a pace of 0, within the same request). Programmed actions (:mod:`.programs`) and the
 time limits of the any-order phases act the same way. A bot's reason for its move (its
-``last_reason``) is committed with the move (table ``bot_reasons``) and shown under the move's lines
-of the log, to everyone (held back until the end where it would give a secret away:
-:func:`rolling.bots.reasons.reasons_shown`).
+``last_reason``) is committed with the move (table ``bot_reasons``, public and full text) and
+shown under the move's lines of the log, the same to everyone: its public part while the game goes
+on, all of it (the bot's limits, valuations, search statistics) once the game is over
+(:func:`rolling.bots.reasons.shown_reason`).
 
 All methods run on the event loop's thread; the database calls are short and synchronous.
 """
@@ -36,7 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from rolling.bots import HUMAN, default_names, make_bot, parse_seats
-from rolling.bots.reasons import reasons_shown
+from rolling.bots.reasons import Reason, decode, encode, shown_reason
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, new_state
@@ -156,7 +157,8 @@ class Listener:
 class LogSoFar:
     """The log as one viewer reads it, rendered as far as the first ``actions`` actions (``events``
     events), with the bots' reasons placed in it: ``{"n", "seat", "line", "text"}``, ``line`` being
-    how many lines of the log come before the reason."""
+    how many lines of the log come before the reason, ``text`` the whole :class:`Reason` (what a
+    viewer reads of it is :func:`_shown`'s business)."""
 
     actions: int = 0
     events: int = 0
@@ -183,7 +185,7 @@ class Live:
     by: list[tuple[int | None, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)  # log size after each action
-    reasons: dict[int, tuple[int, str]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
+    reasons: dict[int, tuple[int, Reason]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
     floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild
     bots: dict[int, Any] = field(default_factory=dict)
@@ -220,6 +222,18 @@ class Live:
         meta["names"] = [s["name"] for s in self.seats]
         meta["seats"] = [s["kind"] for s in self.seats]
         return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
+
+
+def _shown(reasons: list[dict[str, Any]], over: bool) -> list[dict[str, Any]]:
+    """The bots' reasons ``{n, seat, line, text}`` as every viewer reads them: the public parts while
+    the game goes on, the full texts once it is over (:func:`rolling.bots.reasons.shown_reason`);
+    a reason with nothing to show is left out."""
+    out = []
+    for r in reasons:
+        text = shown_reason(r["text"], over)
+        if text is not None:
+            out.append({**r, "text": text})
+    return out
 
 
 def _iso(t: float) -> str:
@@ -319,7 +333,7 @@ class GameService:
         live.version = max(int(g.version or 0), len(live.actions))
         live.by = [(a.seat, a.by) for a in acts]
         live.times = [a.created for a in acts]
-        live.reasons = {r.n: (r.seat, r.text) for r in reasons if r.n <= len(live.actions)}
+        live.reasons = {r.n: (r.seat, decode(r.text)) for r in reasons if r.n <= len(live.actions)}
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
@@ -537,14 +551,14 @@ class GameService:
         data = action.to_json()
         n = len(live.actions) + 1
         now = time.time()
-        reason = " ".join(str(reason).split())[:MAX_REASON] if reason and seat is not None else None
+        stored = encode(reason, MAX_REASON) if reason and seat is not None else None
         try:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
-                if reason:
-                    conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": reason})
+                if stored:
+                    conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": stored})
                 conn.execute(_UPDATE_GAME, {"gid": live.id, "version": live.version + 1, "over": bool(s.is_over),
                                             "to_act": list(s.to_act), "updated": now})
         except SQLAlchemyError as e:
@@ -563,8 +577,8 @@ class GameService:
         live.by.append((seat, by))
         live.times.append(now)
         live.log_marks.append(len(getattr(s, "log", None) or ()))
-        if reason:
-            live.reasons[n] = (seat, reason)
+        if stored:
+            live.reasons[n] = (seat, decode(stored))  # as a restart reads it back
         live.floor.after(n, s)
         self._check_programs(live)
         self._changed(live)
@@ -989,7 +1003,7 @@ class GameService:
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
             "log": self._lines(live, viewer).lines,
-            "reasons": self._lines(live, viewer).reasons if reasons_shown(s) else [],
+            "reasons": _shown(self._lines(live, viewer).reasons, s.is_over),
             "decisions": decisions,
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
@@ -1054,9 +1068,9 @@ class GameService:
             mark = live.log_marks[i] if i < len(live.log_marks) else prev
             text = " ".join(segment_lines(s, viewer, prev, mark))
             seat, by = live.by[i]
-            reason = live.reasons.get(i + 1) if reasons_shown(s) else None
+            reason = live.reasons.get(i + 1)
             out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i]),
-                        "reason": reason[1] if reason else None})
+                        "reason": shown_reason(reason[1], s.is_over) if reason else None})
             prev = mark
         return {"actions": out, "version": live.version, "played": live.played}
 
@@ -1076,8 +1090,8 @@ class GameService:
         doc = self.document(past, held)
         doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "undo_refused": None, "decisions": {},
                     "chat": [], "programs": [],
-                    # the game's own end, not the past position's, says whether the reasons may show
-                    "reasons": self._lines(past, doc["view_seat"]).reasons if reasons_shown(live.state) else []})
+                    # the game's own end, not the past position's, says whether the plans may show
+                    "reasons": _shown(self._lines(past, doc["view_seat"]).reasons, live.state.is_over)})
         return doc
 
     def charts(self, live: Live) -> dict[str, Any]:
