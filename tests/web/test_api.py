@@ -553,6 +553,7 @@ def test_a_thinking_bot_does_not_stop_the_server(db_url):
     import threading
 
     from rolling.bots import make_bot
+    from rolling.bots.reasons import public_reason
     from rolling.web.db import open_database
     from rolling.web.service import GameService
 
@@ -567,7 +568,7 @@ def test_a_thinking_bot_does_not_stop_the_server(db_url):
         def choose(self, state, seat):
             threads.append(threading.current_thread())
             assert release.wait(20), "the event loop never ran while the bot was thinking"
-            self.last_reason = "took its time"
+            self.last_reason = public_reason("took its time")  # a plain str would wait for the game's end
             return make_bot("stars", "heuristic").choose(state, seat)
 
     async def scenario():
