@@ -5,7 +5,8 @@
 :func:`play` runs it: bots move, and before each decision of a person it shows what happened since
 their previous one (their own move and what followed it included), the game's screen and a prompt
 ``<name>> ``. A bot's reason for its move (its ``last_reason``) is printed dimmed right after the
-lines of that move, in the news and when bots play alone. Every game understands the same commands besides its own:
+lines of that move, in the news and when bots play alone: with a person at the table only its
+public part until the game is over, whole with bots alone (:func:`rolling.bots.reasons.shown_reason`). Every game understands the same commands besides its own:
 
 - ``undo``: back to your previous decision, never past a reveal (a card drawn, dice rolled) nor the
   end of the game (:mod:`rolling.core.reveal`; a refusal says which); when that also takes back
@@ -234,8 +235,8 @@ def _saved(session: PlaySession) -> str:
 
 
 def print_news(console: Console, news: list[tuple[str, bool]]) -> None:
-    """Print log lines as they are and bots' reasons dimmed, in brackets (``  (Player 2 bids up to
-    $18 for MS: ...)``); see :meth:`PlaySession.news_with_reasons`."""
+    """Print log lines as they are and bots' reasons dimmed, in brackets (``  (Heuristic 2 bids for
+    MS: ...)``); see :meth:`PlaySession.news_with_reasons`."""
     for text, reason in news:
         if reason:
             console.print(f"  ({text})", style="dim", markup=False, highlight=False)
