@@ -236,10 +236,10 @@ def test_bots_only_game_ends_with_one_end_block(game, args, tmp_path):
 
 
 def test_undo_never_reaches_back_past_a_roll(tmp_path):
-    """Rolling Market: after 'done' (a roll of the dice) there is nothing to undo; a trade of this
-    turn can be undone. Rolling Stock Stars has no such barrier."""
+    """Rolling Market: after 'done' (a roll of the dice) undo is refused, saying why (issue 28
+    item 6); a trade of this turn can be undone."""
     p = rolling(["play", "market", "--seed", "8"], "done\nundo\nbuy A 1\ny\nundo\nquit\n", cwd=tmp_path)
-    assert "There is nothing to undo: no decision of yours in this turn." in p.stdout
+    assert "Not undone: undo would go back past a roll of the dice." in p.stdout
     assert "Undone. Back to Player 1's previous decision." in p.stdout
     assert len(json.loads((tmp_path / "rolling-market-8.json").read_text())["actions"]) == 1
 

@@ -31,7 +31,7 @@ def run(args, stdin="", timeout=300):
 
 
 def test_play_scripted_bad_input_undo_and_end_of_input_saves(tmp_path):
-    """Play: bad input gets a message and a new prompt; undo takes back this turn's move; the
+    """Play: bad input gets a message and a new prompt; undo takes back this turn's move, not past a reveal; the
     record is saved after every action; end of input saves and leaves cleanly."""
     path = tmp_path / "g.json"
     script = "1\n1\nfoo\n999\n1 pay 99\ntake 7\n1\nundo\nundo\nhelp\nmenu\ndice\nmap\nend\n"
@@ -41,7 +41,8 @@ def test_play_scripted_bad_input_undo_and_end_of_input_saves(tmp_path):
     assert "unknown command 'foo'" in r.output and "there is no move 999" in r.output
     assert "there is no die 99: your dice are 1-" in r.output
     assert "there is no contract in slot 7 of the contract track" in r.output
-    assert "Undone." in r.output and "nothing to undo" in r.output
+    # the draft pick before drew a card: undo stops there and says so (issue 28 item 6)
+    assert "Undone." in r.output and "Not undone: undo would go back past a card drawn (" in r.output
     assert "Player 1> " in r.output and "Dice of Player 1:" in r.output
     assert "Saved to" in r.output
     rec = load_record(path)

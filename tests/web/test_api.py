@@ -217,7 +217,9 @@ def test_undo_own_last_decision_with_the_bots_moves_after_it(client):
     g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
     t0 = tok(g, 0)
     d = play_until(client, g, [0], lambda d: 0 in d["to_act"], random.Random(1))
-    r = act(client, g, 0, d)
+    # a raise keeps the auction going (leaving would end it and draw a card: no undo past that)
+    bid = next(x for x in d["decisions"]["0"] if x["type"] == "bid")
+    r = act(client, g, 0, d, action={"type": "bid", **bid["args"], bid["field"]: bid["lo"]})
     assert r.status_code == 200
     after = r.json()
     assert after["undo"] == {"0": True}
@@ -551,6 +553,7 @@ def test_a_thinking_bot_does_not_stop_the_server(db_url):
     import threading
 
     from rolling.bots import make_bot
+    from rolling.bots.reasons import public_reason
     from rolling.web.db import open_database
     from rolling.web.service import GameService
 
@@ -565,7 +568,7 @@ def test_a_thinking_bot_does_not_stop_the_server(db_url):
         def choose(self, state, seat):
             threads.append(threading.current_thread())
             assert release.wait(20), "the event loop never ran while the bot was thinking"
-            self.last_reason = "took its time"
+            self.last_reason = public_reason("took its time")  # a plain str would wait for the game's end
             return make_bot("stars", "heuristic").choose(state, seat)
 
     async def scenario():

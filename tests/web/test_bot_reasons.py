@@ -1,5 +1,6 @@
 """The bots' reasons in the game document: stored with each bot's action, placed after that
-action's lines of the log, the same for every viewer, kept across a restart, gone with an undo."""
+action's lines of the log, the same for every viewer, kept across a restart, gone with an undo;
+while the game goes on only their public part, the bots' plans once it is over (issue 28 item 7)."""
 
 from __future__ import annotations
 
@@ -25,9 +26,13 @@ def history(client, gid):
     return client.get(f"/api/games/{gid}/history").json()["actions"]
 
 
-def expected_reasons(game, config, seed, seats, actions):
+#: words of a bot's plan: its limits, valuations and search statistics (issue 28 item 7)
+PLAN = ("up to $", "worth $", "visits", "iterations", "gains $", "lose $", "standing pat (", "keeping $")
+
+
+def expected_reasons(game, config, seed, seats, actions, public=True):
     """action n -> (seat, reason): the seats' bots, seeded as the server seeds them, asked again
-    before each of their actions of the record."""
+    before each of their actions of the record (``public``: the public part)."""
     spec = get_game(game)
     state = new_state(GameRecord(game, config, seed, []))
     bots = {k: make_bot(game, kind, seed=seed * 101 + k) for k, kind in enumerate(seats) if kind not in ("human",)}
@@ -37,8 +42,8 @@ def expected_reasons(game, config, seed, seats, actions):
             bot = bots[a["seat"]]
             chosen = bot.choose(state, a["seat"])
             assert chosen.to_json() == a["action"]
-            if bot.last_reason:
-                out[n] = (a["seat"], bot.last_reason)
+            if bot.last_reason and (bot.last_reason.public or not public):
+                out[n] = (a["seat"], bot.last_reason.public if public else str(bot.last_reason))
         state.apply(spec.action_from_json(a["action"]))
     return out
 
@@ -70,9 +75,10 @@ def test_a_bots_reason_is_in_the_document_for_everyone_and_survives_a_restart(db
         hist = history(client, gid)
     reasons = mine["reasons"]
     assert len(reasons) >= 5
-    assert any(r["text"].startswith("bids up to $") for r in reasons)  # the heuristic states its limit
+    # random choices end this game within the dozen: the whole reasons, the heuristic's limits included
+    assert mine["over"] and any(r["text"].startswith("bids up to $") for r in reasons)
     want = expected_reasons("stars", {"players": 3, "names": [s["name"] for s in mine["seats"]]}, 5,
-                            ["human", "heuristic", "heuristic"], hist)
+                            ["human", "heuristic", "heuristic"], hist, public=False)
     assert {r["n"]: (r["seat"], r["text"]) for r in reasons} == want
     # to everyone: the spectator reads the same reasons (the lines before them may differ in number
     # only where secret events are hidden; Stars shows the same log to the spectator here)
@@ -94,7 +100,9 @@ def test_undo_takes_the_reasons_of_the_bots_moves_with_it(db_url):
         g = make_game(client, ["human", "heuristic", "heuristic"], seed=11)
         gid, t0 = g["id"], tok(g, 0)
         before = doc_of(client, gid, t0)
-        after = act(client, g, 0, before).json()
+        # a raise keeps the auction going (leaving would end it and draw a card: no undo past that)
+        bid = next(x for x in before["decisions"]["0"] if x["type"] == "bid")
+        after = act(client, g, 0, before, action={"type": "bid", **bid["args"], bid["field"]: bid["lo"]}).json()
         assert after["played"] > before["played"] + 1  # the bots answered, with their reasons
         assert any(r["n"] > before["played"] for r in after["reasons"])
         r = client.post(f"/api/games/{gid}/undo", json={"version": after["version"], "seat": 0},
@@ -123,22 +131,38 @@ def test_freight_and_market_documents_carry_reasons(client, game, seats):
     check_placement(d, hist)
 
 
-def test_secret_money_holds_the_reasons_back_until_the_end(client):
-    """002, 3.2 (secret private money): a reason would tell how much the bot can pay, so nobody
-    reads the reasons while the game goes on; a finished game shows them."""
-    g = make_game(client, ["human", "heuristic", "heuristic"], seed=5, config={"variants": ["secret-money"]})
-    d = act(client, g, 0, doc_of(client, g["id"], tok(g, 0))).json()
-    assert d["played"] > 2 and not d["over"]
-    assert d["reasons"] == [] and doc_of(client, g["id"])["reasons"] == []
-    assert all(a["reason"] is None for a in history(client, g["id"]))
-    assert client.get(f"/api/games/{g['id']}/history/{d['played']}").json()["reasons"] == []
-    done = make_game(client, ["heuristic", "heuristic"], seed=2, config={"variants": ["secret-money"]})
-    over = doc_of(client, done["id"])
-    assert over["over"] and over["reasons"]
-    hist = history(client, done["id"])
+@pytest.mark.parametrize("variants", [[], ["secret-money"]])
+def test_the_bots_plans_show_only_once_the_game_is_over(client, variants):
+    """Issue 28 item 7, one rule for every variant (the secret-money one included): while the game
+    runs, players and spectators read what a bot did and a public reason, never its limits or
+    valuations (document, WebSocket document, history, history position); once it is over, all."""
+    g = make_game(client, ["human", "heuristic", "heuristic"], seed=5, config={"variants": variants})
+    gid, t0 = g["id"], tok(g, 0)
+    rng = random.Random(3)
+    seen = []
+    for _ in range(400):
+        d = doc_of(client, gid, t0)
+        if d["over"]:
+            break
+        spectator = doc_of(client, gid)
+        assert [r["text"] for r in spectator["reasons"]] == [r["text"] for r in d["reasons"]]
+        seen += [r["text"] for r in d["reasons"]]
+        seen += [a["reason"] for a in history(client, gid) if a["reason"]]
+        seen += [r["text"] for r in client.get(f"/api/games/{gid}/history/{d['played']}").json()["reasons"]]
+        with client.websocket_connect(f"/ws/games/{gid}?t={t0}") as ws:
+            seen += [r["text"] for r in ws.receive_json()["reasons"]]
+        assert act(client, g, 0, d, action=pick(d, 0, rng)).status_code == 200
+    assert d["over"] and len(seen) > 20
+    assert not [text for text in seen if any(w in text for w in PLAN)]
+    hist = history(client, gid)
+    over = doc_of(client, gid)
+    assert any("bids up to $" in r["text"] for r in over["reasons"])
+    assert {r["n"]: (r["seat"], r["text"]) for r in over["reasons"]} == expected_reasons(
+        "stars", {"players": 3, "variants": variants, "names": [s["name"] for s in over["seats"]]}, 5,
+        ["human", "heuristic", "heuristic"], hist, public=False)
     check_placement(over, hist)
     n = over["reasons"][0]["n"]
-    assert client.get(f"/api/games/{done['id']}/history/{n}").json()["reasons"] == [over["reasons"][0]]
+    assert client.get(f"/api/games/{gid}/history/{n}").json()["reasons"] == [over["reasons"][0]]
 
 
 def test_an_existing_database_gets_the_reasons_table_on_the_next_start(db_url):
@@ -163,13 +187,18 @@ def test_an_existing_database_gets_the_reasons_table_on_the_next_start(db_url):
         assert doc_of(client, g["id"], tok(g, 0))["reasons"]
 
 
-def test_the_search_bots_reason_gives_its_top_alternatives_in_the_log(client):
+def test_the_search_bots_statistics_show_in_the_log_once_the_game_is_over(client):
     """Issue 16: the web log gives the search bot's reason as its top alternatives with their
-    visits and values, under its move."""
+    visits and values, under its move; issue 28 item 7: only once the game is over (while it runs,
+    that the search chose)."""
     g = make_game(client, ["search:60", "human"], seed=5)
     d = doc_of(client, g["id"], tok(g, 1))
     searched = [r for r in d["reasons"] if r["seat"] == 0]
     assert searched, d["reasons"]
-    text = searched[0]["text"]
-    assert text.startswith("search (60 iterations, ") and " visits " in text and "%" in text
+    assert searched[0]["text"] == "the move its search rated best"
     check_placement(d, history(client, g["id"]))
+    done = make_game(client, ["search:20", "heuristic"], seed=5)
+    over = doc_of(client, done["id"])
+    text = next(r["text"] for r in over["reasons"] if r["seat"] == 0 and r["text"].startswith("search"))
+    assert over["over"] and text.startswith("search (20 iterations, ") and " visits " in text and "%" in text
+    check_placement(over, history(client, done["id"]))

@@ -119,7 +119,11 @@ def test_whole_market_game_from_the_lobby(server, browser, shots):
     for _ in range(200):
         if page.evaluate("rollingDoc.over"):
             break
-        follow_hint(page)
+        hinted = follow_hint(page)
+        if hinted["type"] == "done" and not page.evaluate("rollingDoc.over"):
+            # 'done' rolled the dice: no undo button, and the page says why (issue 28 item 6)
+            assert page.locator("#tools button.undo").count() == 0
+            assert page.locator("#tools .undo-refused").inner_text() == "No undo: undo would go back past a roll of the dice"
         turn = page.evaluate("rollingDoc.view.turn")
         # the picture: mid-game, shares held, a closed market's dice shown before this turn's
         closed = page.locator("#board .dice-panel .roll.closed").count()

@@ -19,15 +19,14 @@ the bot ``NAME``; a bot that takes a budget (the search bots) is also written ``
 budget in its canonical form. Seats (:mod:`rolling.bots.seats`) add ``human``.
 
 Reasons: after ``choose`` a bot's ``last_reason`` is a short sentence about the move it just chose
-(``"bids up to $18: synergies with MS and BY"``; the search bots name their top alternatives with
-their visits and values) or ``None`` when it has nothing to say. The front ends show it with the
-move, to everyone at the table and watching: the terminal prints it dimmed after the move's lines
-of the log, the web app stores it with the action and shows it under them in the log. It is the
-bot's own view, valuations included: the heuristics' reasons state their limits (the most a bot
-will bid for a company), which its opponents then know, a deliberate help to people learning
-against it. Where a reason would give away what the rules keep secret (the Stars secret-money
-variant: how much a bot can pay) the front ends hold the reasons back from the players until the
-game is over (:func:`rolling.bots.reasons.reasons_shown`).
+(``"bids up to $18 for MHE: synergies with MS and BY"``; the search bots name their top
+alternatives with their visits and values) or ``None`` when it has nothing to say. It is a
+:class:`~rolling.bots.reasons.Reason`: the full text, the bot's own view with its limits and
+valuations, and a public part without them (``"bids for MHE: synergies with MS and BY"``). The
+front ends show it with the move: the terminal prints it dimmed after the move's lines of the log,
+the web app stores it with the action and shows it under them in the log. While the game goes on
+everyone at the table and watching reads the public part, so that nobody can exploit a bot's plan;
+once the game is over, the full text (:func:`rolling.bots.reasons.shown_reason`, the one rule).
 """
 
 from __future__ import annotations

@@ -19,7 +19,9 @@ class Bot(Protocol):
 
     Attributes:
         name: the registry name of the bot (``"random"``, ``"heuristic"``...).
-        last_reason: a one-line reason for the action the last ``choose`` returned, or ``None``.
+        last_reason: a one-line reason for the action the last ``choose`` returned, or ``None``;
+            a :class:`~rolling.bots.reasons.Reason` to have a public part shown while the game
+            goes on (a plain ``str`` shows only once the game is over).
     """
 
     name: str

@@ -11,6 +11,7 @@ a build, an improvement or a station, ``last_reason`` says why in one line.
 
 from __future__ import annotations
 
+from rolling.bots.reasons import Reason, public_reason
 from rolling.core.rng import Rng
 from rolling.core.whole import is_whole
 from rolling.games.freight import legal
@@ -143,15 +144,16 @@ class FreightHeuristicBot:
             value = values[k]
             if value > 0:
                 best = legal.route_move(state, seat, found[k])
-                self.last_reason = (f"ships {best.colour} {best.origin} -> {best.dest}: the best route, "
-                                    f"worth {value:.1f} after the dice it costs")
+                said = f"ships {best.colour} {best.origin} -> {best.dest}: the best route"
+                self.last_reason = Reason(f"{said}, worth {value:.1f} after the dice it costs", said)
                 return best
         takes = legal.take_moves(state, seat) if len(p.contracts) < self.target else []
         if takes:
             best = max(takes, key=lambda a: self._contract_value(state, seat, state.map.links[state.contract_track[a.slot]]))
             link = state.map.links[state.contract_track[best.slot]]
-            self.last_reason = (f"takes {link.label}: keeps {self.target} contracts going, the best points per die "
-                                f"({link.length} long) for its network and dice")
+            self.last_reason = Reason(f"takes {link.label}: keeps {self.target} contracts going, the best points per die "
+                                      f"({link.length} long) for its network and dice",
+                                      f"takes {link.label}: the best points per die for its network and dice")
             return best
         builds = []
         for a in build_moves:
@@ -164,7 +166,7 @@ class FreightHeuristicBot:
             best = min(builds, key=lambda x: x[0])[1]
             link = state.link_by_id(best.link)
             left = link.length - state.cubes[link.index]
-            self.last_reason = f"builds on {link.label}: the contract nearest completion ({left} to go)"
+            self.last_reason = public_reason(f"builds on {link.label}: the contract nearest completion ({left} to go)")
             return best
         spare = sum(1 for s in p.spent if not s)
         imps = legal.improvement_moves(state, seat) if state.phase < 2 else []
@@ -175,12 +177,13 @@ class FreightHeuristicBot:
             good = [a for a in imps if a.discard == -1 and taste(a) < 5]
             if good and spare >= 4:
                 best = min(good, key=taste)
-                self.last_reason = f"buys {state.improvement_track[best.slot]}: high on its list, {spare} dice spare"
+                name = state.improvement_track[best.slot]
+                self.last_reason = Reason(f"buys {name}: high on its list, {spare} dice spare", f"buys {name}")
                 return best
         if p.stations < 3 and spare >= 2 and p.links_owned >= 2:
             stations = legal.station_moves(state, seat)
             if stations:
-                self.last_reason = f"builds a switching station: {spare} dice spare and {p.links_owned} links owned"
+                self.last_reason = public_reason(f"builds a switching station: {spare} dice spare and {p.links_owned} links owned")
                 return stations[0]
         ends = legal.end_turn_moves(state, seat)
         return max(ends, key=lambda a: sum(gains(state, seat, parse_store(state, seat, a.store))))

@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rolling.bots.reasons import Reason
 from rolling.core.rng import Rng
 
 from .base import SeatError
@@ -298,10 +299,12 @@ class SearchBot:
         self.last_result: SearchResult | None = None
 
 
-def reason(game: SearchGame, state: Any, result: SearchResult, top: int = 3) -> str:
+def reason(game: SearchGame, state: Any, result: SearchResult, top: int = 3) -> Reason:
     """The search's reason for a person: its choice and the top alternatives, each with its
     visits and mean value (a win chance estimate, 0-100%), e.g. ``"search (240 iterations, 0.2 s):
-    bid $14 240 visits 58% | leave 60 visits 41%"``."""
+    bid $14 240 visits 58% | leave 60 visits 41%"``. Those statistics are its plan: publicly the
+    reason is only ``"the move its search rated best"`` (:mod:`rolling.bots.reasons`)."""
     parts = [f"{game.describe(state, action)} {visits} visits {mean:.0%}"
              for _, action, visits, mean in result.ranked[:top]]
-    return f"search ({result.iterations} iterations, {result.seconds:.1f} s): " + " | ".join(parts)
+    return Reason(f"search ({result.iterations} iterations, {result.seconds:.1f} s): " + " | ".join(parts),
+                  "the move its search rated best")

@@ -7,6 +7,7 @@ plays it.
 
 from __future__ import annotations
 
+from rolling.bots.reasons import Reason
 from rolling.core.action import Action
 from rolling.core.rng import Rng
 from rolling.games.market import rules as R
@@ -85,13 +86,15 @@ class MarketHeuristicBot:
         return best_action
 
 
-def plan_reason(best_value: float, best_action: Action, pat: float) -> str:
-    """A one-line reason comparing the plan followed with standing pat (dollars, one decimal)."""
+def plan_reason(best_value: float, best_action: Action, pat: float) -> Reason:
+    """A one-line reason comparing the plan followed with standing pat (dollars, one decimal);
+    publicly without the dollars (its valuation)."""
     if best_action is DONE:
-        return f"done: no trade beats standing pat (cash and expected holdings ${best_value:.1f})"
-    verb = "buys" if best_action.type_name == "buy" else "sells"
-    return (f"{verb} {best_action.shares} {R.COMPANIES[best_action.company]}: cash and expected "
-            f"holdings ${best_value:.1f} after this turn's plan, ${pat:.1f} standing pat")
+        return Reason(f"done: no trade beats standing pat (cash and expected holdings ${best_value:.1f})",
+                      "done: no trade beats standing pat")
+    said = f"{'buys' if best_action.type_name == 'buy' else 'sells'} {best_action.shares} {R.COMPANIES[best_action.company]}"
+    return Reason(f"{said}: cash and expected holdings ${best_value:.1f} after this turn's plan, ${pat:.1f} standing pat",
+                  f"{said}: this turn's plan beats standing pat")
 
 
 def best_plan(state: MarketState, W) -> tuple[float, Action, float]:

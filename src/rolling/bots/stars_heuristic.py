@@ -30,7 +30,9 @@ forms corporations when the new corporation's treasury can buy its other compani
 After its key choices ``last_reason`` says in one line why: bids and leaving auctions, starting
 an auction, share trades, proposals and answers, closings, dividends, issuing a share and forming
 a corporation (``"bids up to $18 for MHE: synergies with MS and BY in PR"``), in the edition's
-corporation codes; it is ``None`` after a routine pass or done.
+corporation codes; it is ``None`` after a routine pass or done. Each is a
+:class:`~rolling.bots.reasons.Reason` whose public part leaves out the bot's limits and
+valuations (``"bids for MHE: synergies with MS and BY in PR"``).
 
 The bot is deterministic: its choices depend only on the state and on the proposals it made in the
 current phase (it remembers them so that a rejected offer is not repeated, and the any-order phases
@@ -39,6 +41,7 @@ always end). It takes a seed like every bot, but needs no random numbers.
 
 from __future__ import annotations
 
+from rolling.bots.reasons import Reason, public_reason
 from rolling.games.stars import acquisition, deals
 from rolling.games.stars import data as D
 from rolling.games.stars import procedures as P
@@ -379,13 +382,14 @@ def target_after(s: StarsState, c: int, cash_delta: int) -> int:
         s.corp_cash[c] = old
 
 
-def _answer_reason(verb: str, gain: float) -> str:
-    """``"accepts: gains $4 by its reckoning"``, ``"rejects: would lose $3 by its reckoning"``."""
+def _answer_reason(verb: str, gain: float) -> Reason:
+    """``"accepts: gains $4 by its reckoning"``, ``"rejects: would lose $3 by its reckoning"``
+    (publicly ``"accepts"``, ``"rejects"``: how much is its own reckoning)."""
     if gain > 0:
-        return f"{verb}: gains ${gain:.0f} by its reckoning"
+        return Reason(f"{verb}: gains ${gain:.0f} by its reckoning", verb)
     if gain < -0.5:
-        return f"{verb}: would lose ${-gain:.0f} by its reckoning"
-    return f"{verb}: would gain nothing by its reckoning"
+        return Reason(f"{verb}: would lose ${-gain:.0f} by its reckoning", verb)
+    return Reason(f"{verb}: would gain nothing by its reckoning", verb)
 
 
 # ------------------------------------------------------------------------------------------- bot
@@ -553,9 +557,12 @@ class StarsHeuristicBot:
             limit, why = self.why_worth(s, seat, i, sched)
             for m in moves:
                 if m.kind is Bid and high + 1 <= limit and high + 1 <= m.hi:
-                    self.last_reason = f"bids up to ${int(limit)} for {D.CODES[i]}: {why}"
+                    self.last_reason = Reason(f"bids up to ${int(limit)} for {D.CODES[i]}: {why}",
+                                              f"bids for {D.CODES[i]}: {why}")
                     return m.action(high + 1)
-            self.last_reason = f"leaves: {D.CODES[i]} is worth ${int(limit)} to it ({why}), the bid is ${high}"
+            # publicly only that it leaves: why (its limit, or its cash) is its own business
+            self.last_reason = Reason(f"leaves: {D.CODES[i]} is worth ${int(limit)} to it ({why}), the bid is ${high}",
+                                      f"leaves the auction of {D.CODES[i]}")
             return LeaveAuction(seat)
         best, best_gain = Pass(seat), self.MARGIN
         reason = None
@@ -566,19 +573,22 @@ class StarsHeuristicBot:
                 gain = worth - D.FACE[i]
                 if gain > best_gain:
                     best, best_gain = m.action(m.lo), gain
-                    reason = f"auctions {D.CODES[i]} (face ${D.FACE[i]}): worth ${int(worth)} to it, {why}"
+                    reason = Reason(f"auctions {D.CODES[i]} (face ${D.FACE[i]}): worth ${int(worth)} to it, {why}",
+                                    f"auctions {D.CODES[i]}: {why}")
             elif m.kind is BuyShare:
                 c = D.CORP_INDEX[m.args["corporation"]]
                 gain = self._buy_gain(s, seat, c, sched)
                 if gain > best_gain:
                     best, best_gain = m.action(), gain
-                    reason = f"buys a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning"
+                    reason = Reason(f"buys a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning",
+                                    f"buys a share of {s.corp_code(c)}: a gain by its reckoning")
             elif m.kind is SellShare:
                 c = D.CORP_INDEX[m.args["corporation"]]
                 gain = self._sell_gain(s, seat, c, sched)
                 if gain > best_gain:
                     best, best_gain = m.action(), gain
-                    reason = f"sells a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning"
+                    reason = Reason(f"sells a share of {s.corp_code(c)}: gains ${gain:.0f} by its reckoning",
+                                    f"sells a share of {s.corp_code(c)}: a gain by its reckoning")
         self.last_reason = reason
         return best
 
@@ -682,8 +692,9 @@ class StarsHeuristicBot:
         m, price, key = best
         tried.add(key)
         c, i, _ = key
-        self.last_reason = (f"proposes that {s.corp_code(c)} buy {D.CODES[i]} for ${price}: "
-                            f"gains ${best_gain:.0f} by its reckoning")
+        self.last_reason = Reason(f"proposes that {s.corp_code(c)} buy {D.CODES[i]} for ${price}: "
+                                  f"gains ${best_gain:.0f} by its reckoning",
+                                  f"proposes that {s.corp_code(c)} buy {D.CODES[i]} for ${price}: a gain by its reckoning")
         return m.action(price)
 
     def _offer_price(self, s: StarsState, seat: int, c: int, i: int, m, sched) -> int | None:
@@ -725,7 +736,7 @@ class StarsHeuristicBot:
         forced = must_close(s, seat)
         rescue = self._rescue(s, seat, moves)
         if rescue is not None:
-            self.last_reason = f"closes {rescue.company} so that its corporation can pay its income in phase 5"
+            self.last_reason = public_reason(f"closes {rescue.company} so that its corporation can pay its income in phase 5")
             return rescue
         worst, worst_v = None, 0.0
         for m in moves:
@@ -751,8 +762,9 @@ class StarsHeuristicBot:
                 worst, worst_v = m, v
         if worst is not None:
             code = worst.args["company"]
-            self.last_reason = (f"must close a company: {code} earns least" if forced
-                                else f"closes {code}: keeping it is worth ${worst_v:.0f} to it")
+            self.last_reason = (public_reason(f"must close a company: {code} earns least") if forced
+                                else Reason(f"closes {code}: keeping it is worth ${worst_v:.0f} to it",
+                                            f"closes {code}: keeping it would cost it more than it brings"))
             return worst.action()
         if forced:
             return next(m for m in moves if m.kind is Close).action()
@@ -808,8 +820,8 @@ class StarsHeuristicBot:
                 v = mine * (d + P.card_price(k))
             if v > best_v + 1e-9:
                 best, best_v = d, v
-        self.last_reason = (f"pays ${best} a share from {s.corp_code(c)}: best for its {mine} share{'s' if mine != 1 else ''}"
-                            + (f", keeping ${reserve} for next turn's income" if reserve else ""))
+        said = f"pays ${best} a share from {s.corp_code(c)}: best for its {mine} share{'s' if mine != 1 else ''}"
+        self.last_reason = Reason(said + (f", keeping ${reserve} for next turn's income" if reserve else ""), said)
         return m.action(best)
 
     def _cash_need(self, s: StarsState, seat: int, c: int, sched) -> float:
@@ -837,7 +849,8 @@ class StarsHeuristicBot:
         after = mine * share_value(t, c, sched) + self._control_value(t, seat, c, sched, self.frac(t, c, seat))
         issue = after > now + self.MARGIN
         if issue:
-            self.last_reason = f"issues a share of {s.corp_code(c)}: its stake gains ${after - now:.0f}"
+            self.last_reason = Reason(f"issues a share of {s.corp_code(c)}: its stake gains ${after - now:.0f}",
+                                      f"issues a share of {s.corp_code(c)}: its stake gains")
         return Issue(seat, m.args["corporation"], issue)
 
     # ---------------------------------------------------------------------------- phase 9
@@ -881,7 +894,9 @@ class StarsHeuristicBot:
                 best, best_v = a, v
         if best is not None:
             c = D.CORP_INDEX[best.corporation]
-            self.last_reason = (f"forms {s.corp_code(c)} from {best.company} at ${best.price}: "
-                                f"worth ${best_v:.0f} more than keeping it private")
+            self.last_reason = Reason(f"forms {s.corp_code(c)} from {best.company} at ${best.price}: "
+                                      f"worth ${best_v:.0f} more than keeping it private",
+                                      f"forms {s.corp_code(c)} from {best.company} at ${best.price}: "
+                                      "better than keeping it private")
             return best
         return decline

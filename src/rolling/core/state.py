@@ -29,7 +29,13 @@ class State(Protocol):
     - ``view(seat)``: a JSON-able dict of what that seat may see (``None``: an onlooker sees public facts).
     - ``clone()``: an independent copy, cheap.
     - ``digest()``: a stable hex hash of the full state, equal for equal states on every machine.
+    - ``reveals``: how many times something hidden or random became known (a card drawn, dice
+      rolled: :mod:`rolling.core.reveal`); ``last_reveal``: the latest, ``(kind, name)`` or
+      ``None``. Undo never goes back past a reveal (:class:`rolling.core.reveal.UndoFloor`).
     """
+
+    reveals: int
+    last_reveal: tuple[str, str] | None
 
     @property
     def to_act(self) -> tuple[int, ...]: ...

@@ -58,8 +58,6 @@ Each turn: take contracts (A), build (B), one major route (C), switching station
 improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
 In the opening draft 'take S' and 'buy S' draft that card, free."""
 
-#: moves after which undo cannot reach back (each draft pick is a turn of its own)
-TURN_ENDS = (EndTurn, DraftContract, DraftImprovement, DraftPass)
 RICH_SEAT = ["red", "blue", "green", "magenta", "dark_orange"]
 
 
@@ -81,10 +79,6 @@ class FreightScreen(Screen):
     def commands(self, session: PlaySession) -> str:
         """The typed commands and the order of a turn."""
         return COMMANDS
-
-    def barrier(self, action: Any, before: tuple[int, ...], state: Any) -> bool:
-        """A turn ends when the seats to act change, or with a turn-ending action (the dice roll)."""
-        return state.to_act != before or isinstance(action, TURN_ENDS)
 
     def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
         """The whole table and the menu (for a new decision)."""

@@ -58,10 +58,6 @@ class MarketScreen(Screen):
         """Solitaire: one seat."""
         return 1
 
-    def barrier(self, action: Any, before: tuple[int, ...], state: Any) -> bool:
-        """``done`` rolls the dice: undo never reaches back past it."""
-        return action == DONE
-
     def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
         """The dice, each company and the player's position (for a new decision)."""
         if first:

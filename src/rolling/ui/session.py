@@ -4,31 +4,28 @@
 where, the bots, and where the record is saved. Every action goes through :meth:`PlaySession.apply`,
 which applies it, appends it to the record and saves the record atomically, so a crash or Ctrl-C
 loses nothing. :meth:`PlaySession.undo` takes a person back to just before their previous decision
-by replaying the record up to there; it never reaches back past a *barrier*, an action after which
-something random became known (a roll of the dice), which the game's screen names.
+by replaying the record up to there; it never reaches back past a *reveal* (a card drawn, dice
+rolled: the engines count them, :mod:`rolling.core.reveal`), nor past the end of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
-from rolling.bots.reasons import reasons_shown
+from rolling.bots.reasons import shown_reason
 from rolling.core.errors import RecordError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
+from rolling.core.reveal import UndoFloor
 from rolling.core.whole import parse_whole
-from rolling.games import get_game
-
-#: ``(action, seats to act before it, state after it) -> True`` when undo may not reach back past it
-Barrier = Callable[[Any, tuple[int, ...], Any], bool]
 
 
 class BotReason(NamedTuple):
     """A bot's reason for an action of the record: the action's index ``n`` (from 0), the size of
-    the log after it (``mark``, events), the bot's ``seat`` and its ``text`` (``last_reason``)."""
+    the log after it (``mark``, events), the bot's ``seat`` and its ``text`` (``last_reason``: a
+    :class:`rolling.bots.reasons.Reason`, public and private parts, or a plain ``str``)."""
 
     n: int
     mark: int
@@ -76,7 +73,6 @@ class PlaySession:
         record: the game record; its actions are replayed to build the state.
         seats: ``"human"`` or a bot's registry name, one per seat (see :mod:`rolling.bots.seats`).
         path: where the record is saved after every action (``None``: not saved).
-        barrier: says which actions undo may not reach back past (``None``: none).
 
     Attributes:
         state: the live state, log on.
@@ -90,18 +86,17 @@ class PlaySession:
             (the bots' reasons of the later actions are news to it).
         reasons: the bots' reasons for the actions taken since the session began (a resumed game
             starts without those of the actions before), in record order.
+        floor: how far back undo may reach (:class:`rolling.core.reveal.UndoFloor`).
 
     Raises:
         RecordError: the record cannot be replayed.
     """
 
-    def __init__(self, record: GameRecord, seats: list[str], path: str | Path | None,
-                 barrier: Barrier | None = None):
+    def __init__(self, record: GameRecord, seats: list[str], path: str | Path | None):
         self.record = record
         self.game = record.game
         self.seats = list(seats)
         self.path = Path(path) if path is not None else None
-        self.barrier_test = barrier
         names = record.meta.get("names")
         if not (isinstance(names, list) and len(names) == len(seats)):
             names = default_names(seats)
@@ -109,7 +104,6 @@ class PlaySession:
         self.bots = {k: make_bot(record.game, kind, seed=record.seed * 101 + k)
                      for k, kind in enumerate(seats) if kind != HUMAN}
         self.decisions: dict[int, list[int]] = read_decisions(record.meta.get("decisions", {}))
-        self.barrier = 0
         self.reasons: list[BotReason] = []
         self.rebuild(len(record.actions))
         # a new game shows its setup; a resumed one starts from where it stands
@@ -133,20 +127,18 @@ class PlaySession:
 
     # -- the record ----------------------------------------------------------------------------------
     def rebuild(self, upto: int) -> None:
-        """Replay the record's first ``upto`` actions (the rest are dropped); find the last barrier.
+        """Replay the record's first ``upto`` actions (the rest are dropped); find the latest reveal.
 
         Raises:
             RecordError: an action of the record is malformed or illegal.
         """
         self.record.actions = self.record.actions[:upto]
         self.reasons = [r for r in self.reasons if r.n < upto]
-        read = get_game(self.game).action_from_json
-        self.barrier = 0
-        before: tuple[int, ...] = ()
         for n, state in enumerate(replay_steps(self.record, log=True)):
-            if n and self.barrier_test is not None and self.barrier_test(read(self.record.actions[n - 1]), before, state):
-                self.barrier = n
-            before = state.to_act if not state.is_over else ()
+            if n:
+                self.floor.after(n, state)
+            else:
+                self.floor = UndoFloor(state)
             self.state = state
 
     def save(self) -> None:
@@ -167,12 +159,10 @@ class PlaySession:
         Raises:
             IllegalAction: the rules forbid it; nothing has changed.
         """
-        before = self.state.to_act
         self.state.apply(action)
         mark = len(self.record.actions)
         self.record.actions.append(action.to_json())
-        if self.barrier_test is not None and self.barrier_test(action, before, self.state):
-            self.barrier = len(self.record.actions)
+        self.floor.after(len(self.record.actions), self.state)
         if decided_by is not None:
             self.decisions.setdefault(decided_by, []).append(mark)
         self.save()
@@ -181,17 +171,25 @@ class PlaySession:
         """Keep the reason the bot at ``seat`` gave for the action just applied (its
         ``last_reason``; ``None`` or an empty one: nothing to keep)."""
         if reason and self.record.actions:
-            self.reasons.append(BotReason(len(self.record.actions) - 1, log_size(self.state), seat, str(reason)))
+            self.reasons.append(BotReason(len(self.record.actions) - 1, log_size(self.state), seat, reason))
 
     def mark_seen(self, seat: int) -> None:
         """``seat`` has been shown everything that happened so far."""
         self.seen[seat] = log_size(self.state)
         self.seen_at[seat] = len(self.record.actions)
 
-    def can_undo(self, seat: int) -> bool:
-        """Whether ``seat`` has a decision to take back (after the last barrier)."""
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why :meth:`undo` of ``seat`` is refused now, in one line (the rule of
+        :meth:`rolling.core.reveal.UndoFloor.refusal`: never back past a reveal nor the game's
+        end; ``"there is no decision of yours to take back"`` without one), or ``None``."""
         marks = self.decisions.get(seat)
-        return bool(marks) and marks[-1] >= self.barrier
+        if not marks:
+            return "there is no decision of yours to take back"
+        return self.floor.refusal(marks[-1], self.state)
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` has a decision to take back (:meth:`undo_refusal` is ``None``)."""
+        return self.undo_refusal(seat) is None
 
     def undo_takes_back(self, seat: int) -> dict[int, int]:
         """seat -> how many of its decisions :meth:`undo` of ``seat`` would take back (``seat``'s
@@ -204,7 +202,7 @@ class PlaySession:
 
     def undo(self, seat: int) -> bool:
         """Take ``seat`` back to just before its previous decision (and drop every action since,
-        other seats' included); False if it has none since the last barrier."""
+        other seats' included); False if it may not (:meth:`undo_refusal` says why)."""
         if not self.can_undo(seat):
             return False
         mark = self.decisions[seat].pop()
@@ -227,9 +225,10 @@ class PlaySession:
     def news_with_reasons(self, seat: int | None, start: int | None = None,
                           start_at: int | None = None) -> list[tuple[str, bool]]:
         """:meth:`news`, with each bot's reason right after the lines of its action: ``(line,
-        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason (none while
-        the reasons would give a person a bot's secret away:
-        :func:`rolling.bots.reasons.reasons_shown`; bots alone have no secrets from anyone).
+        False)`` for a line of the log, ``(name + " " + reason, True)`` for a reason, as
+        :func:`rolling.bots.reasons.shown_reason` lets it be read: while the game goes on, with
+        a person at the table, only its public part (a bot's limits and valuations stay its own);
+        once the game is over, or with bots alone at the table (nobody to use them), all of it.
 
         Args:
             start: from that event instead of what ``seat`` has seen.
@@ -239,11 +238,15 @@ class PlaySession:
         start = self.seen.get(seat, 0) if start is None else start
         start_at = self.seen_at.get(seat, len(self.record.actions)) if start_at is None else start_at
         out: list[tuple[str, bool]] = []
-        for r in self.reasons if reasons_shown(self.state) or not self.humans else ():
+        over, alone = self.state.is_over, not self.humans
+        for r in self.reasons:
             if r.n < start_at or r.mark < start:
                 continue
+            text = shown_reason(r.text, over, private_ok=alone)
+            if text is None:
+                continue
             out.extend((line, False) for line in segment_lines(self.state, seat, start, r.mark))
-            out.append((f"{self.names[r.seat]} {r.text}", True))
+            out.append((f"{self.names[r.seat]} {text}", True))
             start = r.mark
         out.extend((line, False) for line in log_lines(self.state, seat, start))
         return out

@@ -5,11 +5,12 @@
 :func:`play` runs it: bots move, and before each decision of a person it shows what happened since
 their previous one (their own move and what followed it included), the game's screen and a prompt
 ``<name>> ``. A bot's reason for its move (its ``last_reason``) is printed dimmed right after the
-lines of that move, in the news and when bots play alone. Every game understands the same commands besides its own:
+lines of that move, in the news and when bots play alone: with a person at the table only its
+public part until the game is over, whole with bots alone (:func:`rolling.bots.reasons.shown_reason`). Every game understands the same commands besides its own:
 
-- ``undo``: back to your previous decision (never past a roll of the dice: see :class:`Screen.barrier`);
-  when that also takes back another person's decisions (several people at one keyboard), it names
-  them and asks first;
+- ``undo``: back to your previous decision, never past a reveal (a card drawn, dice rolled) nor the
+  end of the game (:mod:`rolling.core.reveal`; a refusal says which); when that also takes back
+  another person's decisions (several people at one keyboard), it names them and asks first;
 - ``save``: save the game now (it is saved after every action anyway, atomically);
 - ``help``: the game's commands and these;
 - ``quit`` (or the end of input): save and leave; ``--resume FILE`` continues.
@@ -104,11 +105,6 @@ class Screen:
         """How many seats the record's game has."""
         return int(record.config.get("players", 1))
 
-    def barrier(self, action: Any, before: tuple[int, ...], state: Any) -> bool:
-        """True when ``undo`` may not reach back past ``action`` (taken while ``before`` were to act),
-        because something random became known after it. None by default."""
-        return False
-
     def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
         """Draw what ``seat`` needs before typing: the whole screen when ``first`` (a new decision),
         else only what must stay in view after a message (a menu)."""
@@ -187,7 +183,7 @@ def open_session(
         record = GameRecord(game, new_config(seats, names), seed, [], {"seats": seats, "names": names})
     path = opts.save or opts.resume or (default_save_name(game, record.seed) if HUMAN in seats else None)
     try:
-        session = PlaySession(record, seats, path, barrier=screen.barrier)
+        session = PlaySession(record, seats, path)
     except RecordError as e:
         raise RecordError(f"the saved game cannot be replayed: {e}") from None
     session.save()
@@ -239,8 +235,8 @@ def _saved(session: PlaySession) -> str:
 
 
 def print_news(console: Console, news: list[tuple[str, bool]]) -> None:
-    """Print log lines as they are and bots' reasons dimmed, in brackets (``  (Player 2 bids up to
-    $18 for MS: ...)``); see :meth:`PlaySession.news_with_reasons`."""
+    """Print log lines as they are and bots' reasons dimmed, in brackets (``  (Heuristic 2 bids for
+    MS: ...)``); see :meth:`PlaySession.news_with_reasons`."""
     for text, reason in news:
         if reason:
             console.print(f"  ({text})", style="dim", markup=False, highlight=False)
@@ -283,7 +279,9 @@ def decide(session: PlaySession, screen: Screen, console: Console, seat: int) ->
             if session.undo(seat):
                 console.print(f"Undone. Back to {name}'s previous decision.", markup=False, highlight=False)
                 return
-            console.print(f"There is nothing to undo: no decision of yours{screen.undo_scope or ' yet'}.",
+            why = session.undo_refusal(seat) if session.decisions.get(seat) else None
+            console.print(f"Not undone: {why}." if why else
+                          f"There is nothing to undo: no decision of yours{screen.undo_scope or ' yet'}.",
                           style="yellow", markup=False, highlight=False)
             continue
         applied = 0

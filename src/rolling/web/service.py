@@ -11,9 +11,10 @@ Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry 
 after the action that makes it their turn (after ``bot_pace`` seconds, so that people see the moves
 go by; with a pace of 0, within the same request). Programmed actions (:mod:`.programs`) and the
 time limits of the any-order phases act the same way. A bot's reason for its move (its
-``last_reason``) is committed with the move (table ``bot_reasons``) and shown under the move's lines
-of the log, to everyone (held back until the end where it would give a secret away:
-:func:`rolling.bots.reasons.reasons_shown`).
+``last_reason``) is committed with the move (table ``bot_reasons``, public and full text) and
+shown under the move's lines of the log, the same to everyone: its public part while the game goes
+on, all of it (the bot's limits, valuations, search statistics) once the game is over
+(:func:`rolling.bots.reasons.shown_reason`).
 
 All methods run on the event loop's thread; the database calls are short and synchronous.
 """
@@ -28,7 +29,6 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
 import orjson
@@ -37,10 +37,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from rolling.bots import HUMAN, default_names, make_bot, parse_seats
-from rolling.bots.reasons import reasons_shown
+from rolling.bots.reasons import Reason, decode, encode, shown_reason
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, new_state
+from rolling.core.reveal import UndoFloor
 from rolling.games import GAME_MODULES, get_game
 
 from . import decisions as D
@@ -62,6 +63,8 @@ MAX_INLINE = 100_000
 MAX_CACHED = 500
 #: longest chat line kept, in characters
 MAX_CHAT = 500
+#: why an undo is refused when the held seats have decided nothing yet
+NOTHING_TO_UNDO = "there is no decision to take back"
 #: longest bot's reason kept, in characters
 MAX_REASON = 1000
 
@@ -127,7 +130,8 @@ class Malformed(WebError):
 
 
 class UndoRefused(WebError):
-    """Undo is not allowed now (403): another person acted since, or nothing to undo."""
+    """Undo is not allowed now (403): another person acted since, a card was drawn or dice rolled
+    since (:mod:`rolling.core.reveal`), the game is over, or nothing to undo; the message says which."""
 
     status, name = 403, "UndoRefused"
 
@@ -153,7 +157,8 @@ class Listener:
 class LogSoFar:
     """The log as one viewer reads it, rendered as far as the first ``actions`` actions (``events``
     events), with the bots' reasons placed in it: ``{"n", "seat", "line", "text"}``, ``line`` being
-    how many lines of the log come before the reason."""
+    how many lines of the log come before the reason, ``text`` the whole :class:`Reason` (what a
+    viewer reads of it is :func:`_shown`'s business)."""
 
     actions: int = 0
     events: int = 0
@@ -180,9 +185,9 @@ class Live:
     by: list[tuple[int | None, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)  # log size after each action
-    reasons: dict[int, tuple[int, str]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
+    reasons: dict[int, tuple[int, Reason]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
-    barrier: int = 0
+    floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild
     bots: dict[int, Any] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
     programs: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
@@ -219,18 +224,16 @@ class Live:
         return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
 
 
-@cache
-def _barrier_test(game: str):
-    """The terminal screen's test of which actions undo may not reach back past (a roll of the
-    dice), or None for a game without one. Looked up once per game: it is asked after every action
-    and is stateless."""
-    import importlib
-
-    where = {"freight": ("rolling.ui.freight", "FreightScreen"), "market": ("rolling.ui.market", "MarketScreen")}
-    if game not in where:
-        return None
-    module, cls = where[game]
-    return getattr(importlib.import_module(module), cls)().barrier
+def _shown(reasons: list[dict[str, Any]], over: bool) -> list[dict[str, Any]]:
+    """The bots' reasons ``{n, seat, line, text}`` as every viewer reads them: the public parts while
+    the game goes on, the full texts once it is over (:func:`rolling.bots.reasons.shown_reason`);
+    a reason with nothing to show is left out."""
+    out = []
+    for r in reasons:
+        text = shown_reason(r["text"], over)
+        if text is not None:
+            out.append({**r, "text": text})
+    return out
 
 
 def _iso(t: float) -> str:
@@ -330,7 +333,7 @@ class GameService:
         live.version = max(int(g.version or 0), len(live.actions))
         live.by = [(a.seat, a.by) for a in acts]
         live.times = [a.created for a in acts]
-        live.reasons = {r.n: (r.seat, r.text) for r in reasons if r.n <= len(live.actions)}
+        live.reasons = {r.n: (r.seat, decode(r.text)) for r in reasons if r.n <= len(live.actions)}
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
@@ -357,7 +360,7 @@ class GameService:
                 over -= 1
 
     def _rebuild(self, live: Live) -> None:
-        """Replay the game's actions into a fresh state (log on); find the undo barrier.
+        """Replay the game's actions into a fresh state (log on); find the latest reveal (undo's floor).
 
         Raises:
             WebError: the stored record no longer replays (a bug, or an edited database).
@@ -367,18 +370,15 @@ class GameService:
         state = new_state(rec)
         if hasattr(state, "enable_log"):
             state.enable_log()
-        test = _barrier_test(live.game)
-        live.barrier = 0
+        live.floor = UndoFloor(state)
         live.log_marks = []
         for i, data in enumerate(live.actions):
-            before = state.to_act
             action = spec.action_from_json(data)
             try:
                 state.apply(action)
             except IllegalAction as e:
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1}: {e}") from None
-            if test is not None and test(action, before, state):
-                live.barrier = i + 1
+            live.floor.after(i + 1, state)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
         live.state = state
         live.lines.clear()
@@ -547,19 +547,18 @@ class GameService:
             StaleVersion: the database refused the row (another writer took that place).
         """
         s = live.state
-        before = s.to_act
         s.apply(action)
         data = action.to_json()
         n = len(live.actions) + 1
         now = time.time()
-        reason = " ".join(str(reason).split())[:MAX_REASON] if reason and seat is not None else None
+        stored = encode(reason, MAX_REASON) if reason and seat is not None else None
         try:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
-                if reason:
-                    conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": reason})
+                if stored:
+                    conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": stored})
                 conn.execute(_UPDATE_GAME, {"gid": live.id, "version": live.version + 1, "over": bool(s.is_over),
                                             "to_act": list(s.to_act), "updated": now})
         except SQLAlchemyError as e:
@@ -578,11 +577,9 @@ class GameService:
         live.by.append((seat, by))
         live.times.append(now)
         live.log_marks.append(len(getattr(s, "log", None) or ()))
-        if reason:
-            live.reasons[n] = (seat, reason)
-        test = _barrier_test(live.game)
-        if test is not None and test(action, before, s):
-            live.barrier = n
+        if stored:
+            live.reasons[n] = (seat, decode(stored))  # as a restart reads it back
+        live.floor.after(n, s)
         self._check_programs(live)
         self._changed(live)
 
@@ -647,7 +644,8 @@ class GameService:
         The last decision of a person (their own action or programmed action) must be one of the
         held seats' (so no other person has acted since; holding several seats, as at a hotseat
         table, any of theirs); bots' moves after it go with it. Never past a phase's time running
-        out, nor past a roll of the dice (the barrier of the game's screen)."""
+        out, nor past a reveal (a card drawn, dice rolled) or the end of the game: the one rule of
+        :meth:`rolling.core.reveal.UndoFloor.refusal`."""
         last = None
         for i in range(len(live.by) - 1, -1, -1):
             seat, by = live.by[i]
@@ -657,11 +655,12 @@ class GameService:
             if by in (BY_TIMER, BY_IMPORT):
                 return None, "the phase's time ran out since" if by == BY_TIMER else "an imported game cannot be changed"
         if last is None:
-            return None, "there is no decision to take back"
+            return None, NOTHING_TO_UNDO
         if live.by[last][0] not in held:
             return None, "another player has decided since your last decision"
-        if last < live.barrier:
-            return None, "something random became known since (the dice were rolled)"
+        why = live.floor.refusal(last, live.state)
+        if why is not None:
+            return None, why
         return last, ""
 
     async def undo(self, gid: str, tokens: list[str], seat: Any, version: Any) -> Live:
@@ -982,8 +981,11 @@ class GameService:
         viewer = acting[0] if acting else (held[0] if held else None)
         decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
         undo: dict[str, bool] = {}
+        undo_refused = None
         if not live.watch_only and held:
-            keep, _ = self._undo_point(live, held)
+            keep, why = self._undo_point(live, held)
+            if keep is None and why != NOTHING_TO_UNDO:
+                undo_refused = why
             undo = {str(k): keep is not None and live.by[keep][0] == k for k in held}
             if keep is not None and len(held) > 1:
                 undo = {str(k): True for k in held}  # hotseat: any decision at the table
@@ -1001,7 +1003,7 @@ class GameService:
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
             "log": self._lines(live, viewer).lines,
-            "reasons": self._lines(live, viewer).reasons if reasons_shown(s) else [],
+            "reasons": _shown(self._lines(live, viewer).reasons, s.is_over),
             "decisions": decisions,
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
@@ -1009,6 +1011,7 @@ class GameService:
                           **({"company": p["assumption"]["company"]} if "company" in p["assumption"] else {})}
                          for p in live.programs.values() if p["seat"] in held],
             "undo": undo,
+            "undo_refused": undo_refused,
             "time_limit": ({"phase": getattr(s, "phase", None), "deadline": _iso(deadline),
                             "seconds_left": max(0, round(deadline - time.time()))} if deadline else None),
             "watch_only": live.watch_only,
@@ -1065,9 +1068,9 @@ class GameService:
             mark = live.log_marks[i] if i < len(live.log_marks) else prev
             text = " ".join(segment_lines(s, viewer, prev, mark))
             seat, by = live.by[i]
-            reason = live.reasons.get(i + 1) if reasons_shown(s) else None
+            reason = live.reasons.get(i + 1)
             out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i]),
-                        "reason": reason[1] if reason else None})
+                        "reason": shown_reason(reason[1], s.is_over) if reason else None})
             prev = mark
         return {"actions": out, "version": live.version, "played": live.played}
 
@@ -1085,10 +1088,10 @@ class GameService:
                     reasons={k: v for k, v in live.reasons.items() if k <= n})
         self._rebuild(past)
         doc = self.document(past, held)
-        doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "decisions": {},
+        doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "undo_refused": None, "decisions": {},
                     "chat": [], "programs": [],
-                    # the game's own end, not the past position's, says whether the reasons may show
-                    "reasons": self._lines(past, doc["view_seat"]).reasons if reasons_shown(live.state) else []})
+                    # the game's own end, not the past position's, says whether the plans may show
+                    "reasons": _shown(self._lines(past, doc["view_seat"]).reasons, live.state.is_over)})
         return doc
 
     def charts(self, live: Live) -> dict[str, Any]:

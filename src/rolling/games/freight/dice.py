@@ -29,6 +29,8 @@ def roll_all(state, seat: int) -> None:
     p.die_kinds = [k for k, _ in dice]
     p.dice = [roll_die(state, faces) for _, faces in dice]
     p.spent = [False] * len(p.dice)
+    state.reveals += 1
+    state.last_reveal = ("dice", "")
 
 
 def add_die(state, seat: int, colour: str) -> None:
@@ -37,3 +39,5 @@ def add_die(state, seat: int, colour: str) -> None:
     p.die_kinds.append(colour)
     p.dice.append(roll_die(state, state.comp.improvement_dice[colour]))
     p.spent.append(False)
+    state.reveals += 1
+    state.last_reveal = ("dice", "")

@@ -36,6 +36,8 @@ def draw_contract(state, drawer: int, in_turn: bool) -> None:
     """
     while state.contract_deck:
         card = state.contract_deck.pop()
+        state.reveals += 1
+        state.last_reveal = ("card", "")
         if card == END_OF_PHASE:
             end_of_phase_drawn(state, drawer, in_turn)
             continue
@@ -62,6 +64,8 @@ def fill_improvement_track(state) -> None:
     tries = 0
     while len(state.improvement_track) < size and deck and tries <= len(deck):
         card = deck.pop()
+        state.reveals += 1
+        state.last_reveal = ("card", card)
         if card in state.improvement_track:
             deck.insert(0, card)
             if state.log is not None:

@@ -47,6 +47,8 @@ def draw_cargo(state) -> str | None:
         return None
     i = state.rng.below(len(bag))
     bag[i], bag[-1] = bag[-1], bag[i]
+    state.reveals += 1
+    state.last_reveal = ("cargo", bag[-1])
     return bag.pop()
 
 

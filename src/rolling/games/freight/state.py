@@ -150,6 +150,10 @@ class FreightState:
         self.stations_used = 0
         self.steady_used = 0
         self.log: list[tuple] | None = None  # events (see .events), or None when the log is off
+        # cards drawn, dice rolled, cargo drawn (rolling.core.reveal): history, not position, so
+        # left out of the digest like the log
+        self.reveals = 0
+        self.last_reveal: tuple[str, str] | None = None
 
     # -- protocol -------------------------------------------------------------------------------
     # The rules sit above this module and bind their functions here as the state's methods when
@@ -244,7 +248,8 @@ class FreightState:
         s.improvement_track = self.improvement_track[:]
         s.completed = self.completed[:]
         for k in ("phase", "stage", "draft_pos", "current", "turn", "eop_holder", "final_left", "eop_pending",
-                  "eop_removed", "cargo_returned", "routes_done", "stations_used", "steady_used"):
+                  "eop_removed", "cargo_returned", "routes_done", "stations_used", "steady_used", "reveals",
+                  "last_reveal"):
             setattr(s, k, getattr(self, k))
         s.draft_order = self.draft_order[:]
         s.log = None if self.log is None else self.log[:]

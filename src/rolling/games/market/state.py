@@ -120,6 +120,17 @@ class MarketState:
         return self.over
 
     @property
+    def reveals(self) -> int:
+        """How many rolls of the dice the game has seen (:mod:`rolling.core.reveal`): the only
+        chance in Rolling Market, so each roll is a reveal."""
+        return self.rolls
+
+    @property
+    def last_reveal(self) -> tuple[str, str] | None:
+        """``("dice", "")`` once the dice have been rolled (:mod:`rolling.core.reveal`)."""
+        return ("dice", "") if self.rolls else None
+
+    @property
     def final_turn(self) -> bool:
         """One of the last two buy/sell turns (volatility 3, two sell actions allowed)."""
         return self.turns_left < R.FINAL_TURNS

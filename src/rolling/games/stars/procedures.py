@@ -66,6 +66,9 @@ def draw(s: StarsState) -> None:
     vertical (unavailable for the rest of the phase)."""
     if s.deck:
         i = s.deck.pop()
+        if "open-companies" not in s.config.variants:  # a public deck order: nothing revealed
+            s.reveals += 1
+            s.last_reveal = ("card", D.CODES[i])
         s.company_owner[i] = IN_OFFERING
         s.offering.append(i)
         s.unavailable |= 1 << i

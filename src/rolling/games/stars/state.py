@@ -91,6 +91,8 @@ class StarsState:
         "bank_paid",
         "end_reason",
         "log",
+        "reveals",
+        "last_reveal",
     )
 
     def __init__(self, config: Config, seed: int):
@@ -139,6 +141,9 @@ class StarsState:
         self.bank_paid = 0  # net $ the (unlimited) bank has paid out; money is conserved around it
         self.end_reason = ""
         self.log: list[tuple] | None = None  # events (see .events), or None when the log is off
+        # history, not position (rolling.core.reveal): left out of the fingerprint, like the log
+        self.reveals = 0
+        self.last_reveal: tuple[str, str] | None = None
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -234,6 +239,8 @@ class StarsState:
         s.bank_paid = self.bank_paid
         s.end_reason = self.end_reason
         s.log = None if self.log is None else self.log[:]
+        s.reveals = self.reveals
+        s.last_reveal = self.last_reveal
         return s
 
     def digest(self) -> str:

@@ -76,6 +76,8 @@ function renderTools(d) {
   for (const [seat, ok] of Object.entries(d.undo || {})) {
     if (ok) tools.push(el("button", { class: "undo", "data-seat": seat, onclick: () => undo(Number(seat)) }, (d.you || []).length > 1 ? `undo (${n[seat]})` : "undo my last decision"));
   }
+  // why there is no undo (a card was drawn, the dice were rolled, the game is over...)
+  if (d.undo_refused && !d.over) tools.push(el("small", { class: "muted undo-refused" }, `No undo: ${d.undo_refused}`));
   $("tools").replaceChildren(...tools);
   const progs = [];
   if (!d.over && (d.you || []).length && d.game === "stars") {
