@@ -279,3 +279,23 @@ def test_simulate_prints_aligned_columns_from_the_command_line():
     table = proc.stdout.splitlines()[1:]
     assert len(table) == 2
     assert_columns_line_up(table, right=2)
+
+
+def test_readme_and_help_say_what_bot_means_where_people_play():
+    """issue 28 item 11: `bot` and the default opponents where people play are PLAY's search bot,
+    not the heuristic (the README's Stars seats said "the heuristic bot")."""
+    from rolling.bots import PLAY, resolve_bot
+    from rolling.bots.seats import default_seats
+
+    readme = (ROOT / "README.md").read_text()
+    for game in ("stars", "freight"):
+        assert resolve_bot(game, "bot", play=True) == PLAY[game] == "search:0.5s"
+        assert default_seats(game, 4) == ["human"] + [PLAY[game]] * 3
+        helped = " ".join(rolling_cmd("play", game, "--help").stdout.split())
+        assert f"bot (the strongest bot: {PLAY[game]})" in helped
+        assert f"(default: you, then the search bot {PLAY[game]} in every other seat)" in helped
+    stars_seats = " ".join(readme.split("### Play in the terminal", 1)[1].split("**The screen**", 1)[0].split())
+    assert f"`bot` (the search bot at 0.5 s per decision, `{PLAY['stars']}`)" in stars_seats
+    assert f"Without `--seats` you play against the search bot `{PLAY['stars']}` in every other seat" in stars_seats
+    assert "the heuristic bot" not in stars_seats
+    assert "you play against three heuristic" not in " ".join(readme.split())

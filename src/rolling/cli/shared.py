@@ -16,12 +16,14 @@ from rolling.ui.terminal import PlayOptions
 
 __all__ = ["PlayOptions", "columns_table", "fail", "print_table", "run_play"]
 
-SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot), bot:NAME or NAME"
+SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot: search:0.5s), bot:NAME or NAME"
 
 #: the options every ``rolling play GAME`` has (typer reads them as parameter defaults)
-SEATS = typer.Option(None, "--seats", help=SEATS_HELP + " (default: you against the strongest bots)")
+SEATS = typer.Option(None, "--seats", help=SEATS_HELP + " (default: you, then the search bot search:0.5s "
+                     "in every other seat)")
 SEED = typer.Option(None, "--seed", help="seed of the game (default: random)")
-NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1, Heuristic 2, ...)")
+NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1 for a person, the bot's "
+                     "name for a bot, numbered by seat: Player 1, Search 2, ...)")
 SAVE = typer.Option(None, "--save", help="save the game record here after every action "
                     "(default when a person plays: rolling-GAME-SEED.json)")
 RESUME = typer.Option(None, "--resume", help="continue the game saved in this record file")
@@ -36,7 +38,8 @@ def players_option(players_help: str):
 
 def sim_seats_option(default: str):
     """The ``--seats`` option of ``simulate``: bots only, one per player."""
-    return typer.Option(default, "--seats", help="comma list of bots, one per player: bot (the strongest), bot:NAME or NAME")
+    return typer.Option(default, "--seats", help="comma list of bots, one per player: bot (in simulate the fastest "
+                        "strong bot: heuristic in Stars and Freight, policy in Market), bot:NAME or NAME")
 
 
 def games_option(default: int):
