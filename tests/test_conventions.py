@@ -51,6 +51,16 @@ def test_python_m_rolling_is_the_rolling_command():
     assert rolling_cmd("--help").stdout.startswith("Usage: rolling ")
 
 
+def test_a_command_group_alone_shows_its_help_as_it_is():
+    """``rolling`` or ``rolling play`` alone prints the help with its lines (it used to come as one
+    long error line)."""
+    for args in ((), ("play",)):
+        proc = rolling_cmd(*args)
+        assert proc.returncode == 2
+        lines = proc.stderr.splitlines()
+        assert lines[0].startswith("Usage: rolling ") and "Commands:" in lines and len(lines) > 8, proc.stderr
+
+
 def test_version_comes_from_one_source():
     project = PYPROJECT["project"]
     assert "version" not in project and "version" in project["dynamic"]

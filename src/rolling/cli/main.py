@@ -151,6 +151,9 @@ def main(argv: list[str] | None = None) -> None:
         print("rolling: aborted", file=sys.stderr)
         raise SystemExit(130) from None
     except _CLICK_ERRORS as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # `rolling` or `rolling play` alone: the help, as it is
+            print(e.format_message(), file=sys.stderr)
+            raise SystemExit(2) from None
         msg = e.format_message().replace("\n", " ")
         print(f"rolling: {msg}", file=sys.stderr)
         raise SystemExit(e.exit_code if e.exit_code else 2) from None
