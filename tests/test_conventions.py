@@ -139,9 +139,9 @@ runpy.run_module("rolling", run_name="__main__", alter_sys=True)
 """
 
 
-def without_extras(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def without_extras(*args: str, cwd: Path, typed: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", WITHOUT_EXTRAS, *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+                          timeout=120, cwd=cwd, input=typed)
 
 
 def test_a_players_install_plays_and_names_the_missing_extra(tmp_path):
@@ -165,6 +165,12 @@ def test_a_players_install_plays_and_names_the_missing_extra(tmp_path):
     assert proc.returncode == 0, proc.stderr
     line = one_line_error(without_extras("freight", "board", "game.json", "--out", "b.png", cwd=tmp_path))
     assert line == "rolling: matplotlib is not installed: pip install 'rolling[report]'"
+    # at the table, `board` says so and the game goes on
+    proc = without_extras("play", "freight", "--seats", "human,heuristic", "--seed", "2", "--save", "t.json",
+                          cwd=tmp_path, typed="board\nquit\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "matplotlib is not installed: pip install 'rolling[report]'" in proc.stdout
+    assert "Saved to" in proc.stdout and not list(tmp_path.glob("*.png"))
 
 
 def test_log_level_shows_simulates_log_on_stderr():
