@@ -8,7 +8,7 @@ Plays ``--games`` games of the run seed ``--seed`` with each bot exactly as ``ro
 - ``IMG/market-policy-scores.png``: the three score distributions;
 - ``IMG/market-policy-curve.png``: the learning curve from a training run's ``curve.json``.
 
-Usage (matplotlib is a dependency of rolling)::
+Usage (matplotlib comes with the extras `report` and `train`)::
 
     nice python scripts/market_policy_report.py --curve runs/market-policy/curve.json
 """

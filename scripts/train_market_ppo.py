@@ -1,7 +1,8 @@
 """Baseline: plain MaskablePPO (sb3-contrib) on ``rolling/Market-v0``, for comparison with bot:policy.
 
 Not what ships: docs/market-policy.md reports what this reaches in the same kind of time budget.
-Needs ``torch`` (a CPU build) and ``sb3-contrib``, which are not dependencies of rolling.
+Needs ``torch`` (a CPU build) and ``sb3-contrib``, which are not dependencies of rolling, and Gymnasium
+(``pip install 'rolling[research]'``).
 
 The env is used as it is (Discrete(97), ``action_masks()``); the observation is only rescaled to
 about 0..1 and the reward (final cash) divided by 100, as PPO's defaults expect small numbers.

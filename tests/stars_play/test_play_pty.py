@@ -2,6 +2,7 @@
 including an auction, an invalid command, undo, save and quit; then --resume continues."""
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -26,7 +27,8 @@ def spawn(args, tmp_path, rows=60, cols=200):
         encoding="utf-8",
         timeout=60,
         dimensions=(rows, cols),
-        env={"COLUMNS": str(cols), "LINES": str(rows), "TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": SRC},
+        env={"COLUMNS": str(cols), "LINES": str(rows), "TERM": "xterm", "PATH": "/usr/bin:/bin", "PYTHONPATH": SRC,
+             "XDG_DATA_HOME": os.environ.get("XDG_DATA_HOME", str(tmp_path))},  # the prompt's history
     )
     return child
 

@@ -9,6 +9,7 @@ The game modules declare their own options and call :func:`run_simulate`; the ba
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import time
@@ -22,8 +23,12 @@ from rich.console import Console
 from rich.progress import ProgressColumn
 from rich.text import Text
 
-from rolling.cli.shared import fail
+from rolling.cli.shared import columns_table, fail, print_table
 from rolling.sim.table import seat_list
+
+#: simulate's log (``rolling --log-level info simulate ...``): the batch's start and end at info, each
+#: failed game at warning
+log = logging.getLogger("rolling.simulate")
 
 #: what a bare ``--ray`` means: ``ray.init(address="local")`` starts a new local Ray (never joins
 #: a cluster someone else started on this machine)
@@ -170,11 +175,17 @@ def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_js
     tally = Tally(game, labels, seed)
 
     def sink(rows: list[dict]) -> None:
+        for head in rows[::len(labels)]:  # each game's first row carries the game's error
+            if head["error"]:
+                log.warning("game %d (seed %d) failed: %s", head["index"], head["seed"], head["error"])
         tally.add(rows)
         if writer is not None:
             writer.write(rows)
 
     spec = Batch(game, tuple(labels), games, seed, dict(options))
+    log.info("simulate %s: %d games of %s, seed %d, %s%s", game, games, seat_list(labels), seed,
+             f"Ray at {batch.ray}" if batch.ray is not None else f"{workers} worker(s)",
+             f", rows to {batch.out}" if batch.out else "")
     try:
         with games_progress(f"{game} {seat_list(labels)}", games, transient=as_json) as advance:
             outcome = run_batch(spec, sink, workers or 0, batch.ray is not None, batch.ray, advance)
@@ -185,6 +196,8 @@ def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_js
     finally:
         if writer is not None:
             writer.close()
+    log.info("simulate %s: %d of %d games played (%d failed) in %.1f s on %s%s", game, outcome.played, games,
+             tally.failed, outcome.seconds, outcome.engine, ", interrupted" if outcome.interrupted else "")
     stats = tally.summary()
     if outcome.interrupted:
         stats["interrupted"] = True
@@ -204,7 +217,8 @@ def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_js
 
 
 def print_summary(title: str, stats: dict, outcome) -> None:
-    """Print the summary as a table: one line per seat entry."""
+    """Print the summary: a title line, then a table of one line per seat entry (columns as wide as
+    their longest cell, e.g. a bot ``search:0.125s``)."""
     rows = stats["seats"]
     games = stats["games"]
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
@@ -213,8 +227,9 @@ def print_summary(title: str, stats: dict, outcome) -> None:
           f"({outcome.seconds:.1f} s, {outcome.engine}, {rate:,.1f} games/s)")
     if not games:
         return
-    print(f"  {'seat':<5}{'bot':<12}{'win rate':>9}{'wins':>7}{'mean rank':>11}"
-          f"{'mean score':>12}{'median':>8}{'p5':>8}{'p95':>8}")
+    table = columns_table("seat", "bot", "win rate>", "wins>", "mean rank>", "mean score>", "median>", "p5>", "p95>")
     for j, row in enumerate(rows, 1):
-        print(f"  {j:<5}{row['bot']:<12}{row['win_rate'] * 100:>8.1f}%{row['wins']:>7}{row['mean_rank']:>11.2f}"
-              f"{row['mean_score']:>12.1f}{row['median_score']:>8.1f}{row['p5_score']:>8.1f}{row['p95_score']:>8.1f}")
+        table.add_row(str(j), row["bot"], f"{row['win_rate'] * 100:.1f}%", str(row["wins"]), f"{row['mean_rank']:.2f}",
+                      f"{row['mean_score']:.1f}", f"{row['median_score']:.1f}", f"{row['p5_score']:.1f}",
+                      f"{row['p95_score']:.1f}")
+    print_table(table, indent=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import socket
 
 import typer
@@ -22,7 +23,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     ) -> None:
         """Serve the web app: the lobby at http://HOST:PORT/, the JSON API under /api (OpenAPI at
         /docs), live pages over WebSockets. Games are kept in the database; stop the server any
-        time (even kill -9) and start it again: every game goes on where it was."""
+        time (even kill -9) and start it again: every game goes on where it was. With
+        ``rolling --log-level info serve`` every request is logged on stderr."""
         import uvicorn
 
         from rolling.core.errors import UsageError
@@ -51,5 +53,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         # every request makes many short-lived objects; the default threshold (700) runs the
         # collector several times per action, a third of the server's time
         gc.set_threshold(50_000, 20, 20)
-        server = uvicorn.Server(uvicorn.Config(web, host=host, port=port, log_level="warning"))
+        # uvicorn logs through the logging set up by ``rolling --log-level`` (its requests at info)
+        server = uvicorn.Server(uvicorn.Config(web, host=host, port=port, log_config=None,
+                                               log_level=logging.getLogger().getEffectiveLevel()))
         server.run(sockets=[sock])

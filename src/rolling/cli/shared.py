@@ -8,17 +8,22 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.console import Console
+from rich.padding import Padding
+from rich.table import Table
 
 from rolling.ui.terminal import PlayOptions
 
-__all__ = ["PlayOptions", "fail", "run_play"]
+__all__ = ["PlayOptions", "columns_table", "fail", "print_table", "run_play"]
 
-SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot), bot:NAME or NAME"
+SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot: search:0.5s), bot:NAME or NAME"
 
 #: the options every ``rolling play GAME`` has (typer reads them as parameter defaults)
-SEATS = typer.Option(None, "--seats", help=SEATS_HELP + " (default: you against the strongest bots)")
+SEATS = typer.Option(None, "--seats", help=SEATS_HELP + " (default: you, then the search bot search:0.5s "
+                     "in every other seat)")
 SEED = typer.Option(None, "--seed", help="seed of the game (default: random)")
-NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1, Heuristic 2, ...)")
+NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1 for a person, the bot's "
+                     "name for a bot, numbered by seat: Player 1, Search 2, ...)")
 SAVE = typer.Option(None, "--save", help="save the game record here after every action "
                     "(default when a person plays: rolling-GAME-SEED.json)")
 RESUME = typer.Option(None, "--resume", help="continue the game saved in this record file")
@@ -33,7 +38,8 @@ def players_option(players_help: str):
 
 def sim_seats_option(default: str):
     """The ``--seats`` option of ``simulate``: bots only, one per player."""
-    return typer.Option(default, "--seats", help="comma list of bots, one per player: bot (the strongest), bot:NAME or NAME")
+    return typer.Option(default, "--seats", help="comma list of bots, one per player: bot (in simulate the fastest "
+                        "strong bot: heuristic in Stars and Freight, policy in Market), bot:NAME or NAME")
 
 
 def games_option(default: int):
@@ -65,3 +71,27 @@ def run_play(screen, opts, new_config, default_players: int, set_up: tuple[str, 
 
     session = open_session(screen, opts, new_config, default_players, set_up)
     raise typer.Exit(play(session, screen, make_console(), quiet=opts.quiet))
+
+
+def columns_table(*headers: str) -> Table:
+    """A table of plain columns for :func:`print_table`: no borders, two spaces between columns, a
+    bold header; a header ending in ``>`` (``"score>"``) is a right-aligned (number) column."""
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="bold", show_edge=False)
+    for header in headers:
+        right = header.endswith(">")
+        table.add_column(header.rstrip(">"), justify="right" if right else "left", no_wrap=True)
+    return table
+
+
+def print_table(table: Table, indent: int = 0) -> None:
+    """Print ``table`` on stdout, indented by ``indent`` spaces: each column as wide as its widest
+    cell (long bot or player names included), so the columns line up. Into a file or a pipe it
+    is never wrapped or cut; in a terminal too narrow for it rich folds it to the width."""
+    console = Console(highlight=False)
+    shown = Padding(table, (0, 0, 0, indent)) if indent else table
+    if not console.is_terminal:
+        # the table's natural width (measured on a console wide enough not to clamp it)
+        width = Console(width=10_000).measure(shown).maximum
+        console = Console(highlight=False, width=max(width, 1), no_color=True)
+    console.print(shown)
+

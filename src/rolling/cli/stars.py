@@ -108,10 +108,12 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
                 )
             )
         else:
-            print(f"{'player':<24} {'score':>6} {'recorded':>9}")
+            differs = any(p["score"] != p["recorded"] for p in result.players)
+            table = shared.columns_table("player", "score>", "recorded>", *([""] if differs else []))
             for p in result.players:
-                mark = "" if p["score"] == p["recorded"] else "  <- differs"
-                print(f"{p['name'] + ' (' + str(p['id']) + ')':<24} {p['score']:>6} {str(p['recorded']):>9}{mark}")
+                mark = ["" if p["score"] == p["recorded"] else "<- differs"] if differs else []
+                table.add_row(f"{p['name']} ({p['id']})", str(p["score"]), str(p["recorded"]), *mark)
+            shared.print_table(table)
             print(f"{result.actions_applied} actions applied; {'scores match' if result.match else 'MISMATCH'}")
         if not result.match:
             print(f"rolling: {result.error}", file=sys.stderr)

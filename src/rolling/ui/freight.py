@@ -127,9 +127,13 @@ def write_board(session: PlaySession, name: str | None) -> Path:
     """Draw the current position to ``name`` (.png or .svg; default :func:`board_file`).
 
     Raises:
-        ValueError: a name not ending in .png or .svg, or a file that cannot be written.
+        ValueError: a name not ending in .png or .svg, or a file that cannot be written
+            (:class:`~rolling.core.extras.MissingExtra`, a ValueError: matplotlib is not installed).
     """
-    from .freight_board import draw_board  # matplotlib: loaded only when a picture is asked for
+    from rolling.core.extras import import_optional
+
+    # matplotlib (the extra "report"): loaded only when a picture is asked for; MissingExtra if absent
+    draw_board = import_optional("rolling.ui.freight_board").draw_board
 
     out = Path(name) if name else board_file(session)
     if out.suffix.lower() not in (".png", ".svg"):

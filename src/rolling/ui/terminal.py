@@ -28,6 +28,7 @@ import secrets
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -49,8 +50,57 @@ class Quit(Exception):
     """Leave the play loop (the quit command, or the end of input)."""
 
 
+#: the lines typed at the prompt that are kept for the next game (the up arrow brings them back)
+HISTORY_LENGTH = 1000
+
+_editor: list = []  # [readline module or None], once looked for
+
+
+def line_editor(console: Console):
+    """The ``readline`` module when the prompt is a terminal and Python has it (not on every
+    platform), else ``None``: at the prompt a line can then be edited (arrows, Ctrl-A, Ctrl-E,
+    Ctrl-U, ...) and earlier lines come back with the up arrow, also from earlier games (the
+    history file ``history`` in the user data folder, e.g. ``~/.local/share/rolling/history``,
+    written when the program ends)."""
+    if not (sys.stdin.isatty() and console.file is sys.stdout and sys.stdout.isatty()):
+        return None
+    if not _editor:
+        try:
+            import readline
+        except ImportError:  # pragma: no cover - Windows without pyreadline
+            readline = None
+        if readline is not None:
+            import atexit
+
+            import platformdirs
+
+            path = Path(platformdirs.user_data_dir("rolling")) / "history"
+            readline.set_history_length(HISTORY_LENGTH)
+            try:
+                readline.read_history_file(path)
+            except OSError:  # none yet, or unreadable: start an empty history
+                pass
+
+            def save() -> None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    readline.write_history_file(path)
+                except OSError:
+                    pass
+
+            atexit.register(save)
+        _editor.append(readline)
+    return _editor[0]
+
+
 def read_line(console: Console, prompt: str) -> str:
-    """Show ``prompt`` and read one line from standard input (raises Quit at the end of input)."""
+    """Show ``prompt`` and read one line from standard input (raises Quit at the end of input);
+    at a terminal with :func:`line_editor`'s line editing and history."""
+    if line_editor(console) is not None:
+        try:
+            return input(prompt) + "\n"  # readline draws the prompt, so that editing never erases it
+        except EOFError:
+            raise Quit from None
     console.print(prompt, end="", markup=False, highlight=False)
     console.file.flush()
     line = sys.stdin.readline()
