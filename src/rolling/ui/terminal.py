@@ -33,7 +33,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from rolling.bots import HUMAN, bot_names, default_names, default_seats, parse_seats
+from rolling.bots import HUMAN, default_names, default_seats, parse_seats
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.record import GameRecord, load_record
 
@@ -175,9 +175,7 @@ def open_session(
         if opts.seats:
             seats = parse_seats(game, opts.seats, players=n)
         else:
-            seats = [str(s) for s in record.meta.get("seats") or []]
-            if len(seats) != n or any(s != HUMAN and s not in bot_names(game) for s in seats):
-                seats = default_seats(game, n)
+            seats = saved_seats(game, record, n, opts.resume)
     else:
         seats = parse_seats(game, opts.seats, opts.players, default_players)
         names = [x.strip() for x in opts.names.split(",")] if opts.names else default_names(seats)
@@ -192,6 +190,27 @@ def open_session(
         raise RecordError(f"the saved game cannot be replayed: {e}") from None
     session.save()
     return session
+
+
+def saved_seats(game: str, record: GameRecord, players: int, path: str) -> list[str]:
+    """The seats a record was saved with (``meta["seats"]``), read with the one seat parser
+    (:func:`rolling.bots.seats.parse_seats`), so that every seat comes back exactly, a bot's
+    budget included (``search:0.05s``); a record without seats gets :func:`default_seats`.
+
+    Raises:
+        RecordError: saved seats that cannot be read, or not one per player (issue 28 item 8:
+            never a silent fall back to other seats).
+    """
+    saved = record.meta.get("seats")
+    if saved is None:
+        return default_seats(game, players)
+    if not isinstance(saved, list) or len(saved) != players:
+        count = len(saved) if isinstance(saved, list) else "no list of"
+        raise RecordError(f"{path}: the record names {count} seats for {players} players (use --seats)")
+    try:
+        return parse_seats(game, [str(s) for s in saved], players=players)
+    except UsageError as e:
+        raise RecordError(f"{path}: a saved seat cannot be read: {e} (use --seats)") from None
 
 
 def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = False) -> int:
