@@ -30,7 +30,7 @@ from rolling.games.freight.actions import (
     SteadyBuild,
     TakeContract,
 )
-from rolling.games.freight.components import COLOURS, PHASES, load_map
+from rolling.games.freight.components import COLOURS, PHASES, face, load_map
 from rolling.games.freight.events import link_name, route_cities
 
 from .freight_input import parse as parse
@@ -54,7 +54,7 @@ COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows 
   ... pay 1 blue  after take, build, ship, buy, station: pay with these dice and markers
   map [CITY]      the board as text: every city's cargo, demands and links, or one city's
   board [FILE]    draw the board as a picture (PNG) and say where it is
-  dice, menu      your dice again, the moves again
+  dice, menu      your dice again (and what their symbols mean), the moves again
 Each turn: take contracts (A), build (B), one major route (C), switching stations (D),
 improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
 In the opening draft 'take S' and 'buy S' draft that card, free."""
@@ -104,6 +104,8 @@ class FreightScreen(Screen):
             return arg
         if kind == "dice":
             console.print(dice_line(st, seat, session.names[seat]), markup=False, highlight=False)
+            for text in dice_legend(st, seat):
+                console.print("  " + text, markup=False, highlight=False)
         elif kind == "map" and arg is None:
             console.print(map_table(st))
             console.print(LEGEND, markup=False, highlight=False, style="dim")
@@ -209,7 +211,11 @@ def describe(state, a) -> str:
         pv = previews.route(state, a)
         own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
         links = f"{pv.links} link{'s' if pv.links != 1 else ''}"
-        return f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + ${pv.distance_bonus} bonus"
+        # what the owners of the other links earn from it: a player weighs their gain too
+        others = "".join(f", {state.name(k)} ${pv.earns(k)}" for k in range(len(state.players))
+                         if k != seat and pv.earns(k))
+        return (f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + "
+                f"${pv.distance_bonus} bonus{others}")
     if isinstance(a, BuildStation):
         return f"build switching station #{state.players[seat].stations + 1} for {dice_count(previews.station(state, a).dice)}"
     if isinstance(a, BuyImprovement):
@@ -267,7 +273,8 @@ def render_parts(session: PlaySession, seat: int) -> list[Part]:
         Part(tracks),
         Part(players_table(session, seat)),
         Part(Text("Cargo and demand ('map' lists the links too): " + cities_line(st)), short),
-        Part(Text(dice_line(st, seat, names[seat]))),
+        Part(Text("\n".join([dice_line(st, seat, names[seat]), *("  " + x for x in dice_legend(st, seat))])),
+             Text(dice_line(st, seat, names[seat]) + " ('dice': what the faces mean)")),
     ]
 
 
@@ -297,6 +304,29 @@ def cities_line(st) -> str:
         if wants or cargo:
             parts.append(f"{c.name}" + (f" [{' '.join(cargo)}]" if cargo else "") + (f" wants {'/'.join(wants)}" if wants else ""))
     return "; ".join(parts)
+
+
+#: what each kind of die face does (003, Dice symbols; The Improvement Dice sidebar), for the
+#: legend under the dice: a split face, then the improvement dice's symbols
+FACE_MEANING = {
+    "split": "blue/gray etc.: either colour, or the split die a Slash (ocean) contract needs",
+    "wild": "wild: a die of any colour, or a cube on an ocean link",
+    "cubes": "cubes: one or two construction cubes on one of your contracts",
+    "bonus": "bonus: +$2 when spent on a major route",
+    "any": "any: one die for anything not colour-specific (contract, improvement, route, station)",
+    "any2": "any2: two such dice for one purpose",
+    "route": "route: pays for a second major route this turn",
+}
+
+
+def dice_legend(st, seat: int) -> list[str]:
+    """What the faces showing on ``seat``'s dice mean, for those that are not a plain colour (one
+    line each, in :data:`FACE_MEANING`'s order; none when every face is a plain colour)."""
+    kinds = set()
+    for name in st.players[seat].dice:
+        f = face(name)
+        kinds.add("split" if f.kind == "colour" and len(f.colours) > 1 else f.kind)
+    return [text for kind, text in FACE_MEANING.items() if kind in kinds]
 
 
 def dice_line(st, seat: int, name: str) -> str:

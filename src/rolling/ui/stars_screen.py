@@ -99,7 +99,8 @@ def render_parts(v: dict[str, Any], me: int | None = None, warnings: list[str] |
             f"{p['income']:+d}",
             companies_text(p["companies"]),
             shares,
-            "passed" if p["passed"] and v["phase"] == 1 else ("done" if p["passed"] else ""),
+            # a mark only where passing or being done is part of the phase: 1, 3 and 4
+            "passed" if p["passed"] and v["phase"] == 1 else ("done" if p["passed"] and v["phase"] in (3, 4) else ""),
         )
 
     parts: list[Part] = [Part(head), Part(line2), Part(pt)]

@@ -79,8 +79,9 @@ def height_of(console: Console, renderables: list) -> int:
 
 
 def draw(console: Console, parts: list[Part], head: Text, menu: list, page: int) -> tuple[int, list[list]]:
-    """Print a screen that fits the terminal: ``parts`` (each folded to its short form, last
-    first, while the menu would get fewer than :data:`MIN_MENU` lines), then ``head`` (the line
+    """Print a screen that fits the terminal: ``parts`` (folded to their short forms, the one
+    that saves the most lines first, while the menu would get fewer than :data:`MIN_MENU` lines),
+    then ``head`` (the line
     above the menu) and one page of ``menu`` (a renderable per entry, a line each as a rule);
     with more than one page, ``head`` ends with the page number and ``more`` (a menu number may be
     typed on any page). Without a terminal (:func:`screen_height` ``None``) everything is printed.
@@ -95,12 +96,11 @@ def draw(console: Console, parts: list[Part], head: Text, menu: list, page: int)
     if height is not None and menu:
         room = height - 1 - SLACK - height_of(console, [head.copy().append(" [page 9/9: more]")])
         heights = [height_of(console, [r]) for r in shown]
-        for k in range(len(parts) - 1, -1, -1):
+        shorts = {k: height_of(console, [p.short]) for k, p in enumerate(parts) if p.short is not None}
+        for k in sorted(shorts, key=lambda k: shorts[k] - heights[k]):
             if room - sum(heights) >= min(len(menu), MIN_MENU):
                 break
-            if parts[k].short is not None:
-                shown[k] = parts[k].short
-                heights[k] = height_of(console, [shown[k]])
+            shown[k], heights[k] = parts[k].short, shorts[k]
         room = max(1, room - sum(heights))
         pages, used = [[]], 0
         for entry in menu:
@@ -265,7 +265,8 @@ def open_session(
         seats = parse_seats(game, opts.seats, opts.players, default_players)
         names = [x.strip() for x in opts.names.split(",")] if opts.names else default_names(seats)
         if len(names) != len(seats):
-            raise UsageError(f"--names gives {len(names)} names for {len(seats)} seats")
+            raise UsageError(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''}, but "
+                             f"{len(seats)} are needed (one per seat)")
         seed = opts.seed if opts.seed is not None else secrets.randbelow(2**31)
         record = GameRecord(game, new_config(seats, names), seed, [], {"seats": seats, "names": names})
     path = opts.save or opts.resume or (default_save_name(game, record.seed) if HUMAN in seats else None)
