@@ -16,12 +16,12 @@ from rich.console import Console
 
 from rolling.bots import make_bot
 from rolling.core.errors import IllegalAction
-from rolling.core.record import GameRecord
+from rolling.core.record import GameRecord, save_record
 from rolling.games.freight import config_from_json, new_game, previews
 from rolling.games.freight.actions import EndTurn, EstablishRoute
 from rolling.games.freight.payment import describe as describe_token
 from rolling.games.freight.payment import parse_pay
-from rolling.games.stars import Done, Respond
+from rolling.games.stars import Close, Done, Respond
 from rolling.games.stars import data as D
 from rolling.games.stars import previews as stars_previews
 from rolling.games.stars.closing import must_close
@@ -105,19 +105,45 @@ def test_no_stale_done_marks_after_phase4(phase):
     assert " done" not in table and "passed" not in table
 
 
+def forced_closing():
+    """A phase 4 position where the player to act could not pay phase 5 (reached by random bots)."""
+    return reach(lambda s: s.phase == 4 and bool(s.to_act) and must_close(s, s.to_act[0]))
+
+
 def test_forced_closing_says_what_to_close_instead_of_asking_done_anyway():
     """Phase 4: a player who could not pay phase 5 must close companies first; ``done`` says so
     (naming the companies) and does not ask "Done anyway?" only for the engine to refuse the y."""
-
-    def forced(s):
-        return s.phase == 4 and bool(s.to_act) and income_of(s, s.to_act[0]) < 0
-
-    record, s = reach(forced)
+    record, s = forced_closing()
     seat = s.to_act[0]
-    s.cash[seat] = 0
-    assert must_close(s, seat)
-    with pytest.raises(InputError, match="must close companies with negative income first \\(close "):
+    assert income_of(s, seat) + s.cash[seat] < 0
+    with pytest.raises(InputError, match="close companies with negative income first \\("):
         cautions(s, seat, Done(seat))
+
+
+def test_forced_closing_at_the_terminal(tmp_path):
+    """The same typed at a terminal (pexpect): ``done`` gets the reason and the prompt again, no
+    question; the closing it asks for is then accepted."""
+    import pexpect
+
+    from stars_play.test_play_pty import spawn
+
+    record, s = forced_closing()
+    seat = s.to_act[0]
+    path = tmp_path / "g.json"
+    save_record(record, path)
+    child = spawn(["--resume", str(path), "--seats", ",".join(["human"] * len(s.names))], tmp_path, rows=30, cols=100)
+    prompt = f"{s.names[seat]}> "
+    child.expect_exact(prompt)
+    child.sendline("done")
+    child.expect("close companies with negative")
+    child.expect_exact(prompt)
+    assert "(y/n)" not in child.before and "anyway" not in child.before
+    company = next(m.args["company"] for m in s.legal_moves(seat) if m.kind is Close)
+    child.sendline(f"close {company}")
+    child.expect(r"> ")
+    assert "Not allowed" not in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
 
 
 def test_names_error_says_how_many_names_are_needed_two_handed_with_two_seats():

@@ -224,8 +224,8 @@ def cautions(s: StarsState, seat: int, action) -> tuple[str, list] | None:
         if must_close(s, seat):
             # Done is not a choice (the engine would refuse it): say so instead of asking
             closable = ", ".join(m.args["company"] for m in s.legal_moves(seat) if m.kind is Close)
-            raise InputError(f"{s.names[seat]} could not pay a negative income of ${-income_of(s, seat)} in phase 5 "
-                             f"and must close companies with negative income first (close {closable})")
+            raise InputError(f"{s.names[seat]} could not pay an income of -${-income_of(s, seat)} in phase 5: "
+                             f"close companies with negative income first ({closable})")
         short = [f for f in previews.phase5_shortfalls(s) if _concerns(s, seat, f.owner)]
         if short:
             return f"{' '.join(shortfall_text(s, f) for f in short)} Done anyway?", [action]
