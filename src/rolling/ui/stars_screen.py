@@ -140,12 +140,14 @@ def render_parts(v: dict[str, Any], me: int | None = None, warnings: list[str] |
     fi = v["foreign_investor"]
     fit = Text(f"Foreign investor: {money(fi['cash'])}, income {fi['income']:+d}: ")
     fit.append_text(companies_text(fi["companies"]) if fi["companies"] else Text("no companies"))
-    parts += [Part(off), Part(fit), Part(share_price_line(v), share_price_line(v, short=True))]
+    short_off = Text("Offering: " + (" ".join(c["code"] for c in v["offering"]) or "empty")
+                     + " ('show company CODE': its card)")
+    parts += [Part(off, short_off), Part(fit), Part(share_price_line(v), share_price_line(v, short=True))]
     if "deck" in v:
         parts.append(Part(Text("Open deck (top first): " + " ".join(v["deck"]))))
     business = open_business(v, names)
     if business:
-        parts.append(Part(Group(*business), Text(" · ").join(business)))
+        parts.append(Part(Group(*business), open_business_short(v, names)))
     parts += [Part(Text(w, style="bold yellow")) for w in warnings]
     return parts
 
@@ -208,6 +210,20 @@ def open_business(v: dict[str, Any], names: dict[int, str]) -> list[Text]:
     for a in v.get("standing_announcements", []):
         out.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; "
                         f"asked to pre-empt: {a['asked']} (open)", style="yellow"))
+    return out
+
+
+def open_business_short(v: dict[str, Any], names: dict[int, str]) -> Text:
+    """:func:`open_business` in one paragraph: the proposals as ``DA $13 for MS (Ann)``, the rest
+    as they are."""
+    rest = open_business({k: x for k, x in v.items() if k != "proposals"}, names)
+    out = Text(" · ").join(rest)
+    if v.get("proposals"):
+        if rest:
+            out.append(" · ")
+        out.append("Open proposals (to answer): " + ", ".join(
+            f"{pr['corporation']} ${pr['price']} for {pr['company']} ({names[pr['seller_seat']]})"
+            for pr in v["proposals"]), style="yellow")
     return out
 
 
