@@ -172,6 +172,18 @@ def test_answering_an_offer_shows_the_income_change_of_both_sides_phase3():
     assert f"{s.corp_code(c)} {gain:+d}/turn" in screen_text(s, record, seat)
 
 
+def test_a_pre_emption_shows_the_income_the_corporation_gains_phase3():
+    """Phase 3: pre-empting an announced purchase from the foreign investor says what the
+    company adds to the pre-empting corporation's income (the engine's preview)."""
+    record, s = reach(lambda s: s.phase == 3 and s.announcement is not None and any(
+        m.kind is Respond and m.args["accept"] for p in s.to_act for m in s.legal_moves(p)))
+    seat = next(p for p in s.to_act if any(m.kind is Respond for m in s.legal_moves(p)))
+    m = next(m for m in s.legal_moves(seat) if m.kind is Respond and m.args["accept"])
+    c, i = D.CORP_INDEX[m.args["corporation"]], D.INDEX[m.args["company"]]
+    gain = stars_previews.purchase(s, c, i).gain
+    assert describe(s, m).endswith(f"(income {s.corp_code(c)} {gain:+d}/turn)")
+
+
 def test_freight_route_menu_line_says_what_other_players_earn():
     """C: a major route over another player's links pays them; the menu says how much."""
     st = new_game(config_from_json({"map": "west-coast", "players": 3, "names": ["Ann", "Bob", "Cy"]}), 1)

@@ -121,7 +121,9 @@ def describe(s: StarsState, m: Move) -> str:
         if s.announcement is not None or "announcer" in a:
             price = fi_price(c, i)
             if a["accept"]:
-                return f"pre-empt: {s.corp_code(c)} buys {a['company']} from the foreign investor for ${price}"
+                gain = previews.purchase(s, c, i).gain
+                return (f"pre-empt: {s.corp_code(c)} buys {a['company']} from the foreign investor for ${price} "
+                        f"(income {s.corp_code(c)} {gain:+d}/turn)")
             return f"do not pre-empt: {s.corp_code(c)} lets the announced purchase of {a['company']} (${price}) go"
         price = next((pr for pc, pi, pr, _ in s.pending if pc == c and pi == i), None)
         word = "accept" if a["accept"] else "reject"
