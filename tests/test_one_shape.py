@@ -248,7 +248,7 @@ def test_undo_never_reaches_back_past_a_roll(tmp_path):
     (["play", "market", "--seats", "human,bot"], "Rolling Market is solitaire: give one seat, not 2"),
     (["play", "stars", "--seats", "human,robot"], "unknown seat 'robot' (seat 2)"),
     (["play", "stars", "--resume", "x.json", "--edition", "v2.2"], "--edition cannot be used with --resume"),
-    (["play", "freight", "--names", "Ann,Bob", "--seats", "human,bot,bot"], "--names gives 2 names for 3 seats"),
+    (["play", "freight", "--names", "Ann,Bob", "--seats", "human,bot,bot"], "--names gives 2 names, but 3 are needed (one per seat)"),
     (["play", "market", "--resume", "nowhere.json"], "cannot read nowhere.json"),
     (["simulate", "stars", "--seats", "human,bot"], "seat 1 is human, but only bots play here"),
     (["simulate", "market", "--seats", "bot,bot"], "Rolling Market is solitaire"),

@@ -37,17 +37,20 @@ def test_interactive_game_with_auction_undo_save_quit_and_resume(tmp_path):
     save = tmp_path / "game.json"
     child = spawn(["--seats", "human,bot:random,bot:random", "--seed", "5", "--save", str(save)], tmp_path)
     child.expect(PROMPT)
-    # an invalid command gets a message and the prompt again
+    screen = child.before
+    # an invalid command gets a message and the prompt again (the menu stays in view above it)
     child.sendline("fly to the moon")
     child.expect("unknown command")
     child.expect(PROMPT)
+    assert "your choice" not in child.before
     # decisions until Player 1 may start an auction: leave running auctions, pass otherwise
     for _ in range(30):
-        m = re.search(r"(\d+)\. auction (\w+) \(face \$(\d+)", child.before)
+        m = re.search(r"(\d+)\. auction (\w+) \(face \$(\d+)", screen)
         if m:
             break
-        child.sendline("leave" if "leave the auction" in child.before else "pass")
+        child.sendline("leave" if "leave the auction" in screen else "pass")
         child.expect(PROMPT)
+        screen = child.before
     assert m, "Player 1 never got to start an auction"
     number, company, face = m.group(1), m.group(2), int(m.group(3))
     child.sendline(f"{number} {face}")

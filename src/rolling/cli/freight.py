@@ -40,7 +40,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         map_name_ = map_name or "west-coast"
 
         def new_config(seat_kinds: list[str], name_list: list[str]) -> dict:
-            return config_from_json({"map": map_name_, "players": len(seat_kinds)}).to_json()
+            # the names go into the config: the game's log names the players by them
+            return config_from_json({"map": map_name_, "players": len(seat_kinds), "names": name_list}).to_json()
 
         default_players = 3
         if not resume:

@@ -46,8 +46,12 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
         variant = variant_words(variant)
         if "two-handed" in variant and not resume:
-            seats = seats or "human,human,human,human"
-            names = names or TWO_HANDED_NAMES
+            # four seats, two people with two hands each; the hands' names only for four seats (any
+            # other count is refused by the variant, in its own words, not by the names)
+            if not seats and players in (None, 4):
+                seats = "human,human,human,human"
+            if not names and seats and len([w for w in seats.split(",") if w.strip()]) == 4:
+                names = TWO_HANDED_NAMES
 
         def new_config(seat_kinds: list[str], name_list: list[str]) -> dict:
             cfg = Config(players=len(seat_kinds), edition=edition or "stars", variants=tuple(variant),

@@ -9,11 +9,14 @@ it as a picture (:mod:`.freight_board`).
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from rolling.core.whole import is_whole
 from rolling.games.freight.actions import (
@@ -28,14 +31,14 @@ from rolling.games.freight.actions import (
     SteadyBuild,
     TakeContract,
 )
-from rolling.games.freight.components import COLOURS, PHASES, load_map
+from rolling.games.freight.components import COLOURS, PHASES, face, load_map
 from rolling.games.freight.events import link_name, route_cities
 from rolling.games.freight.routes import parse_path
 
 from .freight_input import parse as parse
 from .freight_map import LEGEND, city_detail, map_table
 from .session import PlaySession
-from .terminal import Screen
+from .terminal import Part, Screen, draw
 
 COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows them):
   N               do move N of the menu (the engine picks the dice to pay with)
@@ -53,7 +56,7 @@ COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows 
   ... pay 1 blue  after take, build, ship, buy, station: pay with these dice and markers
   map [CITY]      the board as text: every city's cargo, demands and links, or one city's
   board [FILE]    draw the board as a picture (PNG) and say where it is
-  dice, menu      your dice again, the moves again
+  dice, menu      your dice again (and what their symbols mean), the moves again
 Each turn: take contracts (A), build (B), one major route (C), switching stations (D),
 improvements (E) in any order, then end the turn: F stockpile, G refill, H roll.
 In the opening draft 'take S' and 'buy S' draft that card, free."""
@@ -81,11 +84,13 @@ class FreightScreen(Screen):
         return COMMANDS
 
     def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
-        """The whole table and the menu (for a new decision)."""
+        """The whole table and a page of the menu (for a new decision, or ``more``), folded to fit
+        the terminal (:func:`.terminal.draw`)."""
         if first:
-            render(console, session, seat)
             self.moves = menu_moves(session.state, seat)
-            show_menu(console, session.state, self.moves)
+            head = Text(f"{session.names[seat]}, your move ('menu': all of them; 'help': the commands):")
+            self.page, _ = draw(console, render_parts(session, seat), head, menu_lines(session.state, self.moves),
+                                self.page)
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
         """A move (by number or typed), or a listing or picture made here (``None``)."""
@@ -95,6 +100,8 @@ class FreightScreen(Screen):
             return arg
         if kind == "dice":
             console.print(dice_line(st, seat, session.names[seat]), markup=False, highlight=False)
+            for text in dice_legend(st, seat):
+                console.print("  " + text, markup=False, highlight=False)
         elif kind == "map" and arg is None:
             console.print(map_table(st))
             console.print(LEGEND, markup=False, highlight=False, style="dim")
@@ -204,7 +211,11 @@ def describe(state, a) -> str:
         pv = previews.route(state, a)
         own = pv.earns(seat) - pv.distance_bonus - pv.dice_bonus
         links = f"{pv.links} link{'s' if pv.links != 1 else ''}"
-        return f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + ${pv.distance_bonus} bonus"
+        # what the owners of the other links earn from it: a player weighs their gain too
+        others = "".join(f", {state.name(k)} ${pv.earns(k)}" for k in range(len(state.players))
+                         if k != seat and pv.earns(k))
+        return (f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + "
+                f"${pv.distance_bonus} bonus{others}")
     if isinstance(a, BuildStation):
         return f"build switching station #{state.players[seat].stations + 1} for {dice_count(previews.station(state, a).dice)}"
     if isinstance(a, BuyImprovement):
@@ -225,19 +236,27 @@ def describe(state, a) -> str:
 
 def render(console: Console, session: PlaySession, seat: int) -> None:
     """The phase line, the tracks, the players, the cargo and demands, and ``seat``'s dice."""
+    for part in render_parts(session, seat):
+        console.print(part.full)
+
+
+def render_parts(session: PlaySession, seat: int) -> list[Part]:
+    """The table in parts (:func:`.terminal.draw`): the phase line, the tracks, the players, the
+    cargo and demands (on a short terminal, a line saying how many cities and that ``map`` lists
+    them) and ``seat``'s dice with what their symbols mean."""
     st = session.state
     names = session.names
     phase = PHASES[st.phase]
     eop = (f" | End of Phase card held by {names[st.eop_holder]}, {st.final_left} turn(s) left"
            if st.eop_holder >= 0 else "")
     stage = "opening draft" if st.stage == "draft" else f"turn {st.turn}"
-    console.print(f"[bold]{st.map.title} - phase {phase}, {stage}[/bold] - contract deck {len(st.contract_deck)}, "
-                  f"improvement deck {len(st.improvement_deck)}{eop}", highlight=False)
-    tracks = Table(title="Tracks", title_justify="left", show_edge=False)
+    head = Text.from_markup(f"[bold]{escape(st.map.title)} - phase {phase}, {stage}[/bold] - contract deck "
+                            f"{len(st.contract_deck)}, improvement deck {len(st.improvement_deck)}{escape(eop)}")
+    tracks = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold underline")
     tracks.add_column("slot")
-    tracks.add_column("contract (length)")
+    tracks.add_column("contract track (length)")
     tracks.add_column("cost")
-    tracks.add_column("improvement")
+    tracks.add_column("improvement track")
     tracks.add_column("cost")
     for i in range(max(len(st.contract_track), len(st.improvement_track))):
         c = st.contract_track[i] if i < len(st.contract_track) else None
@@ -245,26 +264,34 @@ def render(console: Console, session: PlaySession, seat: int) -> None:
         ln = st.map.links[c] if c is not None else None
         tracks.add_row(str(i + 1), link_text(st, c) if ln else "-", f"{ln.cost}+1" if ln else "",
                        m or "-", str(st.comp.improvements[m].cost) if m else "")
-    console.print(tracks)
-    console.print(players_table(session, seat))
-    console.print("Cargo and demand ('map' lists the links too): " + cities_line(st), highlight=False, markup=False)
-    console.print(dice_line(st, seat, names[seat]), highlight=False, markup=False)
+    wants = sum(1 for c in st.map.cities for r in st.rings[c.index] if r[1] <= st.phase and not r[2])
+    cargo = sum(1 for c in st.map.cities if st.cargo[c.index])
+    short = Text(f"Cargo and demand: {cargo} cities have cargo, {wants} open demands ('map' lists them, "
+                 "'map CITY' one city)")
+    return [
+        Part(head),
+        Part(tracks),
+        Part(players_table(session, seat)),
+        Part(Text("Cargo and demand ('map' lists the links too): " + cities_line(st)), short),
+        Part(Text("\n".join([dice_line(st, seat, names[seat]), *("  " + x for x in dice_legend(st, seat))])),
+             Text(dice_line(st, seat, names[seat]) + " ('dice': what the faces mean)")),
+    ]
 
 
 def players_table(session: PlaySession, seat: int | None) -> Table:
-    """Each player (numbered from 1, ``*`` marking ``seat``): stock, stations, markers, contracts,
-    improvements and cargo."""
+    """Each player (numbered from 1, ``*`` marking ``seat``): stock, stations, markers (blue, gray,
+    red, yellow), contracts (by link number, cubes built of its length), improvements and cargo."""
     st = session.state
-    players = Table(title="Players", title_justify="left", show_edge=False)
-    for col in ("", "stock", "stns", "markers b/g/r/y", "contracts, cubes", "improvements", "cargo"):
+    players = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold underline")
+    for col in ("player", "stock", "stns", "b/g/r/y", "contracts, cubes", "improvements", "cargo"):
         players.add_column(col)
     for i, p in enumerate(st.players):
-        name = f"{i + 1} [{RICH_SEAT[i]}]{session.names[i]}[/]" + (" *" if i == seat else "")
-        cons = ", ".join(f"{link_name(st.map.links[c])} {st.cubes[c]}/{st.map.links[c].length}"
-                         for c in p.contracts)
+        name = f"{i + 1} [{RICH_SEAT[i]}]{escape(session.names[i])}[/]" + (" *" if i == seat else "")
+        # a contract by its link's number (build reads it; 'map' names its card and cities)
+        cons = " ".join(f"L{st.map.links[c].id} {st.cubes[c]}/{st.map.links[c].length}" for c in p.contracts)
         imps = ", ".join(p.improvements + [x + " (next turn)" for x in p.pending])
         players.add_row(name, f"${p.stock}", str(p.stations), "/".join(map(str, p.markers)), cons or "-",
-                        imps or "-", " ".join(p.cargo) or "-")
+                        imps or "-", " ".join(f"{c}×{n}" if n > 1 else c for c, n in Counter(p.cargo).items()) or "-")
     return players
 
 
@@ -277,6 +304,29 @@ def cities_line(st) -> str:
         if wants or cargo:
             parts.append(f"{c.name}" + (f" [{' '.join(cargo)}]" if cargo else "") + (f" wants {'/'.join(wants)}" if wants else ""))
     return "; ".join(parts)
+
+
+#: what each kind of die face does (003, Dice symbols; The Improvement Dice sidebar), for the
+#: legend under the dice: a split face, then the improvement dice's symbols
+FACE_MEANING = {
+    "split": "blue/gray etc.: either colour, or the split die a Slash (ocean) contract needs",
+    "wild": "wild: a die of any colour, or a cube on an ocean link",
+    "cubes": "cubes: one or two construction cubes on one of your contracts",
+    "bonus": "bonus: +$2 when spent on a major route",
+    "any": "any: one die for anything not colour-specific (contract, improvement, route, station)",
+    "any2": "any2: two such dice for one purpose",
+    "route": "route: pays for a second major route this turn",
+}
+
+
+def dice_legend(st, seat: int) -> list[str]:
+    """What the faces showing on ``seat``'s dice mean, for those that are not a plain colour (one
+    line each, in :data:`FACE_MEANING`'s order; none when every face is a plain colour)."""
+    kinds = set()
+    for name in st.players[seat].dice:
+        f = face(name)
+        kinds.add("split" if f.kind == "colour" and len(f.colours) > 1 else f.kind)
+    return [text for kind, text in FACE_MEANING.items() if kind in kinds]
 
 
 def dice_line(st, seat: int, name: str) -> str:
@@ -299,7 +349,12 @@ def menu_moves(st, seat: int) -> list:
     return [a for a in moves if not isinstance(a, EndTurn)] + [EndTurn(seat)]
 
 
+def menu_lines(st, moves) -> list[Text]:
+    """The legal moves, numbered from 1, a line each."""
+    return [Text(f"  {i:>3}. {describe(st, a)}") for i, a in enumerate(moves, 1)]
+
+
 def show_menu(console: Console, st, moves) -> None:
     """Numbered list of the legal moves."""
-    for i, a in enumerate(moves, 1):
-        console.print(f"  {i:>3}. {describe(st, a)}", markup=False, highlight=False)
+    for line in menu_lines(st, moves):
+        console.print(line)

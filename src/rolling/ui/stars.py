@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from rolling.core.record import GameRecord
 from rolling.games.stars import FormCorporation, Offer, previews
@@ -27,8 +29,8 @@ from .stars_input import (
     parse,
     shortfall_text,
 )
-from .stars_screen import company_detail, corp_detail, render, row_detail
-from .terminal import Screen, confirm, read_line
+from .stars_screen import company_detail, corp_detail, render, render_parts, row_detail
+from .terminal import Screen, confirm, draw, draw_menu, read_line
 
 #: what each corporation does, in a few words for the one line of the IPO menu (``show corp CODE``
 #: gives the rule book's words), by corporation index
@@ -108,6 +110,30 @@ def pack(labels: list[str], width: int) -> list[str]:
     return ["".join(x.ljust(cell) for x in labels[k:k + per]).rstrip() for k in range(0, len(labels), per)]
 
 
+def menu_entries(s: StarsState, items: list, width: int) -> list[Text]:
+    """The menu as lines, a group's name above its entries: the IPO in its few lines
+    (:func:`ipo_lines`), purchases packed several to a line under their buyer when there are many."""
+    out: list[Text] = []
+    groups: dict[str, list] = {}
+    for k, (g, line, m) in enumerate(items, 1):
+        groups.setdefault(g, []).append((k, line, m))
+    for g, entries in groups.items():
+        out.append(Text(f"  {g}", style="dim"))
+        if g == "IPO":
+            out += [Text(text) for text in ipo_lines(s, entries)]
+        elif len(entries) <= PACK_OVER or any(m.kind is not Offer for _, _, m in entries):
+            out += [Text(f"   {k:>2}. {line}") for k, line, _ in entries]
+        else:
+            heads: dict[str, list[str]] = {}
+            for k, _, m in entries:
+                head, label = offer_label(s, m)
+                heads.setdefault(head, []).append(f"{k:>2}. {label}")
+            for head, labels in heads.items():
+                out.append(Text(f"   {head}:"))
+                out += [Text(f"    {row}") for row in pack(labels, width)]
+    return out
+
+
 class StarsScreen(Screen):
     """Rolling Stock Stars (either edition): the table from the seat's view and a menu of its legal
     moves before every prompt; a number, ``N AMOUNT`` or a typed command answers."""
@@ -118,6 +144,9 @@ class StarsScreen(Screen):
 
     def __init__(self) -> None:
         self.items: list = []
+        self.pages: list[list] = [[]]
+        #: a detail was printed: the menu is shown again below it
+        self.relist = False
 
     def title(self, session: PlaySession) -> str:
         """The edition's title, and the variants played."""
@@ -134,34 +163,20 @@ class StarsScreen(Screen):
         return int(record.config.get("players", 4))
 
     def show(self, session: PlaySession, seat: int, console: Console, first: bool) -> None:
-        """The table (for a new decision) and always the menu, whose numbers the next line may use."""
+        """The table and a page of the menu (for a new decision, or ``more``), folded to fit the
+        terminal (:func:`.terminal.draw`); after a look at the details, the menu page again, whose
+        numbers the next line may use."""
         s = session.state
-        if first:
-            console.print(render(s.view(seat), me=seat, warnings=warnings(s, seat)))
         self.items = menu(s, seat)
-        console.print(f"[bold cyan]{session.names[seat]}[/], your choice "
-                      "[dim](details: show company CODE · show corp CODE · row · help)[/]:")
-        width = max(40, console.width - 6)
-        groups: dict[str, list] = {}
-        for k, (g, line, m) in enumerate(self.items, 1):
-            groups.setdefault(g, []).append((k, line, m))
-        for g, entries in groups.items():
-            console.print(f"  [dim]{g}[/]")
-            if g == "IPO":
-                for text in ipo_lines(s, entries):
-                    console.print(text, highlight=False, markup=False)
-            elif len(entries) <= PACK_OVER or any(m.kind is not Offer for _, _, m in entries):
-                for k, line, _ in entries:
-                    console.print(f"   {k:>2}. {line}", highlight=False, markup=False)
-            else:
-                heads: dict[str, list[str]] = {}
-                for k, _, m in entries:
-                    head, label = offer_label(s, m)
-                    heads.setdefault(head, []).append(f"{k:>2}. {label}")
-                for head, labels in heads.items():
-                    console.print(f"   {head}:", highlight=False, markup=False)
-                    for row in pack(labels, width):
-                        console.print(f"    {row}", highlight=False, markup=False)
+        head = Text.from_markup(f"[bold cyan]{escape(session.names[seat])}[/], your choice "
+                                "[dim](details: show company CODE · show corp CODE · row · help)[/]:")
+        if first:
+            entries = menu_entries(s, self.items, max(40, console.width - 6))
+            parts = render_parts(s.view(seat), me=seat, warnings=warnings(s, seat))
+            self.page, self.pages = draw(console, parts, head, entries, self.page)
+        elif self.relist:
+            draw_menu(console, head, self.pages, self.page)
+        self.relist = False
 
     def read(self, session: PlaySession, seat: int, line: str, console: Console) -> Any:
         """A menu number (``N``, which asks for the amount a ranged choice needs, or ``N AMOUNT``),
@@ -200,6 +215,7 @@ class StarsScreen(Screen):
         try:
             if words[0].lower() == "row" and len(words) == 1:
                 console.print(row_detail(v))
+                self.relist = True
                 return True
             if len(words) == 3 and words[1].lower() in ("company", "corp", "corporation"):
                 if words[1].lower() == "company":
@@ -208,6 +224,7 @@ class StarsScreen(Screen):
                     out = corp_detail(v, words[2], s.config.edition)
                 for text in out:
                     console.print(text, markup=False, highlight=False)
+                self.relist = True
                 return True
         except ValueError as e:
             raise InputError(str(e)) from None

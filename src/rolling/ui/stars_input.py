@@ -43,7 +43,9 @@ from rolling.games.stars import (
 )
 from rolling.games.stars import data as D
 from rolling.games.stars.acquisition import fi_price
+from rolling.games.stars.closing import must_close
 from rolling.games.stars.engine import wrong_phase
+from rolling.games.stars.procedures import income_of
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, StarsState
 
 GROUPS = {
@@ -120,11 +122,13 @@ def describe(s: StarsState, m: Move) -> str:
         if s.announcement is not None or "announcer" in a:
             price = fi_price(c, i)
             if a["accept"]:
-                return f"pre-empt: {s.corp_code(c)} buys {a['company']} from the foreign investor for ${price}"
+                gain = previews.purchase(s, c, i).gain
+                return (f"pre-empt: {s.corp_code(c)} buys {a['company']} from the foreign investor for ${price} "
+                        f"(income {s.corp_code(c)} {gain:+d}/turn)")
             return f"do not pre-empt: {s.corp_code(c)} lets the announced purchase of {a['company']} (${price}) go"
         price = next((pr for pc, pi, pr, _ in s.pending if pc == c and pi == i), None)
         word = "accept" if a["accept"] else "reject"
-        return f"{word}: {s.corp_code(c)} buys {a['company']} from you for ${price}"
+        return f"{word}: {s.corp_code(c)} buys {a['company']} from you for ${price}{sale_incomes(s, c, i)}"
     if k is Deal:
         steps = ", then ".join(f"{s.corp_code(D.CORP_INDEX[x.corporation])} buys {x.company}" for x in a["transactions"])
         return f"deal: {steps}, each at one price{rng}"
@@ -161,6 +165,17 @@ def describe(s: StarsState, m: Move) -> str:
     if k is DeclineIpo:
         return f"keep {a['company']} private"
     return repr(m)
+
+
+def sale_incomes(s: StarsState, c: int, i: int) -> str:
+    """What a sale of company ``i`` to corporation ``c`` changes in phase 5 income (Collect
+    Income), for the one answering the offer: `` (income: you -3/turn, PR +5/turn)``; the seller is
+    the company's owner (a player, or a corporation its president answers for)."""
+    owner = s.company_owner[i]
+    lose = previews.income_change(s, owner, remove=(i,)).gain
+    gain = previews.purchase(s, c, i).gain
+    seller = "you" if owner < CORP_BASE else s.corp_code(owner - CORP_BASE)
+    return f" (income: {seller} {lose:+d}/turn, {s.corp_code(c)} {gain:+d}/turn)"
 
 
 def menu(s: StarsState, seat: int) -> list[tuple[str, str, Move]]:
@@ -209,6 +224,11 @@ def cautions(s: StarsState, seat: int, action) -> tuple[str, list] | None:
             done = [action] if any(m.kind is Done for m in s.legal_moves(seat)) else []
             return f"Open proposals to you: {listed}. Reject them all and be done?", rejects + done
     if isinstance(action, Done) and s.phase == 4:
+        if must_close(s, seat):
+            # Done is not a choice (the engine would refuse it): say so instead of asking
+            closable = ", ".join(m.args["company"] for m in s.legal_moves(seat) if m.kind is Close)
+            raise InputError(f"{s.names[seat]} could not pay an income of -${-income_of(s, seat)} in phase 5: "
+                             f"close companies with negative income first ({closable})")
         short = [f for f in previews.phase5_shortfalls(s) if _concerns(s, seat, f.owner)]
         if short:
             return f"{' '.join(shortfall_text(s, f) for f in short)} Done anyway?", [action]

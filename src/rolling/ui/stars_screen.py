@@ -24,6 +24,8 @@ from rich.text import Text
 
 from rolling.games.stars import data as D
 
+from .terminal import Part
+
 COLOR_STYLE = {"red": "red", "orange": "dark_orange", "yellow": "yellow", "green": "green", "blue": "blue"}
 #: the first letter of each colour, for the IPO line of the share price row
 COLOR_LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
@@ -64,6 +66,13 @@ def _table(*columns: str, right: tuple[str, ...] = ()) -> Table:
 def render(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple[str, ...] = ()) -> Group:
     """The whole table as a rich renderable, for seat ``me``, with ``warnings`` (one line each)
     below it."""
+    return Group(*(p.full for p in render_parts(v, me, warnings)))
+
+
+def render_parts(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple[str, ...] = ()) -> list[Part]:
+    """The table in parts, each with the shorter form it folds to on a short terminal
+    (:func:`rolling.ui.terminal.draw`): the row of share prices to its taken cards and ranges of
+    free ones, the open business (proposals, deals, announcements) to one paragraph."""
     names = {p["seat"]: p["name"] for p in v["players"]}
     head = Text(f"{v['title']} · Turn {v['turn']} · Phase {v['phase']}: {v['phase_name']}", style="bold")
     if v["to_act"]:
@@ -90,13 +99,16 @@ def render(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple
             f"{p['income']:+d}",
             companies_text(p["companies"]),
             shares,
-            "passed" if p["passed"] and v["phase"] == 1 else ("done" if p["passed"] else ""),
+            # a mark only where passing or being done is part of the phase: 1, 3 and 4
+            "passed" if p["passed"] and v["phase"] == 1 else ("done" if p["passed"] and v["phase"] in (3, 4) else ""),
         )
 
-    parts: list[Any] = [head, line2, pt]
+    parts: list[Part] = [Part(head), Part(line2), Part(pt)]
     if v["corporations"]:
         ct = _table("corporation", "price", "cash", "president", "issued", "★/need", "income", "companies",
                     right=("price", "cash", "income"))
+        # the name gives way to the companies (codes: 'show corp CODE' itemises them), one row each
+        ct.columns[0].max_width, ct.columns[0].no_wrap, ct.columns[0].overflow = 18, True, "ellipsis"
         for c in v["corporations"]:
             pres = "receivership" if c["receivership"] else names.get(c["president"], "?")
             stars = Text(f"{c['stars']}/{c['stars_required']}",
@@ -109,11 +121,11 @@ def render(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple
                 f"{c['issued']}/{c['issued'] + c['unissued']}" + (f" bank {c['bank_shares']}" if c["bank_shares"] else ""),
                 stars,
                 f"{c['income']['total']:+d}",
-                companies_text(c["companies"]),
+                company_codes(c["companies"]),
             )
-        parts.append(ct)
+        parts.append(Part(ct))
     else:
-        parts.append(Text("Corporations: none yet", style="dim"))
+        parts.append(Part(Text("Corporations: none yet", style="dim")))
 
     off = Text("Offering: ")
     for k, c in enumerate(v["offering"]):
@@ -128,23 +140,52 @@ def render(v: dict[str, Any], me: int | None = None, warnings: list[str] | tuple
     fi = v["foreign_investor"]
     fit = Text(f"Foreign investor: {money(fi['cash'])}, income {fi['income']:+d}: ")
     fit.append_text(companies_text(fi["companies"]) if fi["companies"] else Text("no companies"))
-    parts += [off, fit, share_price_line(v)]
+    short_off = Text("Offering: " + (" ".join(c["code"] for c in v["offering"]) or "empty")
+                     + " ('show company CODE': its card)")
+    parts += [Part(off, short_off), Part(fit), Part(share_price_line(v), share_price_line(v, short=True))]
     if "deck" in v:
-        parts.append(Text("Open deck (top first): " + " ".join(v["deck"])))
-    parts += open_business(v, names)
-    parts += [Text(w, style="bold yellow") for w in warnings]
-    return Group(*parts)
+        parts.append(Part(Text("Open deck (top first): " + " ".join(v["deck"]))))
+    business = open_business(v, names)
+    if business:
+        parts.append(Part(Group(*business), open_business_short(v, names)))
+    parts += [Part(Text(w, style="bold yellow")) for w in warnings]
+    return parts
 
 
-def share_price_line(v: dict[str, Any]) -> Text:
-    """The row of share price cards: each price, a taken card with its corporation's code."""
+def company_codes(cs: list[dict[str, Any]]) -> Text:
+    """Companies by their codes in their colours (``↻``: bought this turn), a space between."""
+    t = Text()
+    for k, c in enumerate(cs):
+        if k:
+            t.append(" ")
+        t.append(c["code"], style=f"bold {COLOR_STYLE[c['color']]}")
+        if c.get("in_flight"):
+            t.append("↻", style="dim")
+    return t
+
+
+def share_price_line(v: dict[str, Any], short: bool = False) -> Text:
+    """The row of share price cards: each price, a taken card with its corporation's code;
+    ``short``: each run of free cards as its first and last price (``13-22``; ``row`` lists them)."""
     row = Text("Share prices: ")
+    free: list[int] = []
+
+    def flush() -> None:
+        if free:
+            row.append(f"{free[0]}-{free[-1]}" if short and len(free) > 2 else " ".join(map(str, free)), style="dim")
+            row.append(" ")
+            free.clear()
+
     for card in v["share_price_row"]:
         if card["corporation"]:
+            flush()
             row.append(f"{card['price']}:{card['corporation']}", style="bold reverse")
+            row.append(" ")
         else:
-            row.append(str(card["price"]), style="dim")
-        row.append(" ")
+            free.append(card["price"])
+    flush()
+    if short:
+        row.append("('row': every card)", style="dim")
     return row
 
 
@@ -169,6 +210,20 @@ def open_business(v: dict[str, Any], names: dict[int, str]) -> list[Text]:
     for a in v.get("standing_announcements", []):
         out.append(Text(f"{a['corporation']} announced buying {a['company']} from the foreign investor; "
                         f"asked to pre-empt: {a['asked']} (open)", style="yellow"))
+    return out
+
+
+def open_business_short(v: dict[str, Any], names: dict[int, str]) -> Text:
+    """:func:`open_business` in one paragraph: the proposals as ``DA $13 for MS (Ann)``, the rest
+    as they are."""
+    rest = open_business({k: x for k, x in v.items() if k != "proposals"}, names)
+    out = Text(" · ").join(rest)
+    if v.get("proposals"):
+        if rest:
+            out.append(" · ")
+        out.append("Open proposals (to answer): " + ", ".join(
+            f"{pr['corporation']} ${pr['price']} for {pr['company']} ({names[pr['seller_seat']]})"
+            for pr in v["proposals"]), style="yellow")
     return out
 
 

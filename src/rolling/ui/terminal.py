@@ -29,13 +29,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from rolling.bots import HUMAN, bot_names, default_names, default_seats, parse_seats
+from rolling.bots import HUMAN, default_names, default_seats, parse_seats
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.record import GameRecord, load_record
 
@@ -43,7 +44,89 @@ from .session import PlaySession, default_save_name, log_size
 
 #: the commands every game understands, typed alone on a line
 COMMANDS = {"help": "help", "h": "help", "?": "help", "quit": "quit", "q": "quit", "exit": "quit",
-            "save": "save", "undo": "undo", "u": "undo"}
+            "save": "save", "undo": "undo", "u": "undo", "more": "more", "m": "more"}
+
+#: lines a screen leaves free below it besides its prompt: one message and the prompt asked again
+#: keep the screen's first line in view (issue 28 item 9)
+SLACK = 2
+#: the fewest menu lines a page shows; a screen folds its optional parts to leave at least these
+MIN_MENU = 6
+
+
+class Part(NamedTuple):
+    """A piece of a screen above its menu: ``full``, or ``short`` (a shorter form, e.g. a line
+    naming the command that lists it) when the terminal is too short for everything (``None``:
+    always shown in full)."""
+
+    full: Any
+    short: Any = None
+
+
+def screen_height(console: Console) -> int | None:
+    """The rows a screen may use: the terminal's height, or ``None`` (no limit) when the output is
+    not a terminal (a pipe, a file)."""
+    return console.size.height if console.is_terminal else None
+
+
+def height_of(console: Console, renderables: list) -> int:
+    """How many lines ``renderables`` take printed on ``console`` (at its width)."""
+    options = console.options
+    n = 0
+    for r in renderables:
+        if isinstance(r, Text) and "\n" not in r.plain and r.cell_len <= console.width:
+            n += 1  # the menu's lines: most of what is measured, and one line each
+        else:
+            n += len(console.render_lines(r, options, pad=False))
+    return n
+
+
+def draw(console: Console, parts: list[Part], head: Text, menu: list, page: int) -> tuple[int, list[list]]:
+    """Print a screen that fits the terminal: ``parts`` (folded to their short forms, the one
+    that saves the most lines first, while the menu would get fewer than :data:`MIN_MENU` lines),
+    then ``head`` (the line
+    above the menu) and one page of ``menu`` (a renderable per entry, a line each as a rule);
+    with more than one page, ``head`` ends with the page number and ``more`` (a menu number may be
+    typed on any page). Without a terminal (:func:`screen_height` ``None``) everything is printed.
+
+    Returns:
+        ``(page shown, pages)``: ``page`` taken modulo the number of pages, and the menu's entries
+        page by page (:func:`draw_menu` prints one again).
+    """
+    height = screen_height(console)
+    shown = [p.full for p in parts]
+    pages: list[list] = [menu]
+    if height is not None and menu:
+        room = height - 1 - SLACK - height_of(console, [head.copy().append(" [page 9/9: more]")])
+        heights = [height_of(console, [r]) for r in shown]
+        shorts = {k: height_of(console, [p.short]) for k, p in enumerate(parts) if p.short is not None}
+        for k in sorted(shorts, key=lambda k: shorts[k] - heights[k]):
+            if room - sum(heights) >= min(len(menu), MIN_MENU):
+                break
+            shown[k], heights[k] = parts[k].short, shorts[k]
+        room = max(1, room - sum(heights))
+        pages, used = [[]], 0
+        for entry in menu:
+            h = height_of(console, [entry])
+            if pages[-1] and used + h > room:
+                pages.append([])
+                used = 0
+            pages[-1].append(entry)
+            used += h
+    page %= len(pages)
+    for r in shown:
+        console.print(r)
+    draw_menu(console, head, pages, page)
+    return page, pages
+
+
+def draw_menu(console: Console, head: Text, pages: list[list], page: int) -> None:
+    """Print ``head`` (with the page number and ``more`` when there are several pages) and the
+    entries of page ``page``."""
+    if len(pages) > 1:
+        head = head.copy().append(f" [page {page + 1}/{len(pages)}: more]", style="bold")
+    console.print(head)
+    for entry in pages[page]:
+        console.print(entry)
 
 
 class Quit(Exception):
@@ -142,6 +225,8 @@ class Screen:
     game = ""
     undo_scope = ""
     standings_columns: tuple[tuple[str, str, bool], ...] = ()
+    #: the page of the menu shown (``more`` turns it; a new decision starts at the first)
+    page = 0
 
     def title(self, session: PlaySession) -> str:
         """The game's name and set-up, for the first line (``Rolling Freight (west-coast)``)."""
@@ -221,14 +306,13 @@ def open_session(
         if opts.seats:
             seats = parse_seats(game, opts.seats, players=n)
         else:
-            seats = [str(s) for s in record.meta.get("seats") or []]
-            if len(seats) != n or any(s != HUMAN and s not in bot_names(game) for s in seats):
-                seats = default_seats(game, n)
+            seats = saved_seats(game, record, n, opts.resume)
     else:
         seats = parse_seats(game, opts.seats, opts.players, default_players)
         names = [x.strip() for x in opts.names.split(",")] if opts.names else default_names(seats)
         if len(names) != len(seats):
-            raise UsageError(f"--names gives {len(names)} names for {len(seats)} seats")
+            raise UsageError(f"--names gives {len(names)} name{'s' if len(names) != 1 else ''}, but "
+                             f"{len(seats)} are needed (one per seat)")
         seed = opts.seed if opts.seed is not None else secrets.randbelow(2**31)
         record = GameRecord(game, new_config(seats, names), seed, [], {"seats": seats, "names": names})
     path = opts.save or opts.resume or (default_save_name(game, record.seed) if HUMAN in seats else None)
@@ -238,6 +322,27 @@ def open_session(
         raise RecordError(f"the saved game cannot be replayed: {e}") from None
     session.save()
     return session
+
+
+def saved_seats(game: str, record: GameRecord, players: int, path: str) -> list[str]:
+    """The seats a record was saved with (``meta["seats"]``), read with the one seat parser
+    (:func:`rolling.bots.seats.parse_seats`), so that every seat comes back exactly, a bot's
+    budget included (``search:0.05s``); a record without seats gets :func:`default_seats`.
+
+    Raises:
+        RecordError: saved seats that cannot be read, or not one per player (issue 28 item 8:
+            never a silent fall back to other seats).
+    """
+    saved = record.meta.get("seats")
+    if saved is None:
+        return default_seats(game, players)
+    if not isinstance(saved, list) or len(saved) != players:
+        count = len(saved) if isinstance(saved, list) else "no list of"
+        raise RecordError(f"{path}: the record names {count} seats for {players} players (use --seats)")
+    try:
+        return parse_seats(game, [str(s) for s in saved], players=players)
+    except UsageError as e:
+        raise RecordError(f"{path}: a saved seat cannot be read: {e} (use --seats)") from None
 
 
 def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = False) -> int:
@@ -305,11 +410,17 @@ def decide(session: PlaySession, screen: Screen, console: Console, seat: int) ->
         print_news(console, news)
     session.mark_seen(seat)
     first = True
+    screen.page = 0
     while True:
         screen.show(session, seat, console, first)
         first = False
         line = read_line(console, f"{name}> ")
         command = COMMANDS.get(line.strip().lower())
+        if command == "more":
+            # the next page of the menu, drawn with the whole screen so its first line stays in view
+            screen.page += 1
+            first = True
+            continue
         if command == "help":
             console.print(help_text(screen, session), markup=False, highlight=False)
             continue
@@ -360,6 +471,7 @@ def help_text(screen: Screen, session: PlaySession) -> str:
     shared = "\n".join([
         f"  undo            back to your previous decision{screen.undo_scope}",
         "  save            save the game now (it is also saved after every action)",
+        "  more            the next page of the menu, when it has several (any number works on any page)",
         "  help            this text",
         "  quit            save and leave (continue later with --resume FILE)",
     ])

@@ -38,9 +38,10 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
         i = parse_whole(word)  # ASCII digits only: "²" and "٣" are no die numbers
         if i is not None:
             if i >= len(player.dice):
-                raise IllegalAction(rule, f"there is no die {i} (you have {len(player.dice)})")
+                # dice are numbered from 1 wherever a player reads them (the log, the front ends)
+                raise IllegalAction(rule, f"there is no die {i + 1} (your dice are 1-{len(player.dice)})")
             if player.spent[i] or i in used:
-                raise IllegalAction(rule, f"die {i} is already spent")
+                raise IllegalAction(rule, f"die {i + 1} is already spent")
             used.add(i)
             tokens.append(("d", i))
         elif word in COLOUR_INDEX:
@@ -142,10 +143,10 @@ def spend(state, seat: int, tokens) -> None:
 
 
 def describe(player, token) -> str:
-    """A token in words: ``"die 2 (red)"`` or ``"a blue marker"``."""
+    """A token in words, dice numbered from 1: ``"die 2 (red)"`` (index 1) or ``"a blue marker"``."""
     if token[0] == "m":
         return f"a {COLOURS[token[1]]} marker"
-    return f"die {token[1]} ({player.dice[token[1]]})"
+    return f"die {token[1] + 1} ({player.dice[token[1]]})"
 
 
 def needed_colours(state, seat: int) -> set[str]:

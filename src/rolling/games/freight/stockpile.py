@@ -122,7 +122,7 @@ def parse_store(state, seat: int, text: str) -> list[str]:
         raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
     for i, w in zip(splits, words, strict=True):
         if w not in face(p.dice[i]).colours:
-            raise IllegalAction(RULE, f"die {i} ({p.dice[i]}) cannot be stored as {w}")
+            raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {w}")
     return words
 
 
