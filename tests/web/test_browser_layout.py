@@ -83,7 +83,7 @@ def late_game(server) -> dict:
     version = 0
     sent: dict[int, deque] = defaultdict(lambda: deque(maxlen=15))
     for seat, action in actions[:stop]:
-        # under a seat token's rate limit (20 a second by default): 15 a second at most
+        # 15 a second at most per seat: under a rate limit per seat token, where the server has one
         times = sent[seat]
         if len(times) == times.maxlen and time.monotonic() - times[0] < 1:
             time.sleep(1 - (time.monotonic() - times[0]))
