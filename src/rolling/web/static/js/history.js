@@ -15,13 +15,22 @@ let at = 0;
 let pending = null;
 let chartData = null;
 
+// Scroll the list of actions, and only it, to show `item`: scrollIntoView would scroll the page
+// as well and open it past its header (on a phone the list is below the board).
+function scrollListTo(list, item) {
+  const r = item.getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  if (r.top < l.top) list.scrollTop += r.top - l.top;
+  else if (r.bottom > l.bottom) list.scrollTop += r.bottom - l.bottom;
+}
+
 async function show(n) {
   at = Math.max(0, Math.min(n, hist.played));
   $("slider").value = at;
   $("pos").textContent = `action ${at} of ${hist.played}`;
   for (const li of document.querySelectorAll("#actions li")) li.classList.toggle("cur", Number(li.dataset.n) === at);
   const cur = document.querySelector("#actions li.cur");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) scrollListTo($("actions"), cur);
   const want = at;
   pending = want;
   try {

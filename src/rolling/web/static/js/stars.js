@@ -161,7 +161,15 @@ export function situation(doc) {
     const a = v.auction;
     out.push(el("div", { class: "banner" }, `Auction of ${a.company}: high bid $${a.bid} by ${names[a.bidder]}; in: ${a.in.map((s) => names[s]).join(", ")}`));
   }
-  for (const p of v.proposals || []) out.push(el("div", { class: "banner" }, `${p.corporation} offers $${p.price} for ${p.company} (answer: ${names[p.seller_seat] ?? "?"})`));
+  // one line per corporation and seller to answer, however many of its offers wait: late in a big
+  // game a line per offer pushed the table past the first screen (issue 29)
+  const offers = new Map();
+  for (const p of v.proposals || []) {
+    const key = `${p.corporation}\u0000${p.seller_seat}`;
+    if (!offers.has(key)) offers.set(key, { corporation: p.corporation, seller: p.seller_seat, items: [] });
+    offers.get(key).items.push(`$${p.price} for ${p.company}`);
+  }
+  for (const o of offers.values()) out.push(el("div", { class: "banner" }, `${o.corporation} offers ${o.items.join(", ")} (answer: ${names[o.seller] ?? "?"})`));
   for (const d of v.deals || []) out.push(el("div", { class: "banner" }, `Deal of ${names[d.proposer]}: ${d.transactions.map((x) => `${x.corporation} buys ${x.company} for $${x.price}`).join(", then ")} (to accept: ${d.waiting.map((s) => names[s]).join(", ")})`));
   if (v.announcement) out.push(el("div", { class: "banner" }, `${v.announcement.corporation} announced buying ${v.announcement.company} from the foreign investor; asked to pre-empt: ${v.announcement.asked}`));
   for (const a of v.standing_announcements || []) out.push(el("div", { class: "banner" }, `${a.corporation} announced buying ${a.company} from the foreign investor (asked: ${a.asked})`));
