@@ -31,8 +31,9 @@ own helpers: the two best major routes (``_route_value``), the two best contract
 improvement by its taste (returning its least liked one when it would hold four), a switching
 station, and the end of the turn with the most stockpile markers (so spending a die is always
 weighed against keeping it); in the opening draft, the picks by the heuristic's draft values. At
-most :data:`MAX_CANDIDATES`; moves come from ``legal_actions`` with the engine's payment, so no
-payment is ever enumerated.
+most :data:`MAX_CANDIDATES`. Moves come from ``legal_actions``: each with the engine's payment
+(the best by the order of what is kept, :mod:`rolling.games.freight.payways`), and for the best
+route and contract and for the station also the runner-up payment (issue 28 item 5).
 
 **Playouts**: every seat plays the heuristic bot until the searching seat's next turn ends (its
 turn ends, every other seat plays one turn, so the opponents' answer to a move counts: a route
@@ -211,12 +212,12 @@ class FreightSearch:
         if best_end is not None:
             out.append(best_end)
         routes = sorted(by.get(EstablishRoute, []), key=lambda a: -g._route_value(s, seat, a))
-        out += routes[:2]
+        out += _with_payments(routes, lambda a: (a.origin, a.colour, a.dest, a.path))
         takes = by.get(TakeContract, [])
         if takes:
             links = s.map.links
             takes = sorted(takes, key=lambda a: -g._contract_value(s, seat, links[s.contract_track[a.slot]]))
-            out += takes[:2]
+            out += _with_payments(takes, lambda a: a.slot)
         per_link: dict[int, tuple] = {}
         for a in by.get(Build, []):
             r = g._build_rank(s, seat, a)
@@ -237,7 +238,7 @@ class FreightSearch:
             best_imp = min(imps, key=imp_key)
             if best_imp.discard == -1 or _taste(s.improvement_track[best_imp.slot]) < max(map(_taste, mine)):
                 out.append(best_imp)
-        out += by.get(BuildStation, [])[:1]
+        out += by.get(BuildStation, [])[:2]
         return out
 
     def next_seat(self, s: FreightState) -> int:
@@ -278,9 +279,34 @@ class FreightSearch:
         return describe_action(s, a)
 
 
+def _with_payments(ranked: list, what) -> list:
+    """The two best moves of ``ranked`` (best first; ``what`` says which moves differ only by
+    payment) with the engine's payment, then the best move's runner-up payment, if any: the next
+    payment by the order of what is kept (issue 28 item 5)."""
+    firsts: dict = {}
+    runner_up = None
+    for a in ranked:
+        k = what(a)
+        if k not in firsts:
+            if len(firsts) < 2:
+                firsts[k] = a
+        elif runner_up is None and a.pay and k == what(ranked[0]):
+            runner_up = a
+    return list(firsts.values()) + ([runner_up] if runner_up is not None else [])
+
+
 def _link(s: FreightState, index: int) -> str:
     ln = s.map.links[index]
     return f"{link_name(ln)} {s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}"
+
+
+def _paying(p, pay: str) -> str:
+    """``", paying die 2 (red), a blue marker"`` for an explicit payment; ``""`` for the engine's."""
+    words = pay.split()
+    if not words:
+        return ""
+    return ", paying " + ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() else f"a {w} marker"
+                                   for w in words)
 
 
 def describe_action(s: FreightState, a) -> str:
@@ -294,7 +320,7 @@ def describe_action(s: FreightState, a) -> str:
     if isinstance(a, DraftPass):
         return "pass"
     if isinstance(a, TakeContract):
-        return f"take {_link(s, s.contract_track[a.slot])}"
+        return f"take {_link(s, s.contract_track[a.slot])}{_paying(p, a.pay)}"
     if isinstance(a, Build | SteadyBuild):
         ln = s.link_by_id(a.link)
         where = f"{link_name(ln)} [{s.cubes[ln.index]}/{ln.length}]"
@@ -308,14 +334,14 @@ def describe_action(s: FreightState, a) -> str:
     if isinstance(a, EstablishRoute):
         path = [s.link_by_id(int(w)).index for w in a.path.split(",")]
         ids = " ".join(f"L{w.strip()}" for w in a.path.split(","))
-        return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids})"
+        return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids}){_paying(p, a.pay)}"
     if isinstance(a, BuildStation):
-        return f"build switching station #{p.stations + 1}"
+        return f"build switching station #{p.stations + 1}{_paying(p, a.pay)}"
     if isinstance(a, BuyImprovement):
         text = f"buy {s.improvement_track[a.slot]}"
         if a.discard >= 0:
             text += f", returning {(held(s, a.seat) + [s.improvement_track[a.slot]])[a.discard]}"
-        return text
+        return text + _paying(p, a.pay)
     if isinstance(a, EndTurn):
         g = gains(s, a.seat, parse_store(s, a.seat, a.store))
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"

@@ -1,0 +1,312 @@
+"""Every way to pay a price, and the engine's best payment (issue 28 item 5).
+
+A price is what taking a contract (A), establishing a major route (C), building a switching
+station (D) or purchasing an improvement (E) costs: ``generic`` "any" dice (◇) for a
+``purpose`` and, for a contract, one die of its colour (see :mod:`.payment` for what each die
+face and stockpile marker may pay). Two payments are **the same** when the player keeps the same
+things: the same dice faces (a basic die showing two colours differs from an improvement die
+showing them only with two Efficient Storage, when the basic one stores both), the same markers
+of each colour, and the same money from *bonus* symbols.
+
+**The order of what is kept** (:class:`Scorer`), compared item by item, most important first:
+
+1. *Cubes still buildable* this turn: the most construction cubes the kept dice and markers can
+   add to the player's unfinished contracts (after the purchase: a contract just taken counts
+   with its empty squares), at most the cubes left in supply. A die unspent at the end of the
+   turn is lost (or stockpiled at a loss), and cubes on a contract are what completes and scores
+   it, so paying with what cannot build comes first. Counted as a flow: each kept die or marker
+   adds one cube to a contract of a colour it shows (a die showing two colours, or *wild*, to an
+   ocean link), *wild* one to any, the *cubes* symbol two to any (the min cut over the at most
+   three contracts).
+2. *Money*: $2 per *bonus* symbol spent (only a major route takes them): stock is the score.
+3. *Any-colour dice kept*: the any-colour dice (◇) the kept tokens could still pay toward another
+   contract, improvement or station (*any2* counts two): what can still be bought this turn.
+4. *Markers kept*: stockpile markers last past the turn, dice do not.
+5. *Stockpile worth of the dice kept*: one for each kept die showing a colour (two for a basic
+   die showing two colours with two Efficient Storage, which stores both).
+6. *Colours covered*: how many of the four colours and ocean the kept tokens could still pay the
+   colour die of a contract for.
+7. *Wild symbols kept*.
+
+**What is listed** (:func:`payments`): the payments that no other payment matches or beats on
+every item of the order while beating it on one (the Pareto front of the seven items), one for
+each distinct set of the seven numbers (the first found: dice in die order before markers,
+earlier dice spent first), best first. The list is short (a handful of payments even for a seat
+holding many markers) where every distinct payment could number hundreds; any other valid
+payment is still accepted when named in ``pay``. The first is the engine's choice for ``pay=""``
+(:func:`best_payment`), so no payment is better by the order than the engine's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .components import COLOURS, OCEAN, face
+
+#: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
+Cls = tuple
+
+
+def _class_of(player, tok, both: bool) -> Cls:
+    if tok[0] == "m":
+        return ("m", tok[1])
+    name = player.dice[tok[1]]
+    f = face(name)
+    return ("d", name, both and len(f.colours) >= 2 and player.die_kinds[tok[1]] == "basic")
+
+
+def classes(player) -> tuple[list[Cls], list[list[tuple]]]:
+    """The player's unspent tokens grouped by class: ``(classes, tokens of each)``, dice first in
+    die order, then markers by colour."""
+    both = player.has("Efficient Storage") >= 2
+    keys: list[Cls] = []
+    toks: list[list[tuple]] = []
+    index: dict[Cls, int] = {}
+    for i in range(len(player.dice)):
+        if player.spent[i]:
+            continue
+        c = _class_of(player, ("d", i), both)
+        j = index.get(c)
+        if j is None:
+            j = index[c] = len(keys)
+            keys.append(c)
+            toks.append([])
+        toks[j].append(("d", i))
+    for k in range(4):
+        if player.markers[k]:
+            keys.append(("m", k))
+            toks.append([("m", k)] * player.markers[k])
+    return keys, toks
+
+
+def _exact(units: list[int], cap: list[int], counts: list[int], n: int, j: int, pre: list[int], out: list):
+    """Append to ``out`` every count vector over classes ``j..`` (after ``pre``) whose units sum to
+    exactly ``n``; ``cap[j]``: the most units classes ``j..`` hold (cuts dead branches)."""
+    if n == 0:
+        out.append(tuple(pre) + (0,) * (len(units) - j))
+        return
+    if j == len(units) or cap[j] < n:
+        return
+    u = units[j]
+    top = 0 if u == 0 else min(counts[j], n // u)
+    for x in range(top, -1, -1):
+        pre.append(x)
+        _exact(units, cap, counts, n - x * u, j + 1, pre, out)
+        pre.pop()
+
+
+def _generic_ways(units: list[int], counts: list[int], n: int) -> list[tuple]:
+    """Count vectors paying ``n`` any dice without waste: units summing to ``n``, or to ``n + 1``
+    with only two-unit tokens (an *any2* may pay a cost of one)."""
+    if n <= 0:
+        return [(0,) * len(units)]
+    out: list[tuple] = []
+    for cnt, target in ((counts, n), ([c if u == 2 else 0 for u, c in zip(units, counts, strict=True)], n + 1)):
+        if target > n and not n % 2:
+            break
+        cap = [0] * (len(units) + 1)
+        for j in range(len(units) - 1, -1, -1):
+            cap[j] = cap[j + 1] + units[j] * cnt[j]
+        _exact(units, cap, cnt, target, 0, [], out)
+    return out
+
+
+_COVER_BITS = {c: 1 << k for k, c in enumerate(COLOURS)} | {OCEAN: 1 << 4}
+
+
+class Scorer:
+    """The order of what is kept (module text) for one player and price: :meth:`key` of a spent
+    vector (counts per class of ``keys``) is a tuple, larger is better.
+
+    Args:
+        keys, counts: the seat's token classes and how many tokens of each (:func:`classes`).
+        purpose: ``"contract"``, ``"improvement"``, ``"station"`` or ``"route"``.
+        contracts: the seat's unfinished contracts after the purchase, ``(colour, empty squares)``.
+        cubes_left: the seat's construction cubes in supply after the purchase.
+    """
+
+    __slots__ = ("cubes_left", "totals", "cover_of", "whole", "deltas", "cut_const")
+
+    def __init__(self, keys, counts, purpose: str, contracts, cubes_left: int) -> None:
+        self.cubes_left = cubes_left
+        cuts = range(1 << len(contracts))
+        # Per class: what one token spent takes off (money: adds) each item, and off each cut.
+        self.deltas = []
+        self.cover_of = []
+        self.whole = counts
+        totals = [0, 0, 0, 0, 0]  # units, markers, worth, wild kept; money spent starts at 0
+        weights = []
+        for c, cnt in zip(keys, counts, strict=True):
+            units = marker = worth = wild = bonus = cover = 0
+            w = 1
+            if c[0] == "m":
+                colour = COLOURS[c[1]]
+                units = marker = 1
+                cover = _COVER_BITS[colour]
+                feed = sum(1 << i for i, (col, _e) in enumerate(contracts) if col == colour)
+            else:
+                f = face(c[1])
+                k = f.kind
+                units = 2 if k == "any2" else 1 if k in ("colour", "wild", "any") else 0
+                if k == "colour":
+                    worth = 2 if c[2] else 1
+                    cover = sum(_COVER_BITS[x] for x in f.colours) | (_COVER_BITS[OCEAN] if len(f.colours) >= 2 else 0)
+                elif k == "wild":
+                    wild = 1
+                    cover = 31
+                elif k == "bonus" and purpose == "route":
+                    bonus = 2
+                if k == "cubes":
+                    w = 2
+                feed = sum(1 << i for i, (col, _e) in enumerate(contracts)
+                           if k in ("wild", "cubes") or (k == "colour" and (
+                               col in f.colours or (col == OCEAN and len(f.colours) >= 2))))
+            totals[0] += units * cnt
+            totals[1] += marker * cnt
+            totals[2] += worth * cnt
+            totals[3] += wild * cnt
+            weights.append(tuple(w if feed & m else 0 for m in cuts))
+            self.deltas.append((units, marker, worth, wild, bonus))
+            self.cover_of.append(cover)
+        self.totals = totals
+        # Min cut of the build flow: for a set S of contracts (bit mask m), the squares of the
+        # others plus the cubes the kept tokens able to feed S can add.
+        self.cut_const = [sum(e for i, (_c, e) in enumerate(contracts) if not m >> i & 1)
+                          + sum(wt[m] * cnt for wt, cnt in zip(weights, counts, strict=True)) for m in cuts]
+        self.deltas = [d + (wt,) for d, wt in zip(self.deltas, weights, strict=True)]
+
+    def key(self, spent) -> tuple:
+        """The order's seven items for a payment spending ``spent`` (counts per class)."""
+        cuts = self.cut_const[:]
+        units, markers, worth, wild, _ = self.totals
+        money = 0
+        gone = False
+        whole = self.whole
+        deltas = self.deltas
+        for j, x in enumerate(spent):
+            if not x:
+                continue
+            du, dm, dw, dwi, db, wt = deltas[j]
+            units -= du * x
+            markers -= dm * x
+            worth -= dw * x
+            wild -= dwi * x
+            money += db * x
+            for m, w in enumerate(wt):
+                if w:
+                    cuts[m] -= w * x
+            if x == whole[j]:
+                gone = True
+        cover = 0
+        cover_of = self.cover_of
+        for j, cnt in enumerate(whole):
+            if not gone or spent[j] < cnt:
+                cover |= cover_of[j]
+        build = min(self.cubes_left, min(cuts))
+        return (build, money, units, markers, worth, cover.bit_count(), wild)
+
+
+def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
+    """The seat's unfinished contracts as ``(colour, empty squares)`` and its cubes in supply,
+    after taking the contract on link ``take`` (if given)."""
+    links = state.map.links
+    contracts = tuple((links[i].colour, links[i].length - state.cubes[i]) for i in state.players[seat].contracts)
+    left = state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    if take is not None:
+        contracts += ((take.colour, take.length - 1),)
+        left -= 1
+    return contracts, left
+
+
+def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
+             take=None) -> list[list[tuple]]:
+    """The payments to list for one die of ``colour`` (if given) plus ``generic`` any dice for
+    ``purpose``: the Pareto front of the order of what is kept, best first (module text).
+
+    ``second``: the price of a second major route this turn (the *route* symbol must pay part).
+    ``take``: the link of a contract being taken (it counts among the contracts to build).
+    Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
+    accepts; ``[]`` when there is none.
+    """
+    keys, toks = classes(state.players[seat])
+    contracts, left = _contracts(state, seat, take)
+    front = _front(tuple(keys), tuple(len(t) for t in toks), colour, generic, purpose, second, contracts, left)
+    return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
+
+
+@lru_cache(maxsize=8192)
+def _front(keys: tuple, counts: tuple, colour, generic: int, purpose: str, second: bool,
+           contracts: tuple, left: int) -> tuple:
+    """:func:`payments` as spent vectors, from the seat's classes alone (so it is cached: the
+    same hand and price recur within a turn, between listing and applying)."""
+    found = all_payments(keys, counts, colour, generic, purpose, second)
+    if not found:
+        return ()
+    scorer = Scorer(keys, counts, purpose, contracts, left)
+    keyed: dict[tuple, tuple] = {}
+    for s in found:
+        k = scorer.key(s)
+        if k not in keyed:  # of payments equal in every item, the first found
+            keyed[k] = s
+    front: list[tuple] = []
+    for k in sorted(keyed, reverse=True):
+        # Sorted best first, so only an earlier key can match or beat this one on every item.
+        if not any(all(x >= y for x, y in zip(o, k, strict=True)) for o in front):
+            front.append(k)
+    return tuple(keyed[k] for k in front)
+
+
+def class_units(c: Cls, purpose: str, second: bool = False) -> int:
+    """How many any dice a token of class ``c`` pays for ``purpose`` (as :func:`.payment.generic_units`)."""
+    if c[0] == "m":
+        return 1
+    k = face(c[1]).kind
+    if k in ("colour", "wild", "any"):
+        return 1
+    if k == "any2":
+        return 2
+    if k == "bonus":
+        return 1 if purpose == "route" else 0
+    if k == "route":
+        return 1 if purpose == "route" and second else 0
+    return 0
+
+
+def class_pays_colour(c: Cls, colour: str) -> bool:
+    """Whether a token of class ``c`` pays a contract's die of ``colour`` (as :func:`.payment.pays_colour`)."""
+    if c[0] == "m":
+        return colour != OCEAN and COLOURS[c[1]] == colour
+    f = face(c[1])
+    if f.kind == "wild":
+        return True
+    if colour == OCEAN:
+        return len(f.colours) >= 2
+    return colour in f.colours
+
+
+def all_payments(keys, counts, colour: str | None, generic: int, purpose: str,
+                 second: bool = False) -> list[tuple]:
+    """Every distinct payment as spent counts per class (``keys``, ``counts``: :func:`classes`),
+    in a fixed order: the tokens :func:`.payment.check_purchase` accepts, up to what is kept."""
+    units = [class_units(c, purpose, second) for c in keys]
+    route_cls = [j for j, c in enumerate(keys) if c[0] == "d" and face(c[1]).kind == "route"]
+    found: dict[tuple, None] = {}
+    payers = [None] if colour is None else [j for j, c in enumerate(keys) if class_pays_colour(c, colour)]
+    for j in payers:
+        left = list(counts)
+        if j is not None:
+            left[j] -= 1
+        for vec in _generic_ways(units, left, generic):
+            if j is not None:
+                vec = vec[:j] + (vec[j] + 1,) + vec[j + 1:]
+            if second and not any(vec[r] for r in route_cls):
+                continue
+            found[vec] = None
+    return list(found)
+
+
+def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
+                 take=None) -> list[tuple] | None:
+    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable."""
+    ways = payments(state, seat, colour, generic, purpose, second, take)
+    return ways[0] if ways else None
