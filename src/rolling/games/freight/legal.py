@@ -55,7 +55,7 @@ def legal_actions(state, seat: int) -> list:
         return []
     if state.stage == "draft":
         return draft.legal(state, seat)
-    # What auto_purchase would find, without building each payment: "any" dice count alike for
+    # Whether a price can be paid at all, without building each payment: "any" dice count alike for
     # contracts, improvements and stations, and every token that pays a colour is worth one.
     budget = generic_budget(state.players[seat], "contract")
     return (take_moves(state, seat, budget) + build_moves(state, seat) + route_moves(state, seat)

@@ -168,7 +168,9 @@ class FreightState:
         return self.stage == "over"
 
     def legal_actions(self, seat: int) -> list:
-        """Every move of ``seat`` now, each with the engine's payment (``pay=""``).
+        """Every move of ``seat`` now: each with the engine's payment (``pay=""``, the best by the
+        order of what is kept, :mod:`.payways`), a contract, route, station or improvement then
+        also with each other payment of :func:`.payways.payments` (issue 28 item 5).
 
         Major routes are listed once per distinct outcome (cargo marker, destination, links paid
         to each owner), of any length (see :func:`.routes.enumerate_routes`); any other valid
