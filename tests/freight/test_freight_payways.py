@@ -251,3 +251,22 @@ def test_explicit_alternative_applies_with_its_own_payment():
         t = st.clone()
         t.apply(a)
         assert [("d", i) for i, s in enumerate(t.players[0].spent) if s] == sorted(way)
+
+
+def test_terminal_menu_lists_each_payment_with_what_it_keeps():
+    """issue 28 item 5, terminal: the menu shows each way to pay a station as its own move, with
+    the dice (numbered from 1) it spends and what it leaves; typing the move pays that way."""
+    from rolling.ui.freight import describe, menu_moves
+    from rolling.ui.freight_input import parse
+
+    st = after_draft()
+    set_dice(st, 0, ["any2", "gray"], ["black", "basic"])
+    st.players[0].markers = [0, 0, 0, 0]
+    st.players[0].improvements = ["Acquisition Expert"]
+    moves = menu_moves(st, 0)
+    lines = [describe(st, a) for a in moves if isinstance(a, BuildStation)]
+    assert lines == ["build switching station #1 for 1 die  [pay 2; keeps 1 any2]",
+                     "build switching station #1 for 1 die  [pay 1; keeps 2 gray]"]
+    n = next(i for i, a in enumerate(moves, 1) if a == BuildStation(0, "0"))
+    assert st.to_act[0] == 0
+    assert parse(str(n), st, moves) == ("move", BuildStation(0, "0"))
