@@ -69,14 +69,15 @@ def legal_actions(state, seat: int) -> list:
 
 
 def pay_alternatives(state, seat: int, colour, generic: int, purpose: str, second: bool = False,
-                     take=None, cache: dict | None = None) -> list[str]:
+                     take=None, cache: dict | None = None, also: tuple = ()) -> list[str]:
     """The ``pay`` strings of the moves to list for one price: ``""`` (the engine's best) first,
     then every other distinct payment of :func:`.payways.payments`; ``[]`` when unaffordable.
-    ``cache`` (a dict) shares the answer between prices alike within one listing."""
+    ``cache`` (a dict) shares the answer between prices alike within one listing; ``also``: the
+    other prices of the listing (see :func:`.payways.payments`)."""
     key = (colour, generic, purpose, second, None if take is None else take.index)
     if cache is not None and key in cache:
         return cache[key]
-    ways = payments(state, seat, colour, generic, purpose, second, take)
+    ways = payments(state, seat, colour, generic, purpose, second, take, also)
     out = [""] + [pay_text(w) for w in ways[1:]] if ways else []
     if cache is not None:
         cache[key] = out
@@ -140,10 +141,11 @@ def route_moves(state, seat: int, alternatives: bool = True) -> list:
         return [route_move(state, seat, route) for route in found]
     second = state.routes_done == 1
     cache: dict = {}
+    costs = tuple({route[4] for route in found})
     out = []
     for route in found:
         move = route_move(state, seat, route)
-        for pay in pay_alternatives(state, seat, None, route[4], "route", second, cache=cache):
+        for pay in pay_alternatives(state, seat, None, route[4], "route", second, cache=cache, also=costs):
             out.append(move if not pay else EstablishRoute(
                 seat, move.origin, move.colour, move.dest, move.path, pay))
     return out
@@ -167,7 +169,18 @@ def station_moves(state, seat: int, budget: int | None = None, alternatives: boo
         return []
     if not alternatives:
         return [BuildStation(seat)]
-    return [BuildStation(seat, pay) for pay in pay_alternatives(state, seat, None, cost, "station")]
+    return [BuildStation(seat, pay) for pay in pay_alternatives(state, seat, None, cost, "station",
+                                                                also=_buy_prices(state, seat, budget))]
+
+
+def _buy_prices(state, seat: int, budget: int) -> tuple:
+    """The any-dice prices of the station and the improvements the seat can afford (D, E): one
+    walk finds the payments of them all (:func:`.payways.payments`)."""
+    costs = {improvements.improvement_cost(state, seat, name) for name in state.improvement_track if name is not None}
+    cost = stations.station_cost(state, seat)
+    if cost is not None:
+        costs.add(cost)
+    return tuple(sorted(c for c in costs if c <= budget))
 
 
 def improvement_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
@@ -186,7 +199,8 @@ def improvement_moves(state, seat: int, budget: int | None = None, alternatives:
         cost = improvements.improvement_cost(state, seat, name)
         if cost > budget:
             continue
-        pays = pay_alternatives(state, seat, None, cost, "improvement", cache=cache) if alternatives else [""]
+        pays = (pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=_buy_prices(state, seat, budget))
+                if alternatives else [""])
         out += [BuyImprovement(seat, slot, k, pay) for k in discards for pay in pays]
     return out
 

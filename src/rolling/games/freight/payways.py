@@ -40,8 +40,6 @@ the engine's.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .components import COLOURS, OCEAN, face
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
@@ -223,44 +221,133 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
 
 
 def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
-             take=None) -> list[list[tuple]]:
+             take=None, also: tuple = ()) -> list[list[tuple]]:
     """The payments to list for one die of ``colour`` (if given) plus ``generic`` any dice for
     ``purpose``: the Pareto front of the order of what is kept, best first, at most
     :data:`MAX_LISTED` (module text).
 
     ``second``: the price of a second major route this turn (the *route* symbol must pay part).
     ``take``: the link of a contract being taken (it counts among the contracts to build).
+    ``also``: other prices in any dice for the same kind of purpose that the caller asks for next
+    (a listing: every improvement and the station); one walk works them all out (cached).
     Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
     accepts; ``[]`` when there is none.
     """
     keys, toks = classes(state.players[seat])
     contracts, left = _contracts(state, seat, take)
-    front = _front(tuple(keys), tuple(len(t) for t in toks), colour, generic, purpose, second, contracts, left)
+    # Contracts, improvements and stations take the same tokens alike; only a route differs.
+    base = (tuple(keys), tuple(len(t) for t in toks), colour, "route" if purpose == "route" else "buy",
+            second, contracts, left)
+    front = _CACHE.get(base + (generic,))
+    if front is None:
+        targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
+        got = _fronts(*base, targets)
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.clear()
+        for t, f in got.items():
+            _CACHE[base + (t,)] = f
+        front = got[generic]
     return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
 
 
-@lru_cache(maxsize=8192)
-def _front(keys: tuple, counts: tuple, colour, generic: int, purpose: str, second: bool,
-           contracts: tuple, left: int) -> tuple:
-    """:func:`payments` as spent vectors, from the seat's classes alone (so it is cached: the
-    same hand and price recur within a turn, between listing and applying)."""
-    found = all_payments(keys, counts, colour, generic, purpose, second)
-    if not found:
-        return ()
-    scorer = Scorer(keys, counts, purpose, contracts, left)
-    keyed: dict[tuple, tuple] = {}
-    for s in found:
-        k = scorer.key(s)
-        if k not in keyed:  # of payments equal in every item, the first found
-            keyed[k] = s
-    front: list[tuple] = []
-    for k in sorted(keyed, reverse=True):
-        # Sorted best first, so only an earlier key can match or beat this one on every item.
-        if not any(all(x >= y for x, y in zip(o, k, strict=True)) for o in front):
-            front.append(k)
-            if len(front) == MAX_LISTED:
-                break
-    return tuple(keyed[k] for k in front)
+#: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
+#: then applying, then listing again after a move that changed something else)
+_CACHE: dict[tuple, tuple] = {}
+_CACHE_SIZE = 20000
+
+
+def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
+            targets: tuple) -> dict[int, tuple]:
+    """:func:`payments` as spent vectors for each price in ``targets`` (any dice), from the
+    seat's classes alone.
+
+    Payments are not enumerated one by one: a walk over the classes keeps, after each class, one
+    partial payment per distinct *partial state* (units paid, each build cut, the additive items
+    kept so far, colours covered by the classes kept so far, route symbol spent), since two
+    partial payments in the same state have the same completions with the same order items. Of
+    two in one state the one spending more of the earlier classes (dice in die order, then
+    markers) is kept, so each set of the seven items comes with that payment.
+    """
+    purpose = "route" if kind == "route" else "contract"
+    sc = Scorer(keys, counts, purpose, contracts, left)
+    units = [class_units(c, purpose, second) for c in keys]
+    is_route = [c[0] == "d" and face(c[1]).kind == "route" for c in keys]
+    payers = [None] if colour is None else [j for j, c in enumerate(keys) if class_pays_colour(c, colour)]
+    found = _walk(sc, counts, payers, units, set(targets), second, is_route, left)
+    # An any2 may pay a cost of one: an odd price may also be paid with two-unit tokens alone.
+    odd = {t + 1 for t in targets if t % 2}
+    if odd:
+        twos = [u if u == 2 else 0 for u in units]
+        for t, best in _walk(sc, counts, payers, twos, odd, second, is_route, left).items():
+            mine = found.setdefault(t - 1, {})
+            for key, path in best.items():
+                if key not in mine or path > mine[key]:
+                    mine[key] = path
+    out = {}
+    for t in targets:
+        best = found.get(t, {})
+        front: list[tuple] = []
+        for k in sorted(best, reverse=True):
+            # Sorted best first, so only an earlier key can match or beat this one on every item.
+            if not any(all(x >= y for x, y in zip(o, k, strict=True)) for o in front):
+                front.append(k)
+                if len(front) == MAX_LISTED:
+                    break
+        out[t] = tuple(best[k] for k in front)
+    return out
+
+
+def _walk(sc: Scorer, counts, payers, use, targets: set, second: bool, is_route, left: int) -> dict[int, dict]:
+    """The walk of :func:`_fronts`: for each price in ``targets`` (units of ``use`` paid), each
+    set of the seven items reached, with its payment (spent counts per class). ``payers``: the
+    classes that may pay the colour die (one token of one of them is spent for it), or
+    ``[None]`` when there is none to pay."""
+    n = len(counts)
+    top_t, low_t = max(targets), min(targets)
+    t_units, t_markers, t_worth, t_wild, _ = sc.totals
+    need = payers != [None]
+    pays = [j in payers for j in range(n)]
+    cap = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        cap[j] = cap[j + 1] + use[j] * counts[j]
+    states = {(0, tuple(sc.cut_const), t_units, t_markers, t_worth, t_wild, 0, 0, not second, need): ()}
+    for j in range(n):
+        du, dm, dw, dwi, db, wt = sc.deltas[j]
+        feeds = any(wt)
+        u = use[j]
+        cov = sc.cover_of[j]
+        whole = counts[j]
+        rest = cap[j + 1]
+        new: dict[tuple, tuple] = {}
+        for st, path in states.items():
+            paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
+            # 0: no token of this class pays the colour die; 1: one does (if it still must be paid)
+            for forced in ((0, 1) if nd and pays[j] else (0,)):
+                top = 0 if u == 0 else min(whole - forced, (top_t - paid) // u)
+                for x in range(top, -1, -1):
+                    if paid + x * u + rest < low_t:
+                        break
+                    k = x + forced
+                    ns = (paid + x * u,
+                          tuple(c - w * k for c, w in zip(cuts, wt, strict=True)) if k and feeds else cuts,
+                          un - du * k, mk - dm * k, wo - dw * k, wi - dwi * k, mo + db * k,
+                          cv | cov if k < whole else cv, rt or (is_route[j] and k > 0), nd and not forced)
+                    q = path + (k,)
+                    old = new.get(ns)
+                    if old is None or q > old:
+                        new[ns] = q
+        states = new
+    out: dict[int, dict] = {}
+    for st, path in states.items():
+        paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
+        if paid not in targets or not rt or nd:
+            continue
+        key = (min(left, min(cuts)), mo, un, mk, wo, cv.bit_count(), wi)
+        best = out.setdefault(paid, {})
+        old = best.get(key)
+        if old is None or path > old:
+            best[key] = path
+    return out
 
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
