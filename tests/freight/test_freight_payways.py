@@ -16,7 +16,7 @@ from freight_helpers import after_draft, give_contract, set_dice
 
 from rolling.core.errors import IllegalAction
 from rolling.games.freight import Config, new_game, previews
-from rolling.games.freight.actions import BuildStation, BuyImprovement, EstablishRoute, TakeContract
+from rolling.games.freight.actions import Build, BuildStation, BuyImprovement, EstablishRoute, TakeContract
 from rolling.games.freight.contracts import can_start, contract_cost
 from rolling.games.freight.improvements import improvement_cost
 from rolling.games.freight.payment import check_purchase, pay_text
@@ -270,3 +270,27 @@ def test_terminal_menu_lists_each_payment_with_what_it_keeps():
     n = next(i for i, a in enumerate(moves, 1) if a == BuildStation(0, "0"))
     assert st.to_act[0] == 0
     assert parse(str(n), st, moves) == ("move", BuildStation(0, "0"))
+
+
+def test_search_candidates_include_runner_up_payments():
+    """issue 28 item 5, bots: the search bot's candidates include, for the best contract, route
+    or station, the second payment ``legal_actions`` lists (a legal move, named explicitly)."""
+    from rolling.bots.freight import FreightHeuristicBot
+    from rolling.bots.freight_search import FreightSearch
+
+    st = new_game(Config("west-coast", 3), 6)
+    bots = [FreightHeuristicBot(k) for k in range(3)]
+    game = FreightSearch(0, 0)
+    explicit = 0
+    while not st.is_over:
+        seat = st.to_act[0]
+        cands = [a for _, a in game.candidates(st, seat, bots[0])]
+        paid = [a for a in cands if getattr(a, "pay", "") and not isinstance(a, Build)]
+        if paid:
+            legal = st.legal_actions(seat)
+            for a in paid:
+                group = [b for b in legal if isinstance(b, type(a)) and replace(b, pay="") == replace(a, pay="")]
+                assert group.index(a) == 1  # the runner-up, right after the engine's own
+            explicit += len(paid)
+        st.apply(bots[seat].choose(st, seat))
+    assert explicit > 5
