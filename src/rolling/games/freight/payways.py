@@ -30,8 +30,9 @@ of each colour, and the same money from *bonus* symbols.
 
 **What is listed** (:func:`payments`): the payments that no other payment matches or beats on
 every item of the order while beating it on one (the Pareto front of the seven items), one for
-each distinct set of the seven numbers (the first found: dice in die order before markers,
-earlier dice spent first), best first, at most :data:`MAX_LISTED`. The list is short (a handful
+each distinct set of the seven numbers (of payments equal on all seven, the one spending the
+most of the earliest tokens: dice in die order, then markers), best first, at most
+:data:`MAX_LISTED`. The list is short (a handful
 of payments even for a seat holding many markers) where every distinct payment could number
 hundreds; any other valid payment is still accepted when named in ``pay``. The first is the
 engine's choice for ``pay=""`` (:func:`best_payment`), so no payment is better by the order than
