@@ -82,38 +82,6 @@ def classes(player) -> tuple[list[Cls], list[list[tuple]]]:
     return keys, toks
 
 
-def _exact(units: list[int], cap: list[int], counts: list[int], n: int, j: int, pre: list[int], out: list):
-    """Append to ``out`` every count vector over classes ``j..`` (after ``pre``) whose units sum to
-    exactly ``n``; ``cap[j]``: the most units classes ``j..`` hold (cuts dead branches)."""
-    if n == 0:
-        out.append(tuple(pre) + (0,) * (len(units) - j))
-        return
-    if j == len(units) or cap[j] < n:
-        return
-    u = units[j]
-    top = 0 if u == 0 else min(counts[j], n // u)
-    for x in range(top, -1, -1):
-        pre.append(x)
-        _exact(units, cap, counts, n - x * u, j + 1, pre, out)
-        pre.pop()
-
-
-def _generic_ways(units: list[int], counts: list[int], n: int) -> list[tuple]:
-    """Count vectors paying ``n`` any dice without waste: units summing to ``n``, or to ``n + 1``
-    with only two-unit tokens (an *any2* may pay a cost of one)."""
-    if n <= 0:
-        return [(0,) * len(units)]
-    out: list[tuple] = []
-    for cnt, target in ((counts, n), ([c if u == 2 else 0 for u, c in zip(units, counts, strict=True)], n + 1)):
-        if target > n and not n % 2:
-            break
-        cap = [0] * (len(units) + 1)
-        for j in range(len(units) - 1, -1, -1):
-            cap[j] = cap[j + 1] + units[j] * cnt[j]
-        _exact(units, cap, cnt, target, 0, [], out)
-    return out
-
-
 _COVER_BITS = {c: 1 << k for k, c in enumerate(COLOURS)} | {OCEAN: 1 << 4}
 
 
@@ -377,27 +345,6 @@ def class_pays_colour(c: Cls, colour: str) -> bool:
     if colour == OCEAN:
         return len(f.colours) >= 2
     return colour in f.colours
-
-
-def all_payments(keys, counts, colour: str | None, generic: int, purpose: str,
-                 second: bool = False) -> list[tuple]:
-    """Every distinct payment as spent counts per class (``keys``, ``counts``: :func:`classes`),
-    in a fixed order: the tokens :func:`.payment.check_purchase` accepts, up to what is kept."""
-    units = [class_units(c, purpose, second) for c in keys]
-    route_cls = [j for j, c in enumerate(keys) if c[0] == "d" and face(c[1]).kind == "route"]
-    found: dict[tuple, None] = {}
-    payers = [None] if colour is None else [j for j, c in enumerate(keys) if class_pays_colour(c, colour)]
-    for j in payers:
-        left = list(counts)
-        if j is not None:
-            left[j] -= 1
-        for vec in _generic_ways(units, left, generic):
-            if j is not None:
-                vec = vec[:j] + (vec[j] + 1,) + vec[j + 1:]
-            if second and not any(vec[r] for r in route_cls):
-                continue
-            found[vec] = None
-    return list(found)
 
 
 def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
