@@ -41,6 +41,8 @@ the engine's.
 
 from __future__ import annotations
 
+from operator import ge, sub
+
 from .components import COLOURS, OCEAN, face
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
@@ -258,7 +260,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
         front: list[tuple] = []
         for k in sorted(best, reverse=True):
             # Sorted best first, so only an earlier key can match or beat this one on every item.
-            if not any(all(x >= y for x, y in zip(o, k, strict=True)) for o in front):
+            if not any(all(map(ge, o, k)) for o in front):
                 front.append(k)
                 if len(front) == MAX_LISTED:
                     break
@@ -282,7 +284,8 @@ def _walk(sc: Scorer, counts, payers, use, targets: set, second: bool, is_route,
     states = {(0, tuple(sc.cut_const), t_units, t_markers, t_worth, t_wild, 0, 0, not second, need): ()}
     for j in range(n):
         du, dm, dw, dwi, db, wt = sc.deltas[j]
-        feeds = any(wt)
+        # what spending k tokens takes off each cut (None: the class feeds no contract)
+        scaled = [tuple(w * k for w in wt) for k in range(counts[j] + 1)] if any(wt) else None
         u = use[j]
         cov = sc.cover_of[j]
         whole = counts[j]
@@ -298,7 +301,7 @@ def _walk(sc: Scorer, counts, payers, use, targets: set, second: bool, is_route,
                         break
                     k = x + forced
                     ns = (paid + x * u,
-                          tuple(c - w * k for c, w in zip(cuts, wt, strict=True)) if k and feeds else cuts,
+                          tuple(map(sub, cuts, scaled[k])) if k and scaled else cuts,
                           un - du * k, mk - dm * k, wo - dw * k, wi - dwi * k, mo + db * k,
                           cv | cov if k < whole else cv, rt or (is_route[j] and k > 0), nd and not forced)
                     q = path + (k,)
