@@ -34,7 +34,7 @@ LAYERS: dict[str, list[set[str]]] = {
         {"__init__", "bench"},
     ],
     "freight": [
-        {"actions", "components", "dice", "payment"},  # the vocabulary: actions, the box, dice symbols
+        {"actions", "components", "dice", "payment", "payways"},  # the vocabulary: actions, the box, dice, paying
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",

@@ -11,10 +11,13 @@ from rolling.bots.freight import FreightHeuristicBot
 from rolling.games.freight import Config, legal, new_game, routes
 from rolling.sim import play_game
 
-# recorded with the bot as it was when it took every legal action (main at 3a777ce)
+# recorded with the bot as it was when it took every legal action (main at 3a777ce); re-pinned
+# deliberately for issue 28 item 5: the bot's moves are the same kinds, but ``pay=""`` now pays by
+# the order of what is kept (payways), so its dice last differently (were (251, efa161ea8d63917d,
+# [123, 97, 91]) and (376, 4b25377365aadd9c, [147, 106, 111, 123]))
 PINNED = [
-    ("west-coast", 3, 7, (251, "efa161ea8d63917d", [123, 97, 91])),
-    ("southern", 4, 11, (376, "4b25377365aadd9c", [147, 106, 111, 123])),
+    ("west-coast", 3, 7, (248, "a22846f0a210b443", [108, 101, 111])),
+    ("southern", 4, 11, (381, "97d4422c90c521b7", [127, 117, 120, 130])),
 ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -244,8 +246,9 @@ def _freight_states(seeds, **config):
 
 
 def test_every_freight_route_is_reachable_link_by_link():
-    """A listed route: a route start, then one legal link action per link, ends in the same state."""
-    routes = 0
+    """A listed route: a route start, then one legal link action per link, and when the route has
+    several listed payments its payment's rank (issue 28 item 5), ends in the same state."""
+    routes = paid = 0
     for s in _freight_states(range(3), map="southern", players=3):
         seat = s.to_act[0]
         listed = [a for a in s.legal_actions(seat) if isinstance(a, EstablishRoute)]
@@ -262,14 +265,20 @@ def test_every_freight_route_is_reachable_link_by_link():
                 assert table.mask(seat)[k]
                 assert table.mask(seat).sum() >= 1
                 table.apply_index(seat, k)
+            ways = [b.pay for b in listed if replace(b, pay="") == replace(a, pay="")]
+            if len(ways) > 1:
+                mask = table.mask(seat)
+                assert mask.sum() == len(ways) and all(mask[F.BLOCK["route_pay"][0] + r] for r in range(len(ways)))
+                table.apply_index(seat, F.BLOCK["route_pay"][0] + ways.index(a.pay))
+                paid += 1
             assert table.route is None
             assert table.state.digest() == want.digest()
             routes += 1
-    assert routes > 50
+    assert routes > 50 and paid > 5
 
 
 def test_every_other_freight_action_has_one_index():
-    checked = 0
+    checked = alts = 0
     for k, s in enumerate(_freight_states(range(2), map="west-coast", players=3)):
         if k % 4:
             continue
@@ -278,12 +287,14 @@ def test_every_other_freight_action_has_one_index():
         opts = table._options(seat)
         engine = [a for a in s.legal_actions(seat) if not isinstance(a, EstablishRoute)]
         singles = {i: a for i, a in opts.items() if not isinstance(a, list)}
-        # every engine action is indexed, except end-turn stores giving the same markers as another
+        # every engine action is indexed, except end-turn stores giving the same markers as another;
+        # every listed payment of a contract, station or improvement too (issue 28 item 5)
         assert {a for a in engine if a.type_name != "end_turn"} <= set(singles.values())
+        alts += sum(1 for i in singles if i >= F.BLOCK["take_contract_alt"][0])
         for i, a in singles.items():
             assert 0 <= i < F.N_ACTIONS and a in engine
             checked += 1
-    assert checked > 300
+    assert checked > 300 and alts > 20
 
 
 #: two-handed seats: person A holds 0 and 3, B 1 and 2 (001, Two-player two-handed variant)

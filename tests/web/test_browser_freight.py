@@ -125,6 +125,15 @@ def play_turn(page, state: dict) -> None:
                     page.locator(f".fr-pay button.fmark[data-marker='{m.get_attribute('data-marker')}']").click()
                 assert page.locator(".chosen-pay").is_visible()
                 state["paid_by_hand"] = True
+            else:
+                # another way to pay, listed on the card after the engine's (issue 28 item 5)
+                alts = page.locator(".fr-tracks button.act.alt[data-type=take_contract]")
+                if alts.count() and not state.get("paid_alternative"):
+                    assert "keeps" in alts.first.get_attribute("title")
+                    state["paid_alternative"] = True
+                    state["contracts"] = state.get("contracts", 0) + 1
+                    click_and_wait(page, alts.first)
+                    return
             state["contracts"] = state.get("contracts", 0) + 1
             click_and_wait(page, takes.first)
             return
@@ -147,6 +156,7 @@ def play_to_the_end(page, shots, prefix: str, on_turn=None) -> dict:
 
 
 def test_whole_game_on_each_map_from_the_lobby(server, browser, shots):
+    alternatives = 0
     for map_name, players in (("west-coast", 3), ("southern", 4)):
         page = new_page(browser)
         gid = create_from_lobby(page, server, map_name, players)
@@ -168,6 +178,7 @@ def test_whole_game_on_each_map_from_the_lobby(server, browser, shots):
 
         state = play_to_the_end(page, shots, map_name, pictures)
         assert state.get("routes", 0) and state.get("builds", 0) and state.get("contracts", 0) and state.get("paid_by_hand")
+        alternatives += bool(state.get("paid_alternative"))
         page.wait_for_selector(".standings")
         assert page.locator(".standings tr").count() == players
         assert_clean(page)
@@ -183,6 +194,7 @@ def test_whole_game_on_each_map_from_the_lobby(server, browser, shots):
         assert_clean(page)
         page.screenshot(path=str(shots / f"freight-{map_name}-history.png"))
         page.context.close()
+    assert alternatives  # a contract was paid another way than the engine's, from its card
 
 
 def test_phone_and_reload(server, browser, shots):

@@ -188,3 +188,34 @@ def test_people_and_bots_in_any_seats_on_the_southern_map(client):
         assert r.status_code == 200, r.text
         acted.add(seat)
     assert d["over"] and acted == {1, 3} and len(d["standings"]) == 4
+
+
+def test_each_way_to_pay_is_a_decision_with_what_it_keeps():
+    """issue 28 item 5, web: a contract, route, station or improvement comes once per listed way
+    to pay, ``pay_rank`` 0 the engine's (``pay=""``) and then 1, 2...; each preview says what the
+    payment spends and what it keeps, and the two make up the seat's unspent dice and markers."""
+    from collections import Counter
+
+    s = _play(new_game(Config("southern", 3), 5), 40)
+    seen = 0
+    for _ in range(30):
+        seat = s.to_act[0]
+        p = s.players[seat]
+        for d in decisions(s, seat):
+            if "pay_rank" not in d:
+                continue
+            assert (d["pay_rank"] == 0) == (d["action"].get("pay", "") == "")
+            pv = d["preview"]
+            if pv and pv.get("pay") is not None:
+                dice = sorted([t["die"] for t in pv["pay"] if "die" in t] + [t["die"] for t in pv["keeps"] if "die" in t])
+                assert dice == [i for i in range(len(p.dice)) if not p.spent[i]]
+                markers = Counter(t["marker"] for t in pv["pay"] if "marker" in t)
+                for t in pv["keeps"]:
+                    if "marker" in t:
+                        markers[t["marker"]] += t["n"]
+                assert [markers[c] for c in ("blue", "gray", "red", "yellow")] == p.markers
+                seen += d["pay_rank"] > 0
+        s = _play(s, 1)
+        if s.is_over:
+            break
+    assert seen > 0

@@ -5,7 +5,9 @@ major route (its own payout, distance bonus and end-of-phase cargo bonus against
 costs), keep two contracts going (favouring short-to-finish, well-paid links next to its own
 network in colours its dice show), pour matching dice into the contract nearest completion
 (markers only when they finish it), buy useful improvements and a few switching stations with
-spare dice, and end the turn keeping the most stockpile markers. After a route, a contract taken,
+spare dice, and end the turn keeping the most stockpile markers. It pays contracts, routes,
+stations and improvements with the engine's best payment (``pay=""``), best by the order of
+what is kept of :mod:`rolling.games.freight.payways` (issue 28 item 5). After a route, a contract taken,
 a build, an improvement or a station, ``last_reason`` says why in one line.
 """
 
@@ -147,7 +149,7 @@ class FreightHeuristicBot:
                 said = f"ships {best.colour} {best.origin} -> {best.dest}: the best route"
                 self.last_reason = Reason(f"{said}, worth {value:.1f} after the dice it costs", said)
                 return best
-        takes = legal.take_moves(state, seat) if len(p.contracts) < self.target else []
+        takes = legal.take_moves(state, seat, alternatives=False) if len(p.contracts) < self.target else []
         if takes:
             best = max(takes, key=lambda a: self._contract_value(state, seat, state.map.links[state.contract_track[a.slot]]))
             link = state.map.links[state.contract_track[best.slot]]
@@ -169,7 +171,7 @@ class FreightHeuristicBot:
             self.last_reason = public_reason(f"builds on {link.label}: the contract nearest completion ({left} to go)")
             return best
         spare = sum(1 for s in p.spent if not s)
-        imps = legal.improvement_moves(state, seat) if state.phase < 2 else []
+        imps = legal.improvement_moves(state, seat, alternatives=False) if state.phase < 2 else []
         if imps:
             def taste(a):
                 name = state.improvement_track[a.slot]
@@ -181,7 +183,7 @@ class FreightHeuristicBot:
                 self.last_reason = Reason(f"buys {name}: high on its list, {spare} dice spare", f"buys {name}")
                 return best
         if p.stations < 3 and spare >= 2 and p.links_owned >= 2:
-            stations = legal.station_moves(state, seat)
+            stations = legal.station_moves(state, seat, alternatives=False)
             if stations:
                 self.last_reason = public_reason(f"builds a switching station: {spare} dice spare and {p.links_owned} links owned")
                 return stations[0]

@@ -31,8 +31,10 @@ own helpers: the two best major routes (``_route_value``), the two best contract
 improvement by its taste (returning its least liked one when it would hold four), a switching
 station, and the end of the turn with the most stockpile markers (so spending a die is always
 weighed against keeping it); in the opening draft, the picks by the heuristic's draft values. At
-most :data:`MAX_CANDIDATES`; moves come from ``legal_actions`` with the engine's payment, so no
-payment is ever enumerated.
+most :data:`MAX_CANDIDATES`. Moves come from ``legal_actions``' parts with the engine's payment
+(the best by the order of what is kept, :mod:`rolling.games.freight.payways`); the best route,
+the best contract and the station come also with the runner-up payment, the second that
+``legal_actions`` lists (issue 28 item 5), found for those three prices alone.
 
 **Playouts**: every seat plays the heuristic bot until the searching seat's next turn ends (its
 turn ends, every other seat plays one turn, so the opponents' answer to a move counts: a route
@@ -60,8 +62,11 @@ about 9 points, so these settings are the best measured, not proven optima.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rolling.core.rng import Rng
 from rolling.core.whole import is_whole
+from rolling.games.freight import contracts, legal, routes, stations
 from rolling.games.freight.actions import (
     Build,
     BuildStation,
@@ -172,7 +177,14 @@ class FreightSearch:
                    guide: FreightHeuristicBot | None = None) -> list[tuple[object, object]]:
         """``(action, action)`` pairs, best prior first (see the module docstring); ``guide``
         gives the first (default: the playouts' heuristic)."""
-        acts = s.legal_actions(seat)
+        if s.stage == "draft" or seat not in s.to_act:
+            acts = s.legal_actions(seat)
+        else:
+            # legal_actions' moves with the engine's payment only (the runner-up payments are
+            # added below for the few moves that get them, without listing every payment)
+            acts = (legal.take_moves(s, seat, alternatives=False) + legal.build_moves(s, seat)
+                    + legal.route_moves(s, seat, alternatives=False) + legal.station_moves(s, seat, alternatives=False)
+                    + legal.improvement_moves(s, seat, alternatives=False) + legal.end_turn_moves(s, seat))
         if not acts:
             return []
         g = guide or self.tree_guide
@@ -212,13 +224,13 @@ class FreightSearch:
         best_end = max(ends, key=lambda a: sum(gains(s, seat, parse_store(s, seat, a.store)))) if ends else None
         if best_end is not None:
             out.append(best_end)
-        routes = sorted(by.get(EstablishRoute, []), key=lambda a: -g._route_value(s, seat, a))
-        out += routes[:2]
+        found = sorted(by.get(EstablishRoute, []), key=lambda a: -g._route_value(s, seat, a))
+        out += found[:2] + _runner_up(s, found[:1])
         takes = by.get(TakeContract, [])
         if takes:
             links = s.map.links
             takes = sorted(takes, key=lambda a: -g._contract_value(s, seat, links[s.contract_track[a.slot]]))
-            out += takes[:2]
+            out += takes[:2] + _runner_up(s, takes[:1])
         per_link: dict[int, tuple] = {}
         for a in by.get(Build, []):
             r = g._build_rank(s, seat, a)
@@ -239,7 +251,7 @@ class FreightSearch:
             best_imp = min(imps, key=imp_key)
             if best_imp.discard == -1 or _taste(s.improvement_track[best_imp.slot]) < max(map(_taste, mine)):
                 out.append(best_imp)
-        out += by.get(BuildStation, [])[:1]
+        out += by.get(BuildStation, [])[:1] + _runner_up(s, by.get(BuildStation, [])[:1])
         return out
 
     def next_seat(self, s: FreightState) -> int:
@@ -280,9 +292,36 @@ class FreightSearch:
         return describe_action(s, a)
 
 
+def _runner_up(s: FreightState, best: list) -> list:
+    """The move of ``best`` (a one-move list, the engine's payment) paid the second way listed:
+    the next payment by the order of what is kept (issue 28 item 5); ``[]`` if there is none."""
+    if not best:
+        return []
+    a = best[0]
+    seat = a.seat
+    if isinstance(a, TakeContract):
+        link = s.map.links[s.contract_track[a.slot]]
+        pays = legal.pay_alternatives(s, seat, link.colour, contracts.contract_cost(s, seat, link), "contract", take=link)
+    elif isinstance(a, EstablishRoute):
+        base = routes.check_route(s, a)[4]
+        pays = legal.pay_alternatives(s, seat, None, routes.route_price(s, seat, base)[0], "route", s.routes_done == 1)
+    else:
+        pays = legal.pay_alternatives(s, seat, None, stations.station_cost(s, seat), "station")
+    return [replace(a, pay=pays[1])] if len(pays) > 1 else []
+
+
 def _link(s: FreightState, index: int) -> str:
     ln = s.map.links[index]
     return f"{link_name(ln)} {s.map.cities[ln.a].name}-{s.map.cities[ln.b].name}"
+
+
+def _paying(p, pay: str) -> str:
+    """``", paying die 2 (red), a blue marker"`` for an explicit payment; ``""`` for the engine's."""
+    words = pay.split()
+    if not words:
+        return ""
+    return ", paying " + ", ".join(f"die {int(w) + 1} ({p.dice[int(w)]})" if w.isdigit() else f"a {w} marker"
+                                   for w in words)
 
 
 def describe_action(s: FreightState, a) -> str:
@@ -296,7 +335,7 @@ def describe_action(s: FreightState, a) -> str:
     if isinstance(a, DraftPass):
         return "pass"
     if isinstance(a, TakeContract):
-        return f"take {_link(s, s.contract_track[a.slot])}"
+        return f"take {_link(s, s.contract_track[a.slot])}{_paying(p, a.pay)}"
     if isinstance(a, Build | SteadyBuild):
         ln = s.link_by_id(a.link)
         where = f"{link_name(ln)} [{s.cubes[ln.index]}/{ln.length}]"
@@ -310,14 +349,14 @@ def describe_action(s: FreightState, a) -> str:
     if isinstance(a, EstablishRoute):
         path = parse_path(s, a.path)
         ids = " ".join(f"L{w.strip()}" for w in a.path.split(","))
-        return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids})"
+        return " > ".join([f"ship {a.colour} {a.origin}", *route_cities(s, path), a.dest]) + f" ({ids}){_paying(p, a.pay)}"
     if isinstance(a, BuildStation):
-        return f"build switching station #{p.stations + 1}"
+        return f"build switching station #{p.stations + 1}{_paying(p, a.pay)}"
     if isinstance(a, BuyImprovement):
         text = f"buy {s.improvement_track[a.slot]}"
         if a.discard >= 0:
             text += f", returning {(held(s, a.seat) + [s.improvement_track[a.slot]])[a.discard]}"
-        return text
+        return text + _paying(p, a.pay)
     if isinstance(a, EndTurn):
         g = gains(s, a.seat, parse_store(s, a.seat, a.store))
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"

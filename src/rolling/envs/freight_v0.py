@@ -1,6 +1,6 @@
 """Rolling Freight as a PettingZoo AEC environment: ``rolling.envs.freight_v0.env(map=...)``.
 
-Agents ``player_0`` .. ``player_{n-1}`` are the seats. Action space ``Discrete(5313)`` and the
+Agents ``player_0`` .. ``player_{n-1}`` are the seats. Action space ``Discrete(5965)`` and the
 observation vector (3172 float32) are those of :mod:`rolling.research.freight_codec`, one layout
 for both maps; docs/research.md documents every index and the rewards. There is no
 ``parallel_env``: one player acts at a time in Rolling Freight.

@@ -1,14 +1,18 @@
 """Rolling Freight as fixed action indices and flat float32 observations (docs/research.md).
 
 One action space serves both maps (sized for the larger, the Southern map: 39 cities, 62 links;
-entries of links or cities a map lacks are never legal). Payments are the engine's choice, as in
-``legal_actions`` (``pay=""``), except for building, where the die or marker spent is part of
-the action. Three choices are split so that the space stays fixed and covers every outcome:
+entries of links or cities a map lacks are never legal). A contract, station or improvement index
+pays with the engine's choice (``pay=""``); its ``*_alt`` indices pay with the listed
+alternatives, by rank (1 = the runner-up by the order of what is kept,
+:mod:`rolling.games.freight.payways`, up to ``MAX_LISTED - 1``). When building, the die or
+marker spent is part of the action. Three choices are split so that the space stays fixed and
+covers every outcome:
 
 - a major route is a *route start* (origin city, cargo colour) followed by one *route link*
   action per link of the path, from the origin; the route is established when the path reaches a
   city that wants the cargo. Every distinct outcome the engine lists (cargo, destination, links
-  paid to each owner) is reachable, and every legal prefix leads to one.
+  paid to each owner) is reachable, and every legal prefix leads to one. When the completed route
+  has several listed payments, one more *route pay* action picks one by rank (0 = the engine's).
 - ending the turn names the stockpile markers taken per colour (blue, gray, red, yellow: 0-6
   each); the engine's store string giving them is used.
 - an improvement bought when one must be discarded names the discarded one.
@@ -33,6 +37,7 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.payways import MAX_LISTED
 from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
 
@@ -54,6 +59,8 @@ FACES = tuple(sorted({f for die in _COMP.basic_dice for f in die} | {f for d in 
 DIE_KINDS = ("basic", *sorted(_COMP.improvement_dice))
 #: build payment tokens: 0 the engine's choice, 1 + i die i, 1 + MAX_DICE + c a marker of colour c
 N_TOKENS = 1 + MAX_DICE + len(COLOURS)
+#: payment ranks after the engine's (rank 0) that an ``*_alt`` block indexes
+PAY_ALTS = MAX_LISTED - 1
 
 _blocks: list[tuple[str, int]] = [
     ("draft_contract", CONTRACT_SLOTS),
@@ -67,6 +74,10 @@ _blocks: list[tuple[str, int]] = [
     ("station", 1),
     ("improvement", IMPROVEMENT_SLOTS * (MAX_IMPROVEMENTS + 2)),
     ("end_turn", (MARKERS + 1) ** len(COLOURS)),
+    ("take_contract_alt", CONTRACT_SLOTS * PAY_ALTS),
+    ("station_alt", PAY_ALTS),
+    ("improvement_alt", IMPROVEMENT_SLOTS * (MAX_IMPROVEMENTS + 2) * PAY_ALTS),
+    ("route_pay", MAX_LISTED),
 ]
 #: BLOCK[name] = (first index, size)
 BLOCK: dict[str, tuple[int, int]] = {}
@@ -112,6 +123,14 @@ def action_text(index: int) -> str:
     if name == "improvement":
         slot, d = divmod(k, MAX_IMPROVEMENTS + 2)
         return f"improvement slot {slot}" + (f" discard {d - 1}" if d else "")
+    if name.endswith("_alt"):
+        what, r = divmod(k, PAY_ALTS)
+        if name == "improvement_alt":
+            slot, d = divmod(what, MAX_IMPROVEMENTS + 2)
+            what = f"{slot}" + (f" discard {d - 1}" if d else "")
+        return f"{name[:-4].replace('_', ' ')} {what} paying #{r + 1}"
+    if name == "route_pay":
+        return f"route paying #{k}"
     if name == "end_turn":
         g = []
         for _ in COLOURS:
@@ -126,7 +145,9 @@ class FreightTable(Table):
 
     ``route`` is ``(seat, origin, colour, links so far, candidates)`` while ``seat`` lays out a major
     route (``candidates``: the engine's listed routes with that origin and colour, as
-    ``(dest, path)``).
+    ``(dest, path, pays)``, ``pays`` the listed payments, the engine's ``""`` first); once a path
+    with several payments is complete, ``candidates`` holds that route alone and the mask the
+    *route pay* ranks.
     """
 
     __slots__ = ("route",)
@@ -143,11 +164,28 @@ class FreightTable(Table):
             if seat != r_seat:
                 return {}
             n = len(prefix)
-            return {_idx("route_link", path[n]): None for _, path in cands if path[:n] == prefix}
+            if len(cands) == 1 and cands[0][1] == prefix:
+                return {_idx("route_pay", r): None for r in range(len(cands[0][2]))}
+            return {_idx("route_link", path[n]): None for _, path, _ in cands if path[:n] == prefix}
         out: dict[int, object] = {}
         starts: dict[int, list] = {}
+        rank: dict[tuple, int] = {}  # payments listed so far of each move (the engine's first)
+        pays: dict[tuple, list] = {}
         for a in s.legal_actions(seat):
             t = type(a)
+            if t in (TakeContract, BuildStation, BuyImprovement) and a.pay:
+                what = (t, getattr(a, "slot", 0), getattr(a, "discard", -1))
+                r = rank[what] = rank.get(what, 0) + 1
+                if t is TakeContract:
+                    out[_idx("take_contract_alt", a.slot * PAY_ALTS + r - 1)] = a
+                elif t is BuildStation:
+                    out[_idx("station_alt", r - 1)] = a
+                else:
+                    out[_idx("improvement_alt", (a.slot * (MAX_IMPROVEMENTS + 2) + a.discard + 1) * PAY_ALTS + r - 1)] = a
+                continue
+            if t is EstablishRoute and a.pay:
+                pays[(a.origin, a.colour, a.dest, a.path)].append(a.pay)
+                continue
             if t is DraftContract:
                 out[_idx("draft_contract", a.slot)] = a
             elif t is DraftImprovement:
@@ -171,7 +209,8 @@ class FreightTable(Table):
                 origin = s.map.city_index[a.origin]
                 k = _idx("route_start", origin * len(COLOURS) + COLOURS.index(a.colour))
                 path = tuple(parse_path(s, a.path))
-                starts.setdefault(k, []).append((a.dest, path))
+                ways = pays[(a.origin, a.colour, a.dest, a.path)] = [""]
+                starts.setdefault(k, []).append((a.dest, path, ways))
             elif t is BuildStation:
                 out[_idx("station")] = a
             elif t is BuyImprovement:
@@ -207,13 +246,23 @@ class FreightTable(Table):
         start, size = BLOCK["route_start"]
         if start <= index < start + size:
             origin, c = divmod(index - start, len(COLOURS))
-            self.route = (seat, origin, c, (), tuple(opts[index]))
+            self.route = (seat, origin, c, (), tuple((d, path, tuple(w)) for d, path, w in opts[index]))
             return
         if self.route is not None:
             r_seat, origin, c, prefix, cands = self.route
+            start, size = BLOCK["route_pay"]
+            if start <= index < start + size:
+                dest, path, ways = cands[0]
+                self.route = None
+                ids = ",".join(str(s.map.links[i].id) for i in path)
+                s.apply(EstablishRoute(seat, s.map.cities[origin].name, COLOURS[c], dest, ids, ways[index - start]))
+                return
             prefix = prefix + (index - BLOCK["route_link"][0],)
-            for dest, path in cands:
+            for dest, path, ways in cands:
                 if path == prefix:
+                    if len(ways) > 1:
+                        self.route = (r_seat, origin, c, prefix, ((dest, path, tuple(ways)),))
+                        return
                     self.route = None
                     ids = ",".join(str(s.map.links[i].id) for i in path)
                     s.apply(EstablishRoute(seat, s.map.cities[origin].name, COLOURS[c], dest, ids))

@@ -41,7 +41,8 @@ from .session import PlaySession
 from .terminal import Part, Screen, draw
 
 COMMANDS = """Commands (dice, slots and moves count from 1, as the screen shows them):
-  N               do move N of the menu (the engine picks the dice to pay with)
+  N               do move N of the menu; each way to pay is its own move, [pay ...; keeps ...]
+                  says what it spends and leaves (the first: the engine's best)
   N pay 1 4 blue  do move N paying with dice 1 and 4 and one blue marker
   take S          take the contract in slot S of the contract track (or 'take Gray 2A')
   build L [N]     build on your contract on link L ('build Gray 2A', 'build L28' or 'build 28');
@@ -172,6 +173,22 @@ def pay_shown(tokens) -> str:
     return "pay " + " ".join(str(v + 1) if k == "d" else COLOURS[v] for k, v in tokens) if tokens else "cannot pay"
 
 
+def pay_and_keep(state, seat: int, tokens) -> str:
+    """A payment and what it leaves (issue 28 item 5), dice numbered from 1:
+    ``pay 1 4 blue; keeps 2 red, 3 any2, 1 gray marker``."""
+    if not tokens:
+        return "cannot pay"
+    p = state.players[seat]
+    gone = {v for k, v in tokens if k == "d"}
+    markers = list(p.markers)
+    for k, v in tokens:
+        if k == "m":
+            markers[v] -= 1
+    kept = [f"{i + 1} {f}" for i, f in enumerate(p.dice) if not p.spent[i] and i not in gone]
+    kept += [f"{n} {COLOURS[k]} marker{'s' if n > 1 else ''}" for k, n in enumerate(markers) if n]
+    return f"{pay_shown(tokens)}; keeps {', '.join(kept) or 'nothing'}"
+
+
 def dice_count(n: int) -> str:
     """``1 die``, ``3 dice``."""
     return f"{n} {'die' if n == 1 else 'dice'}"
@@ -192,7 +209,7 @@ def describe(state, a) -> str:
         card = state.contract_track[a.slot]
         pv = previews.contract(state, a)
         colour = "split" if pv.colour == "ocean" else pv.colour
-        return f"take slot {a.slot + 1}: {link_text(state, card)}, 1 {colour} + {pv.dice} any  [{pay_shown(pv.pay)}]"
+        return f"take slot {a.slot + 1}: {link_text(state, card)}, 1 {colour} + {pv.dice} any  [{pay_and_keep(state, seat, pv.pay)}]"
     if isinstance(a, Build):
         ln = state.link_by_id(a.link)
         p = state.players[seat]
@@ -214,16 +231,19 @@ def describe(state, a) -> str:
         # what the owners of the other links earn from it: a player weighs their gain too
         others = "".join(f", {state.name(k)} ${pv.earns(k)}" for k in range(len(state.players))
                          if k != seat and pv.earns(k))
+        dice = f" + ${pv.dice_bonus} bonus dice" if pv.dice_bonus else ""
         return (f"ship {route_text(state, a)} ({links}): {dice_count(pv.dice)}, you ${own} + "
-                f"${pv.distance_bonus} bonus{others}")
+                f"${pv.distance_bonus} bonus{dice}{others}  [{pay_and_keep(state, seat, pv.pay)}]")
     if isinstance(a, BuildStation):
-        return f"build switching station #{state.players[seat].stations + 1} for {dice_count(previews.station(state, a).dice)}"
+        pv = previews.station(state, a)
+        return (f"build switching station #{state.players[seat].stations + 1} for {dice_count(pv.dice)}"
+                f"  [{pay_and_keep(state, seat, pv.pay)}]")
     if isinstance(a, BuyImprovement):
         pv = previews.improvement(state, a)
         text = f"buy {pv.name} (slot {a.slot + 1}) for {dice_count(pv.cost.dice)}"
         if pv.returned is not None:
             text += f", returning {pv.returned}"
-        return text
+        return text + f"  [{pay_and_keep(state, seat, pv.cost.pay)}]"
     if isinstance(a, EndTurn):
         g = previews.stockpile(state, a)
         kept = ", ".join(f"{n} {COLOURS[k]}" for k, n in enumerate(g) if n) or "nothing"

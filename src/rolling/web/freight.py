@@ -20,8 +20,12 @@ holds what the move does, computed by :mod:`rolling.games.freight.previews` (nev
 - ``end_turn``: ``{"markers": {colour: n}}``, the stockpile markers ending the turn so takes;
 - ``draft_contract``: ``{"link"}``, ``draft_improvement``: ``{"name"}``.
 
-``pay`` is the engine's payment: ``[{"die": i, "face": "red"} | {"marker": "blue"}]`` (dice from 0,
-as the action's ``pay`` string names them), ``None`` when the player cannot pay.
+``pay`` is what the move pays with (its own ``pay``, else the engine's best):
+``[{"die": i, "face": "red"} | {"marker": "blue"}]`` (dice from 0, as the action's ``pay`` string
+names them), ``None`` when the player cannot pay; ``keeps`` (with ``pay``, for a contract, route,
+station or improvement) what it leaves: ``[{"die": i, "face"} | {"marker": colour, "n": n}]``.
+Every way to pay is its own decision (issue 28 item 5): ``pay_rank`` 0 for the engine's payment,
+1, 2... for the others in the order of what is kept.
 """
 
 from __future__ import annotations
@@ -133,6 +137,19 @@ def _pay(state, seat: int, tokens) -> list[dict[str, Any]] | None:
     return [{"die": v, "face": dice[v]} if k == "d" else {"marker": COLOURS[v]} for k, v in tokens]
 
 
+def _keeps(state, seat: int, tokens) -> list[dict[str, Any]] | None:
+    if tokens is None:
+        return None
+    p = state.players[seat]
+    gone = {v for k, v in tokens if k == "d"}
+    markers = list(p.markers)
+    for k, v in tokens:
+        if k == "m":
+            markers[v] -= 1
+    return ([{"die": i, "face": f} for i, f in enumerate(p.dice) if not p.spent[i] and i not in gone]
+            + [{"marker": COLOURS[k], "n": n} for k, n in enumerate(markers) if n])
+
+
 def preview(state, a) -> dict[str, Any] | None:
     """What action ``a`` does, in numbers (the module's docstring lists the fields), or ``None``
     for a move without one (a draft pass)."""
@@ -140,7 +157,8 @@ def preview(state, a) -> dict[str, Any] | None:
     links = s.map.links
     if isinstance(a, TakeContract):
         c = previews.contract(s, a)
-        return {"link": links[s.contract_track[a.slot]].id, "colour": c.colour, "dice": c.dice, "pay": _pay(s, a.seat, c.pay)}
+        return {"link": links[s.contract_track[a.slot]].id, "colour": c.colour, "dice": c.dice, "pay": _pay(s, a.seat, c.pay),
+                "keeps": _keeps(s, a.seat, c.pay)}
     if isinstance(a, Build):
         b = previews.build(s, a)
         return {"link": a.link, "cubes": b.cubes, "before": b.filled - b.cubes, "filled": b.filled, "length": b.length,
@@ -155,13 +173,15 @@ def preview(state, a) -> dict[str, Any] | None:
         return {"cities": [a.origin, *route_cities(s, path), a.dest], "links": [links[i].id for i in path],
                 "colour": a.colour, "dice": r.dice, "stations": r.stations, "earns": r.earns(a.seat),
                 "payouts": [list(x) for x in r.payouts], "distance_bonus": r.distance_bonus, "dice_bonus": r.dice_bonus,
-                "pay": _pay(s, a.seat, r.pay)}
+                "pay": _pay(s, a.seat, r.pay), "keeps": _keeps(s, a.seat, r.pay)}
     if isinstance(a, BuildStation):
         c = previews.station(s, a)
-        return None if c is None else {"number": s.players[a.seat].stations + 1, "dice": c.dice, "pay": _pay(s, a.seat, c.pay)}
+        return None if c is None else {"number": s.players[a.seat].stations + 1, "dice": c.dice, "pay": _pay(s, a.seat, c.pay),
+                                       "keeps": _keeps(s, a.seat, c.pay)}
     if isinstance(a, BuyImprovement):
         i = previews.improvement(s, a)
-        return {"name": i.name, "dice": i.cost.dice, "returned": i.returned, "pay": _pay(s, a.seat, i.cost.pay)}
+        return {"name": i.name, "dice": i.cost.dice, "returned": i.returned, "pay": _pay(s, a.seat, i.cost.pay),
+                "keeps": _keeps(s, a.seat, i.cost.pay)}
     if isinstance(a, EndTurn):
         return {"markers": dict(zip(COLOURS, previews.stockpile(s, a), strict=True))}
     if isinstance(a, DraftContract):
@@ -174,15 +194,21 @@ def preview(state, a) -> dict[str, Any] | None:
 
 
 def decisions(state, seat: int) -> list[dict[str, Any]]:
-    """The legal moves of ``seat`` now (the engine's list, each with the engine's payment), with
-    the terminal menu's label and :func:`preview`. Every move but ``end_turn`` also takes an
-    explicit ``pay`` string (dice from 0, markers by colour) in place of the engine's choice."""
+    """The legal moves of ``seat`` now (the engine's list: a contract, route, station or
+    improvement once per way to pay, ``pay_rank`` 0 the engine's best), with the terminal menu's
+    label and :func:`preview`. Every move but ``end_turn`` also takes an explicit ``pay`` string
+    (dice from 0, markers by colour) in place of the listed one."""
     from rolling.ui.freight import describe
 
     out = []
+    ranks: dict[tuple, int] = {}
     for a in state.legal_actions(seat):
         data = a.to_json()
         args = {k: v for k, v in data.items() if k != "type"}
-        out.append({"action": data, "type": data["type"], "args": args, "field": None, "lo": None, "hi": None,
-                    "label": describe(state, a), "group": GROUPS.get(data["type"], "other"), "preview": preview(state, a)})
+        item = {"action": data, "type": data["type"], "args": args, "field": None, "lo": None, "hi": None,
+                "label": describe(state, a), "group": GROUPS.get(data["type"], "other"), "preview": preview(state, a)}
+        if isinstance(a, TakeContract | EstablishRoute | BuildStation | BuyImprovement):
+            what = tuple(v for k, v in sorted(data.items()) if k != "pay")
+            item["pay_rank"] = ranks[what] = ranks.get(what, -1) + 1
+        out.append(item)
     return out

@@ -2,7 +2,9 @@
 
 Payments (``pay``) name what is spent, separated by spaces or commas: a die by its index in the
 player's dice (``"0 3"``), a stockpile marker by its colour (``"blue"``). An empty ``pay`` lets
-the engine choose (see :mod:`.payment`); ``legal_actions`` always lists moves with ``pay=""``.
+the engine choose its best payment (by the order of what is kept, :mod:`.payways`);
+``legal_actions`` lists each contract, route, station and improvement with ``pay=""`` first and
+then with each other payment on the order's Pareto front (issue 28 item 5).
 """
 
 from __future__ import annotations

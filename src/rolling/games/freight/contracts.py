@@ -11,7 +11,8 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import TakeContract
-from .payment import auto_purchase, check_purchase, parse_pay, spend
+from .payment import check_purchase, parse_pay, spend
+from .payways import best_payment
 
 RULE = "A: Taking on Contracts"
 
@@ -54,7 +55,7 @@ def take_contract(state, a: TakeContract) -> None:
         tokens = parse_pay(a.pay, p, RULE)
         check_purchase(p, tokens, link.colour, cost, "contract", RULE)
     else:
-        tokens = auto_purchase(state, a.seat, link.colour, cost, "contract")
+        tokens = best_payment(state, a.seat, link.colour, cost, "contract", take=link)
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
     if state.log is not None:

@@ -25,7 +25,8 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuyImprovement
-from .payment import auto_purchase, check_purchase, parse_pay, spend
+from .payment import check_purchase, parse_pay, spend
+from .payways import best_payment
 
 RULE = "E. Purchasing Improvements"
 
@@ -64,7 +65,7 @@ def buy(state, a: BuyImprovement) -> None:
         tokens = parse_pay(a.pay, p, RULE)
         check_purchase(p, tokens, None, cost, "improvement", RULE)
     else:
-        tokens = auto_purchase(state, a.seat, None, cost, "improvement")
+        tokens = best_payment(state, a.seat, None, cost, "improvement")
         if tokens is None:
             raise IllegalAction(RULE, f"{name} costs {cost} dice; you cannot pay them")
     spend(state, a.seat, tokens)

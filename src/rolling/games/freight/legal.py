@@ -23,6 +23,7 @@ from .actions import (
 )
 from .events import lines
 from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
+from .payways import payments
 from .setup import enable_log
 from .state import FreightState
 
@@ -66,20 +67,21 @@ def apply(state, action) -> None:
 
 
 def legal_actions(state, seat: int) -> list:
-    """Every move of ``seat`` now, each with the engine's payment (``pay=""``); also the method
-    ``FreightState.legal_actions(seat)``. In a turn, those of :func:`take_moves`,
-    :func:`build_moves`, :func:`route_moves`, :func:`station_moves`, :func:`improvement_moves`
-    and :func:`end_turn_moves`, in that order.
+    """Every move of ``seat`` now; also the method ``FreightState.legal_actions(seat)``. In a turn,
+    those of :func:`take_moves`, :func:`build_moves`, :func:`route_moves`, :func:`station_moves`,
+    :func:`improvement_moves` and :func:`end_turn_moves`, in that order.
 
-    Major routes are listed once per distinct outcome (cargo marker, destination, links paid to
-    each owner), of any length (see :func:`.routes.enumerate_routes`); any other valid path or
-    payment is accepted by :func:`apply`.
+    A contract, route, station or improvement is listed once with ``pay=""`` (the engine's best
+    payment, :func:`.payways.best_payment`) and then once with each other distinct payment of
+    :func:`.payways.payments`, named explicitly (issue 28 item 5). Major routes are listed once per
+    distinct outcome (cargo marker, destination, links paid to each owner), of any length (see
+    :func:`.routes.enumerate_routes`); any other valid path or payment is accepted by :func:`apply`.
     """
     if seat not in state.to_act:
         return []
     if state.stage == "draft":
         return draft.legal(state, seat)
-    # What auto_purchase would find, without building each payment: "any" dice count alike for
+    # Whether a price can be paid at all, without building each payment: "any" dice count alike for
     # contracts, improvements and stations, and every token that pays a colour is worth one.
     budget = generic_budget(state.players[seat], "contract")
     return (take_moves(state, seat, budget) + build_moves(state, seat) + route_moves(state, seat)
@@ -89,10 +91,27 @@ def legal_actions(state, seat: int) -> list:
 
 # The parts of a turn's legal_actions, for a caller (a bot) that needs only some kinds of move;
 # each assumes ``seat`` is to act in a turn. ``budget``: generic_budget(player, "contract").
+# ``alternatives=False`` lists each move once, with the engine's payment only.
 
 
-def take_moves(state, seat: int, budget: int | None = None) -> list:
-    """The TakeContract moves of ``seat`` (D)."""
+def pay_alternatives(state, seat: int, colour, generic: int, purpose: str, second: bool = False,
+                     take=None, cache: dict | None = None, also: tuple = ()) -> list[str]:
+    """The ``pay`` strings of the moves to list for one price: ``""`` (the engine's best) first,
+    then every other distinct payment of :func:`.payways.payments`; ``[]`` when unaffordable.
+    ``cache`` (a dict) shares the answer between prices alike within one listing; ``also``: the
+    other prices of the listing (see :func:`.payways.payments`)."""
+    key = (colour, generic, purpose, second, None if take is None else take.index)
+    if cache is not None and key in cache:
+        return cache[key]
+    ways = payments(state, seat, colour, generic, purpose, second, take, also)
+    out = [""] + [pay_text(w) for w in ways[1:]] if ways else []
+    if cache is not None:
+        cache[key] = out
+    return out
+
+
+def take_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
+    """The TakeContract moves of ``seat`` (A), each payment as a move (see :func:`legal_actions`)."""
     p = state.players[seat]
     if budget is None:
         budget = generic_budget(p, "contract")
@@ -104,8 +123,13 @@ def take_moves(state, seat: int, budget: int | None = None) -> list:
             if card is None:
                 continue
             link = links[card]
-            if link.colour in colours and contracts.contract_cost(state, seat, link) <= budget - 1:
-                out.append(TakeContract(seat, slot))
+            cost = contracts.contract_cost(state, seat, link)
+            if link.colour in colours and cost <= budget - 1:
+                if not alternatives:
+                    out.append(TakeContract(seat, slot))
+                    continue
+                out += [TakeContract(seat, slot, pay)
+                        for pay in pay_alternatives(state, seat, link.colour, cost, "contract", take=link)]
     return out
 
 
@@ -136,9 +160,21 @@ def build_moves(state, seat: int) -> list:
     return out
 
 
-def route_moves(state, seat: int) -> list:
-    """The EstablishRoute moves of ``seat``, one per distinct outcome (C)."""
-    return [route_move(state, seat, route) for route in routes.enumerate_routes(state, seat)]
+def route_moves(state, seat: int, alternatives: bool = True) -> list:
+    """The EstablishRoute moves of ``seat``, one per distinct outcome (C) and payment."""
+    found = routes.enumerate_routes(state, seat)
+    if not alternatives:
+        return [route_move(state, seat, route) for route in found]
+    second = state.routes_done == 1
+    cache: dict = {}
+    costs = tuple({route[4] for route in found})
+    out = []
+    for route in found:
+        move = route_move(state, seat, route)
+        for pay in pay_alternatives(state, seat, None, route[4], "route", second, cache=cache, also=costs):
+            out.append(move if not pay else EstablishRoute(
+                seat, move.origin, move.colour, move.dest, move.path, pay))
+    return out
 
 
 def route_move(state, seat: int, route: tuple) -> EstablishRoute:
@@ -150,30 +186,48 @@ def route_move(state, seat: int, route: tuple) -> EstablishRoute:
     return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, ",".join(str(links[i].id) for i in path))
 
 
-def station_moves(state, seat: int, budget: int | None = None) -> list:
-    """The BuildStation move of ``seat``, if it may build one."""
+def station_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
+    """The BuildStation moves of ``seat`` (one per payment), if it may build one (D)."""
     if budget is None:
         budget = generic_budget(state.players[seat], "contract")
     cost = stations.station_cost(state, seat)
-    return [BuildStation(seat)] if cost is not None and cost <= budget else []
+    if cost is None or cost > budget:
+        return []
+    if not alternatives:
+        return [BuildStation(seat)]
+    return [BuildStation(seat, pay) for pay in pay_alternatives(state, seat, None, cost, "station",
+                                                                also=_buy_prices(state, seat, budget))]
 
 
-def improvement_moves(state, seat: int, budget: int | None = None) -> list:
-    """The BuyImprovement moves of ``seat`` (with one per improvement to discard when at the limit)."""
+def _buy_prices(state, seat: int, budget: int) -> tuple:
+    """The any-dice prices of the station and the improvements the seat can afford (D, E): one
+    walk finds the payments of them all (:func:`.payways.payments`)."""
+    costs = {improvements.improvement_cost(state, seat, name) for name in state.improvement_track if name is not None}
+    cost = stations.station_cost(state, seat)
+    if cost is not None:
+        costs.add(cost)
+    return tuple(sorted(c for c in costs if c <= budget))
+
+
+def improvement_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
+    """The BuyImprovement moves of ``seat`` (E): one per improvement to discard when at the limit,
+    and one per payment."""
     if budget is None:
         budget = generic_budget(state.players[seat], "contract")
     out: list = []
     n = len(improvements.held(state, seat)) + 1
     limit = state.comp.box["max_improvements"]
+    discards = range(n) if n > limit else (-1,)
+    cache: dict = {}
     for slot, name in enumerate(state.improvement_track):
         if name is None:
             continue
-        if improvements.improvement_cost(state, seat, name) > budget:
+        cost = improvements.improvement_cost(state, seat, name)
+        if cost > budget:
             continue
-        if n > limit:
-            out += [BuyImprovement(seat, slot, k) for k in range(n)]
-        else:
-            out.append(BuyImprovement(seat, slot))
+        pays = (pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=_buy_prices(state, seat, budget))
+                if alternatives else [""])
+        out += [BuyImprovement(seat, slot, k, pay) for k in discards for pay in pays]
     return out
 
 

@@ -27,10 +27,26 @@ from .actions import Build, BuildStation, BuyImprovement, EndTurn, EstablishRout
 from .construction import contract_score, plan_build
 from .contracts import contract_cost
 from .improvements import held, improvement_cost
-from .payment import auto_purchase, bonus_faces
+from .payment import bonus_faces, check_purchase, parse_pay
+from .payways import best_payment
 from .routes import check_route, distance_bonus, payouts, route_payment, route_price
 from .stations import station_cost
 from .stockpile import gains, parse_store
+
+
+def _payment(state, a, colour, dice: int, purpose: str, take=None) -> tuple | None:
+    """The tokens the move pays with: its ``pay`` if it names one (``None`` if that payment is
+    not valid), else the engine's best (:func:`.payways.best_payment`)."""
+    if a.pay.strip():
+        p = state.players[a.seat]
+        try:
+            tokens = parse_pay(a.pay, p, "preview")
+            check_purchase(p, tokens, colour, dice, purpose, "preview")
+        except IllegalAction:
+            return None
+        return tuple(tokens)
+    pay = best_payment(state, a.seat, colour, dice, purpose, take=take)
+    return None if pay is None else tuple(pay)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +57,8 @@ class Cost:
         colour: the one die of a colour a contract asks for (``"ocean"``: a die showing two
             colours, for a Slash contract); ``None`` for an improvement or a station.
         dice: any-colour dice besides it (the printed cost, one fewer with Acquisition Expert).
-        pay: the tokens the engine would pay with, or ``None`` if the player cannot pay.
+        pay: the tokens the move pays with (its ``pay``, or the engine's best when empty), or
+            ``None`` if the player cannot pay (or the named payment is not valid).
     """
 
     colour: str | None
@@ -61,8 +78,7 @@ def contract(state, a: TakeContract) -> Cost:
         raise IndexError(f"no contract in slot {a.slot}")
     link = state.map.links[card]
     dice = contract_cost(state, a.seat, link)
-    pay = auto_purchase(state, a.seat, link.colour, dice, "contract")
-    return Cost(link.colour, dice, None if pay is None else tuple(pay))
+    return Cost(link.colour, dice, _payment(state, a, link.colour, dice, "contract", link))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +107,8 @@ def improvement(state, a: BuyImprovement) -> ImprovementCost:
     if name is None:
         raise IndexError(f"no improvement in slot {a.slot}")
     dice = improvement_cost(state, a.seat, name)
-    pay = auto_purchase(state, a.seat, None, dice, "improvement")
     returned = (held(state, a.seat) + [name])[a.discard] if a.discard >= 0 else None
-    return ImprovementCost(name, Cost(None, dice, None if pay is None else tuple(pay)), returned)
+    return ImprovementCost(name, Cost(None, dice, _payment(state, a, None, dice, "improvement")), returned)
 
 
 def station(state, a: BuildStation) -> Cost | None:
@@ -102,8 +117,7 @@ def station(state, a: BuildStation) -> Cost | None:
     dice = station_cost(state, a.seat)
     if dice is None:
         return None
-    pay = auto_purchase(state, a.seat, None, dice, "station")
-    return Cost(None, dice, None if pay is None else tuple(pay))
+    return Cost(None, dice, _payment(state, a, None, dice, "station"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,8 @@ from rolling.core.whole import parse_whole
 from . import events as E
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
-from .payment import auto_purchase, bonus_faces, check_purchase, generic_budget, parse_pay, spend
+from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spend
+from .payways import best_payment
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -152,7 +153,7 @@ def route_payment(state, a: EstablishRoute, cost: int) -> list[tuple]:
         return tokens
     if second and not any(f == "route" for f, s in zip(p.dice, p.spent, strict=True) if not s):
         raise IllegalAction(RULE, "a second major route needs the route symbol of an improvement die")
-    tokens = auto_purchase(state, a.seat, None, cost, "route", second)
+    tokens = best_payment(state, a.seat, None, cost, "route", second)
     if tokens is None:
         raise IllegalAction(RULE, f"the route costs {cost} dice; you cannot pay them")
     return tokens

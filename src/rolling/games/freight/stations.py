@@ -11,7 +11,8 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuildStation
-from .payment import auto_purchase, check_purchase, parse_pay, spend
+from .payment import check_purchase, parse_pay, spend
+from .payways import best_payment
 
 RULE = "D: Building Switching Stations"
 
@@ -39,7 +40,7 @@ def build_station(state, a: BuildStation) -> None:
         tokens = parse_pay(a.pay, p, RULE)
         check_purchase(p, tokens, None, cost, "station", RULE)
     else:
-        tokens = auto_purchase(state, a.seat, None, cost, "station")
+        tokens = best_payment(state, a.seat, None, cost, "station")
         if tokens is None:
             raise IllegalAction(RULE, f"a switching station costs {cost} dice; you cannot pay them")
     spend(state, a.seat, tokens)

@@ -58,6 +58,19 @@ function marker(colour, n = null, { onclick = null, cls = "" } = {}) {
 
 function cargo(colour) { return h("span", { class: "fcargo", style: { background: COLOUR[colour] }, title: `${colour} cargo` }); }
 
+// Every way to pay a contract, route, station or improvement is its own decision (issue 28
+// item 5): pay_rank 0 is the engine's best, the others follow in the order of what is kept.
+function sameMove(a, b) {
+  const strip = (d) => JSON.stringify(Object.entries(d.args).filter(([k]) => k !== "pay").sort());
+  return a.type === b.type && strip(a) === strip(b);
+}
+
+function keepsText(p) {
+  if (!p || !p.keeps) return "";
+  const words = p.keeps.map((t) => (t.marker ? `${t.n} ${t.marker} marker${t.n > 1 ? "s" : ""}` : `${t.face}`));
+  return `keeps ${words.join(", ") || "nothing"}`;
+}
+
 function payChips(pay) {
   if (!pay) return h("span", { class: "warn" }, "cannot pay");
   if (!pay.length) return h("span", { class: "muted" }, "free");
@@ -301,8 +314,9 @@ function tracks(doc, data) {
     h("div", { class: "band" }, h("b", {}, label), h("span", {}, `L${l.id}`)),
     h("div", {}, `${cityName(data, l.a)}–${cityName(data, l.b)}`),
     h("div", { class: "muted" }, `${l.length} squares · 1 ${l.colour === "ocean" ? "split" : l.colour} + ${l.cost}◇`),
-    ds.map((d) => h("button", { class: "act small", "data-type": d.type, "data-args": JSON.stringify(d.args), title: d.label, onclick: () => go(seat, d) },
-      d.type === "draft_contract" ? "draft" : ["take ", payChips(d.preview && d.preview.pay)])));
+    ds.map((d) => h("button", { class: `act small${d.pay_rank ? " alt" : ""}`, "data-type": d.type, "data-args": JSON.stringify(d.args),
+      title: `${d.label} ${keepsText(d.preview)}`, onclick: () => go(seat, d) },
+      d.type === "draft_contract" ? "draft" : [d.pay_rank ? "or " : "take ", payChips(d.preview && d.preview.pay)])));
   });
   const imps = v.improvement_track.map((name, slot) => {
     if (!name) return h("div", { class: "fcard empty" }, "—");
@@ -310,8 +324,10 @@ function tracks(doc, data) {
     const ds = list.filter((d) => (d.type === "improvement" || d.type === "draft_improvement") && d.args.slot === slot);
     return h("div", { class: "fcard imp" }, h("div", { class: "band" }, h("b", {}, name), h("span", {}, `${info.cost}◇`)),
       info.faces ? h("div", { class: "faces", title: info.text }, info.faces.map((f) => die(f))) : h("div", { class: "muted" }, info.text),
-      ds.map((d) => h("button", { class: "act small", "data-type": d.type, "data-args": JSON.stringify(d.args), title: d.label, onclick: () => go(seat, d) },
-        d.type === "draft_improvement" ? "draft" : [d.preview && d.preview.returned ? `buy, return ${d.preview.returned} ` : "buy ", payChips(d.preview && d.preview.pay)])));
+      ds.map((d) => h("button", { class: `act small${d.pay_rank ? " alt" : ""}`, "data-type": d.type, "data-args": JSON.stringify(d.args),
+        title: `${d.label} ${keepsText(d.preview)}`, onclick: () => go(seat, d) },
+        d.type === "draft_improvement" ? "draft" : [d.pay_rank ? "or " : (d.preview && d.preview.returned ? `buy, return ${d.preview.returned} ` : "buy "),
+          payChips(d.preview && d.preview.pay)])));
   });
   return h("section", { class: "panel fr-tracks" }, h("h3", {}, "Contract track"), h("div", { class: "fcards" }, contracts),
     h("h3", {}, "Improvement track"), h("div", { class: "fcards" }, imps));
@@ -391,7 +407,17 @@ function payBar(doc, seat) {
       h("button", { class: "small", type: "button", onclick: () => { ui.pay = null; renderDecisions(cur.decRoot, cur.doc, cur.send); } }, "engine's choice")) : null);
 }
 
+function altPays(seat, d, items) {
+  const alts = items.filter((x) => x.pay_rank > 0 && sameMove(x, d));
+  if (!alts.length) return null;
+  return h("div", { class: "alts" }, h("small", { class: "muted" }, "or pay "),
+    alts.map((x) => h("button", { class: "act small alt", "data-type": x.type, "data-args": JSON.stringify(x.args), title: `${x.label} · ${keepsText(x.preview)}`,
+      onclick: () => go(seat, x) }, payChips(x.preview && x.preview.pay))));
+}
+
 function routeBlock(doc, seat, items, data) {
+  const all = items;
+  items = items.filter((d) => !d.pay_rank);
   const shown = ui.cities.length ? routesMatching(items, ui.cities) : items;
   const rows = shown.slice(0, 14).map((d) => {
     const p = d.preview;
@@ -400,7 +426,8 @@ function routeBlock(doc, seat, items, data) {
       cargo(p.colour), " ", h("b", {}, p.cities.join(" › ")),
       h("span", { class: "muted" }, ` · ${plural(p.links.length, "link", "links")} · ${plural(p.dice, "die", "dice")}`)]),
     h("div", { class: "pv" }, `you +$${p.earns}`, p.distance_bonus ? ` (distance bonus $${p.distance_bonus})` : "", p.dice_bonus ? ` (bonus dice $${p.dice_bonus})` : "",
-      others ? ` · ${others}` : "", p.stations ? ` · stations −${p.stations}` : "", " · ", payChips(p.pay)));
+      others ? ` · ${others}` : "", p.stations ? ` · stations −${p.stations}` : "", " · ", payChips(p.pay)),
+    altPays(seat, d, all));
   });
   const hint = ui.cities.length
     ? h("div", { class: "hint" }, `Route so far: ${ui.cities.join(" › ")} — click the next city (highlighted) or a listed route. `,
@@ -451,10 +478,10 @@ export function renderDecisions(root, doc, send) {
           d.args.store ? h("small", { class: "muted" }, ` (split dice as ${d.args.store.replaceAll(",", ", ")})`) : null]));
       });
     } else {
-      body = items.map((d) => {
+      body = items.filter((d) => !d.pay_rank).map((d) => {
         const p = d.preview || {};
         let text = d.label.replace(/\s*\[pay[^\]]*\]$/, "").replace(/\s*\[cannot pay\]$/, "");
-        return h("div", { class: "dec" }, button(seat, d, [text, p.pay !== undefined ? [" ", payChips(p.pay)] : null]));
+        return h("div", { class: "dec" }, button(seat, d, [text, p.pay !== undefined ? [" ", payChips(p.pay)] : null]), altPays(seat, d, items));
       });
     }
     blocks.push(h("div", { class: `group g-${g}` }, h("h4", {}, title), body));

@@ -1,0 +1,357 @@
+"""Every way to pay a price, and the engine's best payment (issue 28 item 5).
+
+A price is what taking a contract (A), establishing a major route (C), building a switching
+station (D) or purchasing an improvement (E) costs: ``generic`` "any" dice (◇) for a
+``purpose`` and, for a contract, one die of its colour (see :mod:`.payment` for what each die
+face and stockpile marker may pay). Two payments are **the same** when the player keeps the same
+things: the same dice faces (a basic die showing two colours differs from an improvement die
+showing them only with two Efficient Storage, when the basic one stores both), the same markers
+of each colour, and the same money from *bonus* symbols.
+
+**The order of what is kept** (:class:`Scorer`), compared item by item, most important first:
+
+1. *Cubes still buildable* this turn: the most construction cubes the kept dice and markers can
+   add to the player's unfinished contracts (after the purchase: a contract just taken counts
+   with its empty squares), at most the cubes left in supply. A die unspent at the end of the
+   turn is lost (or stockpiled at a loss), and cubes on a contract are what completes and scores
+   it, so paying with what cannot build comes first. Counted as a flow: each kept die or marker
+   adds one cube to a contract of a colour it shows (a die showing two colours, or *wild*, to an
+   ocean link), *wild* one to any, the *cubes* symbol two to any (the min cut over the at most
+   three contracts).
+2. *Money*: $2 per *bonus* symbol spent (only a major route takes them): stock is the score.
+3. *Any-colour dice kept*: the any-colour dice (◇) the kept tokens could still pay toward another
+   contract, improvement or station (*any2* counts two): what can still be bought this turn.
+4. *Markers kept*: stockpile markers last past the turn, dice do not.
+5. *Stockpile worth of the dice kept*: one for each kept die showing a colour (two for a basic
+   die showing two colours with two Efficient Storage, which stores both).
+6. *Colours covered*: how many of the four colours and ocean the kept tokens could still pay the
+   colour die of a contract for.
+7. *Wild symbols kept*.
+
+**What is listed** (:func:`payments`): the payments that no other payment matches or beats on
+every item of the order while beating it on one (the Pareto front of the seven items), one for
+each distinct set of the seven numbers (of payments equal on all seven, the one spending the
+most of the earliest tokens: dice in die order, then markers), best first, at most
+:data:`MAX_LISTED`. The list is short (a handful
+of payments even for a seat holding many markers) where every distinct payment could number
+hundreds; any other valid payment is still accepted when named in ``pay``. The first is the
+engine's choice for ``pay=""`` (:func:`best_payment`), so no payment is better by the order than
+the engine's.
+"""
+
+from __future__ import annotations
+
+from operator import ge, sub
+
+from .components import COLOURS, OCEAN, face
+
+#: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
+Cls = tuple
+#: the most payments listed for one price (the best by the order; the research codecs give each
+#: a fixed index). Random games never came near: 17 at most in 26,035 prices.
+MAX_LISTED = 32
+
+
+def _class_of(player, tok, both: bool) -> Cls:
+    if tok[0] == "m":
+        return ("m", tok[1])
+    name = player.dice[tok[1]]
+    f = face(name)
+    return ("d", name, both and len(f.colours) >= 2 and player.die_kinds[tok[1]] == "basic")
+
+
+def classes(player) -> tuple[list[Cls], list[list[tuple]]]:
+    """The player's unspent tokens grouped by class: ``(classes, tokens of each)``, dice first in
+    die order, then markers by colour."""
+    both = player.has("Efficient Storage") >= 2
+    keys: list[Cls] = []
+    toks: list[list[tuple]] = []
+    index: dict[Cls, int] = {}
+    for i in range(len(player.dice)):
+        if player.spent[i]:
+            continue
+        c = _class_of(player, ("d", i), both)
+        j = index.get(c)
+        if j is None:
+            j = index[c] = len(keys)
+            keys.append(c)
+            toks.append([])
+        toks[j].append(("d", i))
+    for k in range(4):
+        if player.markers[k]:
+            keys.append(("m", k))
+            toks.append([("m", k)] * player.markers[k])
+    return keys, toks
+
+
+_COVER_BITS = {c: 1 << k for k, c in enumerate(COLOURS)} | {OCEAN: 1 << 4}
+
+
+class Scorer:
+    """The order of what is kept (module text) for one player and price: :meth:`key` of a spent
+    vector (counts per class of ``keys``) is a tuple, larger is better.
+
+    Args:
+        keys, counts: the seat's token classes and how many tokens of each (:func:`classes`).
+        purpose: ``"contract"``, ``"improvement"``, ``"station"`` or ``"route"``.
+        contracts: the seat's unfinished contracts after the purchase, ``(colour, empty squares)``.
+        cubes_left: the seat's construction cubes in supply after the purchase.
+    """
+
+    __slots__ = ("cubes_left", "totals", "cover_of", "whole", "deltas", "cut_const")
+
+    def __init__(self, keys, counts, purpose: str, contracts, cubes_left: int) -> None:
+        self.cubes_left = cubes_left
+        cuts = range(1 << len(contracts))
+        # Per class: what one token spent takes off (money: adds) each item, and off each cut.
+        self.deltas = []
+        self.cover_of = []
+        self.whole = counts
+        totals = [0, 0, 0, 0, 0]  # units, markers, worth, wild kept; money spent starts at 0
+        weights = []
+        for c, cnt in zip(keys, counts, strict=True):
+            units = marker = worth = wild = bonus = cover = 0
+            w = 1
+            if c[0] == "m":
+                colour = COLOURS[c[1]]
+                units = marker = 1
+                cover = _COVER_BITS[colour]
+                feed = sum(1 << i for i, (col, _e) in enumerate(contracts) if col == colour)
+            else:
+                f = face(c[1])
+                k = f.kind
+                units = 2 if k == "any2" else 1 if k in ("colour", "wild", "any") else 0
+                if k == "colour":
+                    worth = 2 if c[2] else 1
+                    cover = sum(_COVER_BITS[x] for x in f.colours) | (_COVER_BITS[OCEAN] if len(f.colours) >= 2 else 0)
+                elif k == "wild":
+                    wild = 1
+                    cover = 31
+                elif k == "bonus" and purpose == "route":
+                    bonus = 2
+                if k == "cubes":
+                    w = 2
+                feed = sum(1 << i for i, (col, _e) in enumerate(contracts)
+                           if k in ("wild", "cubes") or (k == "colour" and (
+                               col in f.colours or (col == OCEAN and len(f.colours) >= 2))))
+            totals[0] += units * cnt
+            totals[1] += marker * cnt
+            totals[2] += worth * cnt
+            totals[3] += wild * cnt
+            weights.append(tuple(w if feed & m else 0 for m in cuts))
+            self.deltas.append((units, marker, worth, wild, bonus))
+            self.cover_of.append(cover)
+        self.totals = totals
+        # Min cut of the build flow: for a set S of contracts (bit mask m), the squares of the
+        # others plus the cubes the kept tokens able to feed S can add.
+        self.cut_const = [sum(e for i, (_c, e) in enumerate(contracts) if not m >> i & 1)
+                          + sum(wt[m] * cnt for wt, cnt in zip(weights, counts, strict=True)) for m in cuts]
+        self.deltas = [d + (wt,) for d, wt in zip(self.deltas, weights, strict=True)]
+
+    def key(self, spent) -> tuple:
+        """The order's seven items for a payment spending ``spent`` (counts per class)."""
+        cuts = self.cut_const[:]
+        units, markers, worth, wild, _ = self.totals
+        money = 0
+        gone = False
+        whole = self.whole
+        deltas = self.deltas
+        for j, x in enumerate(spent):
+            if not x:
+                continue
+            du, dm, dw, dwi, db, wt = deltas[j]
+            units -= du * x
+            markers -= dm * x
+            worth -= dw * x
+            wild -= dwi * x
+            money += db * x
+            for m, w in enumerate(wt):
+                if w:
+                    cuts[m] -= w * x
+            if x == whole[j]:
+                gone = True
+        cover = 0
+        cover_of = self.cover_of
+        for j, cnt in enumerate(whole):
+            if not gone or spent[j] < cnt:
+                cover |= cover_of[j]
+        build = min(self.cubes_left, min(cuts))
+        return (build, money, units, markers, worth, cover.bit_count(), wild)
+
+
+def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
+    """The seat's unfinished contracts as ``(colour, empty squares)`` and its cubes in supply,
+    after taking the contract on link ``take`` (if given)."""
+    links = state.map.links
+    contracts = tuple((links[i].colour, links[i].length - state.cubes[i]) for i in state.players[seat].contracts)
+    left = state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    if take is not None:
+        contracts += ((take.colour, take.length - 1),)
+        left -= 1
+    return contracts, left
+
+
+def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
+             take=None, also: tuple = ()) -> list[list[tuple]]:
+    """The payments to list for one die of ``colour`` (if given) plus ``generic`` any dice for
+    ``purpose``: the Pareto front of the order of what is kept, best first, at most
+    :data:`MAX_LISTED` (module text).
+
+    ``second``: the price of a second major route this turn (the *route* symbol must pay part).
+    ``take``: the link of a contract being taken (it counts among the contracts to build).
+    ``also``: other prices in any dice for the same kind of purpose that the caller asks for next
+    (a listing: every improvement and the station); one walk works them all out (cached).
+    Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
+    accepts; ``[]`` when there is none.
+    """
+    keys, toks = classes(state.players[seat])
+    contracts, left = _contracts(state, seat, take)
+    # Contracts, improvements and stations take the same tokens alike; only a route differs.
+    base = (tuple(keys), tuple(len(t) for t in toks), colour, "route" if purpose == "route" else "buy",
+            second, contracts, left)
+    front = _CACHE.get(base + (generic,))
+    if front is None:
+        targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
+        got = _fronts(*base, targets)
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.clear()
+        for t, f in got.items():
+            _CACHE[base + (t,)] = f
+        front = got[generic]
+    return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
+
+
+#: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
+#: then applying, then listing again after a move that changed something else)
+_CACHE: dict[tuple, tuple] = {}
+_CACHE_SIZE = 20000
+
+
+def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
+            targets: tuple) -> dict[int, tuple]:
+    """:func:`payments` as spent vectors for each price in ``targets`` (any dice), from the
+    seat's classes alone.
+
+    Payments are not enumerated one by one: a walk over the classes keeps, after each class, one
+    partial payment per distinct *partial state* (units paid, each build cut, the additive items
+    kept so far, colours covered by the classes kept so far, route symbol spent), since two
+    partial payments in the same state have the same completions with the same order items. Of
+    two in one state the one spending more of the earlier classes (dice in die order, then
+    markers) is kept, so each set of the seven items comes with that payment.
+    """
+    purpose = "route" if kind == "route" else "contract"
+    sc = Scorer(keys, counts, purpose, contracts, left)
+    units = [class_units(c, purpose, second) for c in keys]
+    is_route = [c[0] == "d" and face(c[1]).kind == "route" for c in keys]
+    payers = [None] if colour is None else [j for j, c in enumerate(keys) if class_pays_colour(c, colour)]
+    found = _walk(sc, counts, payers, units, set(targets), second, is_route, left)
+    # An any2 may pay a cost of one: an odd price may also be paid with two-unit tokens alone.
+    odd = {t + 1 for t in targets if t % 2}
+    if odd:
+        twos = [u if u == 2 else 0 for u in units]
+        for t, best in _walk(sc, counts, payers, twos, odd, second, is_route, left).items():
+            mine = found.setdefault(t - 1, {})
+            for key, path in best.items():
+                if key not in mine or path > mine[key]:
+                    mine[key] = path
+    out = {}
+    for t in targets:
+        best = found.get(t, {})
+        front: list[tuple] = []
+        for k in sorted(best, reverse=True):
+            # Sorted best first, so only an earlier key can match or beat this one on every item.
+            if not any(all(map(ge, o, k)) for o in front):
+                front.append(k)
+                if len(front) == MAX_LISTED:
+                    break
+        out[t] = tuple(best[k] for k in front)
+    return out
+
+
+def _walk(sc: Scorer, counts, payers, use, targets: set, second: bool, is_route, left: int) -> dict[int, dict]:
+    """The walk of :func:`_fronts`: for each price in ``targets`` (units of ``use`` paid), each
+    set of the seven items reached, with its payment (spent counts per class). ``payers``: the
+    classes that may pay the colour die (one token of one of them is spent for it), or
+    ``[None]`` when there is none to pay."""
+    n = len(counts)
+    top_t, low_t = max(targets), min(targets)
+    t_units, t_markers, t_worth, t_wild, _ = sc.totals
+    need = payers != [None]
+    pays = [j in payers for j in range(n)]
+    cap = [0] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        cap[j] = cap[j + 1] + use[j] * counts[j]
+    states = {(0, tuple(sc.cut_const), t_units, t_markers, t_worth, t_wild, 0, 0, not second, need): ()}
+    for j in range(n):
+        du, dm, dw, dwi, db, wt = sc.deltas[j]
+        # what spending k tokens takes off each cut (None: the class feeds no contract)
+        scaled = [tuple(w * k for w in wt) for k in range(counts[j] + 1)] if any(wt) else None
+        u = use[j]
+        cov = sc.cover_of[j]
+        whole = counts[j]
+        rest = cap[j + 1]
+        new: dict[tuple, tuple] = {}
+        for st, path in states.items():
+            paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
+            # 0: no token of this class pays the colour die; 1: one does (if it still must be paid)
+            for forced in ((0, 1) if nd and pays[j] else (0,)):
+                top = 0 if u == 0 else min(whole - forced, (top_t - paid) // u)
+                for x in range(top, -1, -1):
+                    if paid + x * u + rest < low_t:
+                        break
+                    k = x + forced
+                    ns = (paid + x * u,
+                          tuple(map(sub, cuts, scaled[k])) if k and scaled else cuts,
+                          un - du * k, mk - dm * k, wo - dw * k, wi - dwi * k, mo + db * k,
+                          cv | cov if k < whole else cv, rt or (is_route[j] and k > 0), nd and not forced)
+                    q = path + (k,)
+                    old = new.get(ns)
+                    if old is None or q > old:
+                        new[ns] = q
+        states = new
+    out: dict[int, dict] = {}
+    for st, path in states.items():
+        paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
+        if paid not in targets or not rt or nd:
+            continue
+        key = (min(left, min(cuts)), mo, un, mk, wo, cv.bit_count(), wi)
+        best = out.setdefault(paid, {})
+        old = best.get(key)
+        if old is None or path > old:
+            best[key] = path
+    return out
+
+
+def class_units(c: Cls, purpose: str, second: bool = False) -> int:
+    """How many any dice a token of class ``c`` pays for ``purpose`` (as :func:`.payment.generic_units`)."""
+    if c[0] == "m":
+        return 1
+    k = face(c[1]).kind
+    if k in ("colour", "wild", "any"):
+        return 1
+    if k == "any2":
+        return 2
+    if k == "bonus":
+        return 1 if purpose == "route" else 0
+    if k == "route":
+        return 1 if purpose == "route" and second else 0
+    return 0
+
+
+def class_pays_colour(c: Cls, colour: str) -> bool:
+    """Whether a token of class ``c`` pays a contract's die of ``colour`` (as :func:`.payment.pays_colour`)."""
+    if c[0] == "m":
+        return colour != OCEAN and COLOURS[c[1]] == colour
+    f = face(c[1])
+    if f.kind == "wild":
+        return True
+    if colour == OCEAN:
+        return len(f.colours) >= 2
+    return colour in f.colours
+
+
+def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
+                 take=None) -> list[tuple] | None:
+    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable."""
+    ways = payments(state, seat, colour, generic, purpose, second, take)
+    return ways[0] if ways else None
