@@ -137,3 +137,23 @@ def test_the_search_bots_statistics_wait_for_the_end_of_the_game(tmp_path):
     assert news[k - 1].startswith("Search 1 ") and " visits " not in out
     code, out = run(["play", "stars", "--seats", "search:20,heuristic", "--players", "2", "--seed", "5"])
     assert code == 0 and "  (Search 1 search (20 iterations, " in out and " visits " in out
+
+
+def test_the_record_keeps_the_bots_whole_reasons_only_once_the_game_is_over(tmp_path):
+    """Issue 28 item 7: a bot's plan is shown after the game, in the record too: the saved record of a
+    running game holds no reasons; that of a finished one holds every bot's whole reason."""
+    import json
+
+    running = tmp_path / "running.json"
+    code, _ = run(["play", "stars", "--seats", "human,heuristic,heuristic", "--seed", "5", "--save",
+                   str(running)], "quit\n")
+    assert code == 0
+    assert "reasons" not in json.loads(running.read_text())["meta"]
+    over = tmp_path / "over.json"
+    code, _ = run(["play", "stars", "--seats", "heuristic,heuristic", "--players", "2", "--seed", "5", "-q",
+                   "--save", str(over)])
+    assert code == 0
+    rec = json.loads(over.read_text())
+    reasons = rec["meta"]["reasons"]
+    assert len(reasons) > 20 and all(1 <= r["n"] <= len(rec["actions"]) and r["seat"] in (0, 1) for r in reasons)
+    assert any("up to $" in r["text"] or "worth $" in r["text"] for r in reasons)

@@ -148,6 +148,10 @@ class PlaySession:
         self.record.meta["seats"] = self.seats
         self.record.meta["names"] = self.names
         self.record.meta["decisions"] = {str(k): v for k, v in self.decisions.items() if v}
+        if self.state.is_over and self.reasons:
+            # the bots' whole reasons, plans included, belong to the record only once the game is
+            # over (issue 28 item 7); actions ``n`` from 1, as in the web app's history
+            self.record.meta["reasons"] = [{"n": r.n + 1, "seat": r.seat, "text": str(r.text)} for r in self.reasons]
         save_record(self.record, self.path)
 
     def apply(self, action: Any, decided_by: int | None = None) -> None:
