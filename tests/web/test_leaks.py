@@ -1,0 +1,268 @@
+"""The leak test (issue 29, "Hidden information, on every route and for every viewer").
+
+A secret-money Rolling Stock Stars game (four seats: two people, a heuristic bot and a search bot
+on a small budget) and a Rolling Freight game (two people and a heuristic bot) are played to their
+end through the API. The people's moves are chosen by a heuristic bot reading the true state (the
+test's business, not the server's). After every move each viewer (a spectator, each person's
+seat, both seats at once as at a hotseat table) reads every route: the game document, the
+WebSocket frames, the history, a past position, the charts, the record, a hint, a refused action.
+Every body is checked at once, against the true state at that moment, for what that viewer may
+not know (:class:`Secrets`):
+
+- another seat's cash (secret money, 002 3.2): any ``cash`` or ``worth`` of such a seat that is not
+  null, a chart series of such a seat, a log line only that seat's hands may read;
+- the seed (and the bots' seeds, derived from it) and the generator's state, as text anywhere;
+- a field that carries hidden order (``seed``, ``rng``, ``deck`` with a list, ``bag_order``...),
+  and any list of two or more companies that all still lie in the face-down deck (the deck's order);
+- in Rolling Freight the dice to come: the generator's state, from which every later roll follows.
+
+Once the game is over everything may be read: the record (with the seed) and every chart.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rolling.bots import make_bot
+from rolling.core.events import sees
+from rolling.games.stars import data as SD
+
+from .conftest import tok
+
+#: a seed whose digits cannot appear by chance among small numbers
+SEED = 1_987_654_321
+#: keys that would carry hidden order or the generator whatever their value
+FORBIDDEN_KEYS = {"seed", "rng", "rng_state", "deck_order", "bag_order", "decks"}
+
+
+def walk(obj: Any):
+    """Every dict (with the key it sits under) and every list in a JSON value."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            yield x
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            yield x
+            stack.extend(x)
+
+
+def strings(obj: Any) -> list[str]:
+    """Every string (keys included) in a JSON value."""
+    out = []
+    for x in walk(obj):
+        items = list(x.keys()) + list(x.values()) if isinstance(x, dict) else x
+        out += [v for v in items if isinstance(v, str)]
+    if isinstance(obj, str):
+        out.append(obj)
+    return out
+
+
+class Secrets:
+    """What the viewer holding ``held`` may not know in the live game now (see the module's text)."""
+
+    def __init__(self, live: Any, held: tuple[int, ...]):
+        s = live.state
+        self.game = live.game
+        self.over = bool(s.is_over)
+        n = len(live.seats)
+        self.seeds = {str(live.seed), *(str(live.seed * 101 + k) for k in range(n))}
+        rng = getattr(s, "rng", None)
+        if rng is not None:
+            self.seeds.add(str(rng.state))
+        self.hidden: set[int] = set()
+        self.lines: set[str] = set()
+        self.deck: set[str] = set()
+        if live.game == "stars":
+            from rolling.games.stars.view import cash_audience
+
+            self.hidden = {p for p in range(n)
+                           if not any(sees(cash_audience(s, p), k) for k in (held or (None,)))}
+            mine = set().union(*(s.log_lines(k) for k in (held or (None,))))
+            for p in self.hidden:
+                self.lines |= set(s.log_lines(p)) - mine
+            if "open-companies" not in s.config.variants:
+                self.deck = {SD.CODES[i] for i in s.deck}
+        elif live.game == "freight":
+            self.deck = {s.map.links[c].label for c in s.contract_deck if c is not None and c >= 0}
+        self.names = {live.seats[p]["name"] for p in self.hidden}
+
+    def check(self, where: str, text: str) -> None:
+        """Fail if the body ``text`` (JSON or not) of route ``where`` tells a secret."""
+        if self.over:
+            return
+        for seed in self.seeds:
+            assert seed not in text, f"{where}: the seed (or the generator's state) {seed} leaks"
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = text
+        for x in walk(body):
+            if isinstance(x, dict):
+                for k, v in x.items():
+                    assert k.lower() not in FORBIDDEN_KEYS, f"{where}: a field {k!r} leaks"
+                    if ("deck" in k.lower() or "bag" in k.lower()) and isinstance(v, list | dict):
+                        raise AssertionError(f"{where}: the order of {k!r} leaks")
+                if x.get("seat") in self.hidden and {"cash", "name"} <= x.keys():
+                    assert x.get("cash") is None and x.get("worth") is None, \
+                        f"{where}: {x['name']}'s cash leaks ({x.get('cash')}, worth {x.get('worth')})"
+                if "net_worth" in x and isinstance(x["net_worth"], dict):
+                    shown = set(x["net_worth"]) & self.names
+                    assert not shown, f"{where}: the net worth of {shown} leaks (secret money)"
+            elif len(x) >= 2 and all(isinstance(v, str) for v in x) and set(x) <= self.deck:
+                raise AssertionError(f"{where}: cards still face down in the deck leak: {x}")
+        if self.lines:
+            every = "\n".join(strings(body))
+            for line in self.lines:
+                assert line not in every, f"{where}: a log line another seat alone may read leaks: {line!r}"
+
+
+class Table:
+    """The viewers of one game and what they read; every body is checked when it arrives."""
+
+    def __init__(self, client: TestClient, created: dict, humans: list[int]):
+        self.client = client
+        self.gid = created["id"]
+        self.tokens = {k: tok(created, k) for k in humans}
+        self.viewers: list[tuple[int, ...]] = [(), *((k,) for k in humans), tuple(humans)]
+        self.service = client.app.state.service
+        self.checked = 0
+
+    def live(self):
+        return self.service.get(self.gid)
+
+    def headers(self, held: tuple[int, ...]) -> dict[str, str]:
+        return {"X-Seat-Tokens": ",".join(self.tokens[k] for k in held)} if held else {}
+
+    def check(self, held: tuple[int, ...], where: str, text: str) -> None:
+        Secrets(self.live(), held).check(f"{where} as {held or 'a spectator'}", text)
+        self.checked += 1
+
+    def get(self, held: tuple[int, ...], path: str) -> Any:
+        r = self.client.get(path, headers=self.headers(held))
+        assert r.status_code < 500, r.text
+        self.check(held, f"GET {path} ({r.status_code})", r.text)
+        return r
+
+    def read_all(self, held: tuple[int, ...], deep: bool) -> None:
+        """Every reading route as ``held``; ``deep``: also the ones that replay the game."""
+        g = f"/api/games/{self.gid}"
+        self.get(held, g)
+        self.get(held, "/api/games")
+        r = self.get(held, f"{g}/record")
+        if not self.live().state.is_over:
+            assert r.status_code == 409 and r.json()["error"] == "GameRunning", r.text
+        for k in held:
+            self.get(held, f"{g}/hint?seat={k}")
+        if deep:
+            hist = self.get(held, f"{g}/history").json()
+            self.get(held, f"{g}/charts")
+            played = hist["played"]
+            for n in sorted({0, played // 2, max(0, played - 1), played}):
+                self.get(held, f"{g}/history/{n}")
+
+    def act(self, seat: int, action: dict) -> None:
+        """Post ``seat``'s action (and, first, one the rules refuse, when there is one), checking
+        the answers as that seat's."""
+        held = (seat,)
+        version = self.live().version
+        body = {"version": version, "seat": seat, "action": action}
+        r = self.client.post(f"/api/games/{self.gid}/actions", json=body, headers=self.headers(held))
+        assert r.status_code == 200, r.text
+        self.check(held, "POST actions", r.text)
+        # a stale copy of the same action: refused, and the refusal tells nothing either
+        r = self.client.post(f"/api/games/{self.gid}/actions", json=body, headers=self.headers(held))
+        assert r.status_code in (400, 409), r.text
+        self.check(held, "POST actions (stale)", r.text)
+
+
+def drain(table: Table, sockets: dict, version: int) -> None:
+    """Read each viewer's WebSocket frames up to the one of ``version``, checking each."""
+    for held, ws in sockets.items():
+        while True:
+            text = ws.receive_text()
+            table.check(held, "WebSocket frame", text)
+            if json.loads(text)["version"] >= version:
+                break
+
+
+def play(client: TestClient, created: dict, humans: list[int], game: str, deep_every: int) -> Table:
+    """Play ``created`` to its end, the people's seats by a heuristic bot reading the true state,
+    every viewer reading every route after every move of theirs."""
+    table = Table(client, created, humans)
+    movers = {k: make_bot(game, "heuristic", seed=k) for k in humans}
+    paths = {held: f"/ws/games/{table.gid}" + (f"?t={','.join(table.tokens[k] for k in held)}" if held else "")
+             for held in table.viewers}
+    sockets = {}
+    try:
+        for held, path in paths.items():
+            sockets[held] = client.websocket_connect(path).__enter__()
+        moves = 0
+        while not table.live().state.is_over:
+            live = table.live()
+            seat = next(k for k in live.state.to_act if k in humans)
+            action = movers[seat].choose(live.state.clone(), seat)
+            table.act(seat, action.to_json())
+            moves += 1
+            drain(table, sockets, table.live().version)
+            for held in table.viewers:
+                table.read_all(held, deep=moves % deep_every == 0)
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+    return table
+
+
+def after_the_game(table: Table, names: list[str]) -> None:
+    """Once over: the record with its seed, every player's chart; an undo is refused."""
+    g = f"/api/games/{table.gid}"
+    r = table.client.get(f"{g}/record")
+    assert r.status_code == 200 and r.json()["seed"] == SEED
+    assert set(table.client.get(f"{g}/charts").json()["net_worth"]) == set(names)
+    held = table.viewers[-1]
+    r = table.client.post(f"{g}/undo", json={"version": table.live().version, "seat": held[0]},
+                          headers=table.headers(held))
+    assert r.status_code == 403 and r.json()["error"] == "UndoRefused"
+    assert "over" in r.json()["message"]
+
+
+@pytest.fixture
+def client(db_url):
+    from rolling.web.app import create_app
+
+    with TestClient(create_app(db_url, bot_pace=0, start_workers=False)) as c:
+        yield c
+
+
+def test_a_secret_money_stars_game_leaks_nothing_to_any_viewer(client):
+    seats = ["human", "human", "heuristic", "search:50"]
+    r = client.post("/api/games", json={"game": "stars", "seed": SEED, "seats": seats,
+                                        "config": {"players": 4, "variants": ["secret-money"]}})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    table = play(client, created, [0, 1], "stars", deep_every=15)
+    assert table.checked > 1000
+    after_the_game(table, [s["name"] for s in created["seats"]])
+
+
+def test_a_freight_game_leaks_no_deck_and_no_dice_to_come(client):
+    r = client.post("/api/games", json={"game": "freight", "seed": SEED, "seats": ["human", "human", "heuristic"]})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    table = play(client, created, [0, 1], "freight", deep_every=15)
+    assert table.checked > 500
+    after_the_game(table, [s["name"] for s in created["seats"]])
+
+
+def test_a_market_game_does_not_show_its_seed_while_it_runs(client):
+    """Rolling Market's dice all follow from the seed: its log used to start with it."""
+    r = client.post("/api/games", json={"game": "market", "seed": SEED, "seats": ["human"]})
+    created = r.json()
+    table = Table(client, created, [0])
+    for held in table.viewers:
+        table.read_all(held, deep=True)
