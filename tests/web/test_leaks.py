@@ -286,3 +286,27 @@ def test_a_market_game_does_not_show_its_seed_while_it_runs(client):
     table = Table(client, created, [0])
     for held in table.viewers:
         table.read_all(held, every=True, deep=True)
+
+
+def test_a_hint_reads_only_what_the_seat_sees():
+    """A hint is computed from the seat's information only (issue 29): the games whose bots read
+    the true state (the Stars deck, a Freight deck) give none, and Rolling Market's hint is the same
+    whatever the dice to come (another generator state behind the same table)."""
+    from rolling.core.rng import Rng
+    from rolling.games.market.state import MarketState
+    from rolling.web.hints import HINT_GAMES, NoHint, hint
+
+    assert HINT_GAMES == ("market",)
+    for game in ("stars", "freight"):
+        with pytest.raises(NoHint, match="would see what the seat does not"):
+            hint(game, None, 0)
+    s, rng, hints = MarketState(5), Rng(9), 0
+    while not s.over:
+        given = hint("market", s, 0)
+        other = s.clone()
+        other.rng = Rng(123_456_789)
+        assert hint("market", other, 0) == given
+        hints += 1
+        moves = s.legal_actions(0)
+        s.apply(moves[rng.below(len(moves))])
+    assert hints > 20
