@@ -310,3 +310,32 @@ def test_a_hint_reads_only_what_the_seat_sees():
         moves = s.legal_actions(0)
         s.apply(moves[rng.below(len(moves))])
     assert hints > 20
+
+
+@pytest.mark.parametrize("variants, seen_by_0", [
+    (["secret-money"], {0}),
+    (["secret-money", "two-handed"], {0, 3}),  # one person holds hands 0 and 3 (001, two-handed variant)
+    ([], {0, 1, 2, 3}),
+])
+def test_the_charts_give_each_viewer_the_lines_it_may_see(client, variants, seen_by_0):
+    """Issue 29, secret money: the net worth of the players whose cash the viewer may see (the
+    engine's rule, ``cash_audience``), every player's open assets, and the others named under
+    ``hidden``; without secret money, everyone's."""
+    r = client.post("/api/games", json={"game": "stars", "seed": SEED, "seats": ["human", "human", "heuristic", "heuristic"],
+                                        "config": {"players": 4, "variants": variants}})
+    created = r.json()
+    names = [s["name"] for s in created["seats"]]
+    table = Table(client, created, [0, 1])
+    mover = make_bot("stars", "heuristic", seed=1)
+    for _ in range(12):  # a dozen moves: auctions, money changing hands
+        live = table.live()
+        seat = next(k for k in live.state.to_act if k in (0, 1))
+        table.act(seat, mover.choose(live.state.clone(), seat).to_json())
+    full = client.app.state.service.charts(table.live())
+    for held, seen in [((0,), seen_by_0), ((), set() if variants else {0, 1, 2, 3})]:
+        c = table.get(held, f"/api/games/{table.gid}/charts").json()
+        assert set(c["net_worth"]) == {names[k] for k in seen}
+        assert c["assets"] == full["assets"] and set(c["assets"]) == set(names)
+        assert c.get("hidden", []) == [n for k, n in enumerate(names) if k not in seen]
+        for n in c["net_worth"]:
+            assert c["net_worth"][n] == full["net_worth"][n]
