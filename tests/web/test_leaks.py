@@ -31,10 +31,12 @@ from rolling.bots import make_bot
 from rolling.core.events import sees
 from rolling.games.stars import data as SD
 
+from .browser_support import needs_chromium, new_page, post
 from .conftest import tok
 
 #: a seed whose digits cannot appear by chance among small numbers
 SEED = 1_987_654_321
+SEED_TEXT = str(SEED)
 #: keys that would carry hidden order or the generator whatever their value
 FORBIDDEN_KEYS = {"seed", "rng", "rng_state", "deck_order", "bag_order", "decks"}
 
@@ -339,3 +341,22 @@ def test_the_charts_give_each_viewer_the_lines_it_may_see(client, variants, seen
         assert c.get("hidden", []) == [n for k, n in enumerate(names) if k not in seen]
         for n in c["net_worth"]:
             assert c["net_worth"][n] == full["net_worth"][n]
+
+
+@needs_chromium
+def test_the_history_page_of_a_running_secret_money_game(server, browser):
+    """The history page while the game runs: no record link (it would carry the seed), the
+    spectator's net worth chart without anyone's line and a note saying why; the seat's with its own."""
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 3, "variants": ["secret-money"]},
+                                    "seats": ["human", "heuristic", "heuristic"], "seed": SEED})
+    for url, lines in ((f"/g/{g['id']}/history", 0), (g["seats"][0]["url"].replace("?t=", "/history?t="), 1)):
+        page = new_page(browser)
+        page.goto(server + url)
+        page.wait_for_function("document.body.dataset.at !== undefined")
+        page.wait_for_selector("#chart-worth small", state="attached")
+        assert page.locator("#record").get_attribute("href") is None
+        assert "once the game is over" in page.locator("#record").inner_text()
+        assert "Secret money" in page.locator("#chart-worth small").inner_text()
+        assert page.locator("#chart-worth svg path").count() == lines
+        assert SEED_TEXT not in page.content()
+        assert page.errors == []
