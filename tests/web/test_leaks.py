@@ -360,3 +360,32 @@ def test_the_history_page_of_a_running_secret_money_game(server, browser):
         assert page.locator("#chart-worth svg path").count() == lines
         assert SEED_TEXT not in page.content()
         assert page.errors == []
+
+
+def test_a_bots_refused_move_stops_play_without_telling_its_cash(client):
+    """Issue 29, error messages: the engine's reason for refusing a bot's bid states the bot's money
+    (secret here); every page reads only that play stopped and the rule, the server's log the rest."""
+    from rolling.games import get_game
+
+    r = client.post("/api/games", json={"game": "stars", "seed": SEED, "seats": ["human"] * 3,
+                                        "config": {"players": 3, "variants": ["secret-money"]}})
+    created = r.json()
+    table = Table(client, created, [0, 1, 2])
+    live = table.live()
+    seat = live.state.to_act[0]
+    start = next(d for d in client.get(f"/api/games/{table.gid}", headers=table.headers((seat,))).json()["decisions"][str(seat)]
+                 if d["type"] == "start_auction")
+    too_much = get_game("stars").action_from_json({"type": "start_auction", "seat": seat, **start["args"], "bid": 999})
+
+    class Overbidder:
+        last_reason = None
+
+        def choose(self, state, k):
+            return too_much
+
+    live.bots[seat] = Overbidder()
+    assert not table.service._step(live)
+    for held in table.viewers:
+        doc = table.get(held, f"/api/games/{table.gid}").json()
+        assert doc["stopped"] == "automated play stopped: a move the rules refuse (Auction)"
+        assert "your money" not in json.dumps(doc)

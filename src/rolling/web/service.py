@@ -781,6 +781,7 @@ class GameService:
             # the mover's cash (secret with secret money, issue 29); the server's log has it whole
             live.broken = f"automated play stopped: a move the rules refuse ({e.rule})"
             log.error("game %s: automated play stopped: %s", live.id, e)
+            self._changed(live)  # the pages learn that play stopped (and a cached document goes)
         except StaleVersion:
             return False
         return False
