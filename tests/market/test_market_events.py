@@ -41,7 +41,7 @@ def test_events_are_small_tuples_with_their_kinds_fields():
 
 
 SAMPLES = [
-    ((E.START, E.PUBLIC, 5, 3, 10, 12), "Rolling Market, seed 5: companies A-D valued 3, $10, 12 buy/sell turns"),
+    ((E.START, E.PUBLIC, 3, 10, 12), "Rolling Market: companies A-D valued 3, $10, 12 buy/sell turns"),
     ((E.LOG_STARTS, E.PUBLIC, 4, 2, 17), "(log starts at roll 4, buy/sell turn 2, cash $17)"),
     ((E.ROLL, E.PUBLIC, 3, (4, 1, 3, 6), 5, ((3, 4), (3, 2), (3, 3), (2, 1))),
      "Roll 3: dice 4 1 3 6 vol 5; values A:3->4 B:3->2 C:3 D:2->1"),

@@ -117,7 +117,7 @@ def test_view_is_json_and_log_is_readable():
     json.dumps(s.view())
     t = new_game(None, 5)
     t.enable_log()
-    assert t.log_lines()[0].startswith("Rolling Market, seed 5")
+    assert t.log_lines()[0].startswith("Rolling Market: companies")
     assert any(line.startswith("Roll 1:") for line in t.log_lines())
     t.apply(DONE)
     assert any("done" in line for line in t.log_lines())

@@ -4,7 +4,7 @@ engine's previews, the hint (token, determinism, the registry's strongest bot) a
 from __future__ import annotations
 
 from rolling.bots import STRONGEST, make_bot
-from rolling.core.record import GameRecord, replay
+from rolling.core.record import replay
 from rolling.games.market import previews
 from rolling.games.market import rules as R
 from rolling.games.market.actions import action_from_json
@@ -20,9 +20,9 @@ def create(client, seats=("human",), seed=3, **body):
 
 
 def state_of(client, gid):
-    """The game's state rebuilt here from its record."""
-    rec = client.get(f"/api/games/{gid}/record").json()
-    return replay(GameRecord.from_json(rec))
+    """The game's state rebuilt here from its record (the server's: the download waits for the
+    game's end, since the record carries the seed, issue 29)."""
+    return replay(client.app.state.service.get(gid).record())
 
 
 def hint(client, created, seat=0, tokens=None):

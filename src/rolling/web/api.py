@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .service import GameService, Live, WebError
 from .tokens import split_tokens
+from .visibility import charts_for, check_record
 
 #: the largest 18xx.games export accepted, bytes
 MAX_IMPORT = 20 * 1024 * 1024
@@ -176,17 +177,22 @@ def make_router(service: GameService) -> APIRouter:
 
     @api.get("/games/{gid}/record", summary="Download the game record")
     async def record(gid: str) -> Response:
-        """The record JSON (``rolling replay FILE`` replays it), as a download."""
+        """The record JSON (``rolling replay FILE`` replays it), as a download, once the game is over;
+        409 ``GameRunning`` before (the record carries the seed: :mod:`.visibility`)."""
         live = service.get(gid)
+        check_record(live)
         body = json.dumps(live.record().to_json(), indent=1, ensure_ascii=False) + "\n"
         name = f"rolling-{live.game}-{live.id}.json"
         return Response(body, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     @api.get("/games/{gid}/charts", summary="Net worth and share prices over the turns")
-    async def charts(gid: str) -> dict[str, Any]:
-        """``{"x": [turn labels], "net_worth": {name: [$]}, "share_price": {code: [$ or null]}}``."""
-        return service.charts(service.get(gid))
+    async def charts(gid: str, x_seat_tokens: str | None = Header(None), t: str | None = None) -> dict[str, Any]:
+        """``{"x": [turn labels], "net_worth": {name: [$]}, "share_price": {code: [$ or null]}}``; with
+        secret money, while the game runs, only the players whose cash the tokens' seats may see
+        (the others under ``hidden``; Stars ``assets``, net worth less cash, for everyone)."""
+        live, held = view(gid, x_seat_tokens, t)
+        return charts_for(live, held, service.charts(live))
 
     @api.get("/games/{gid}/hint", summary="What the strongest bot would do in your seat")
     async def hint(gid: str, seat: int, x_seat_tokens: str | None = Header(None),

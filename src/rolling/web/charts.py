@@ -52,15 +52,20 @@ def scores(record: GameRecord, names: list[str]) -> dict[str, Any]:
 
 
 def stars(record: GameRecord, names: list[str]) -> dict[str, Any]:
-    """Rolling Stock Stars: each player's net worth ($, as scored) and each corporation's share price
-    ($, None while it is not formed) at the start of every turn and at the end (or now)."""
+    """Rolling Stock Stars: each player's net worth ($, as scored), their ``assets`` (net worth less
+    cash: companies at face value and shares at their price, open to everyone even with secret
+    money) and each corporation's share price ($, None while it is not formed) at the start of every
+    turn and at the end (or now)."""
     from rolling.games.stars import data as SD
 
     x, worth, sample_worth = _score_series(names)
     prices: dict[str, list] = {}
+    assets: dict[str, list] = {n: [] for n in names}
 
     def sample(s: Any, label: str) -> None:
         sample_worth(s, label)
+        for k, n in enumerate(names):
+            assets[n].append(worth[n][-1] - s.cash[k] if worth[n][-1] is not None else None)
         for c in range(SD.N_CORPS):
             series = prices.setdefault(s.corp_code(c), [None] * (len(x) - 1))
             series.append(s.share_price(c) if s.corp_active[c] else None)
@@ -68,7 +73,7 @@ def stars(record: GameRecord, names: list[str]) -> dict[str, Any]:
     _each_turn(record, sample, x)
     for series in prices.values():
         series.extend([None] * (len(x) - len(series)))
-    return {"x": x, "net_worth": worth, "share_price": prices}
+    return {"x": x, "net_worth": worth, "assets": assets, "share_price": prices}
 
 
 def freight(record: GameRecord, names: list[str]) -> dict[str, Any]:

@@ -377,7 +377,9 @@ class GameService:
             try:
                 state.apply(action)
             except IllegalAction as e:
-                raise WebError(f"the stored game {live.id} does not replay at action {i + 1}: {e}") from None
+                # the engine's reason may state a seat's secret cash: the server's log only (issue 29)
+                log.error("game %s: action %d does not replay: %s", live.id, i + 1, e)
+                raise WebError(f"the stored game {live.id} does not replay at action {i + 1} ({e.rule})") from None
             live.floor.after(i + 1, state)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
         live.state = state
@@ -775,8 +777,11 @@ class GameService:
                     self._commit(live, found[1], found[0], BY_TIMER)
                     return True
         except IllegalAction as e:
-            live.broken = f"automated play stopped: {e}"
-            log.error("game %s: %s", live.id, live.broken)
+            # every page shows why play stopped: the rule only, since the engine's reason may state
+            # the mover's cash (secret with secret money, issue 29); the server's log has it whole
+            live.broken = f"automated play stopped: a move the rules refuse ({e.rule})"
+            log.error("game %s: automated play stopped: %s", live.id, e)
+            self._changed(live)  # the pages learn that play stopped (and a cached document goes)
         except StaleVersion:
             return False
         return False
@@ -1072,7 +1077,7 @@ class GameService:
             out.append({"n": i + 1, "seat": seat, "by": by, "action": data, "text": text, "at": _iso(live.times[i]),
                         "reason": shown_reason(reason[1], s.is_over) if reason else None})
             prev = mark
-        return {"actions": out, "version": live.version, "played": live.played}
+        return {"actions": out, "version": live.version, "played": live.played, "over": bool(s.is_over)}
 
     def document_at(self, live: Live, n: Any, held: tuple[int, ...]) -> dict[str, Any]:
         """The game document as of after action ``n`` (0: the start), without decisions.

@@ -50,8 +50,9 @@ GAME_OVER = "game_over"
 #: rolled); ``moves`` each company's ``(value before, value after)`` the roll; ``shares`` the four
 #: share counts; any other field (values, counts, $ amounts, turn numbers) as it is.
 TEXT: dict[str, tuple[str, tuple[str, ...]]] = {
-    START: ("Rolling Market, seed {seed}: companies A-D valued {value}, ${cash}, {turns} buy/sell turns",
-            ("seed", "value", "cash", "turns")),
+    # no seed: every die to come follows from it, and the log is read while the game runs (issue 29)
+    START: ("Rolling Market: companies A-D valued {value}, ${cash}, {turns} buy/sell turns",
+            ("value", "cash", "turns")),
     LOG_STARTS: ("(log starts at roll {roll}, buy/sell turn {turn}, cash ${cash})", ("roll", "turn", "cash")),
     ROLL: ("Roll {roll}: dice {dice} {vol}; values {moves}", ("roll", "dice", "vol", "moves")),
     SPLIT: ("  {c} splits: {before} -> {after} shares at {value}", ("c", "before", "after", "value")),

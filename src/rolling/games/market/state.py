@@ -140,7 +140,7 @@ class MarketState:
         renders them."""
         if self.log is not None:
             return
-        header = (E.START, E.PUBLIC, self.seed, R.START_VALUE, R.START_CASH, R.BUY_SELL_TURNS)
+        header = (E.START, E.PUBLIC, R.START_VALUE, R.START_CASH, R.BUY_SELL_TURNS)
         fresh = (self.turns_left == R.BUY_SELL_TURNS - 1 and self.rolls == self.closed + 1
                  and self.bought < 0 and self.n_sold == 0 and not self.over)
         if fresh:

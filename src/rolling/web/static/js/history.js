@@ -66,6 +66,10 @@ async function charts() {
     // Rolling Freight: each player in the colour of their cubes on the map
     const seatColours = c.phase ? Object.fromEntries(Object.keys(c.net_worth || {}).map((n, k) => [n, freight.SEAT[k]])) : {};
     $("chart-worth").replaceChildren(lineChart(c.x, c.net_worth || {}, { colors: seatColours }));
+    // secret money: the others' net worth would tell their cash; it shows once the game is over
+    if (c.hidden && c.hidden.length) {
+      $("chart-worth").append(el("small", { class: "muted" }, `Secret money: the net worth of ${c.hidden.join(", ")} shows once the game is over.`));
+    }
     if (c.value) {
       // Rolling Market: the companies' share values, and the final score against the bots'
       $("chart-price-title").textContent = "Share values";
@@ -86,6 +90,10 @@ async function main() {
   try { hist = await api(`/api/games/${encodeURIComponent(id)}/history`, { tokens }); }
   catch (e) { $("board").replaceChildren(el("div", { class: "error" }, e.message)); return; }
   $("slider").max = hist.played;
+  if (!hist.over) {
+    // the record carries the seed (the deck's order, the dice to come): downloadable once the game is over
+    $("record").replaceWith(el("span", { class: "muted", id: "record" }, "the record: once the game is over"));
+  }
   $("actions").replaceChildren(el("li", { "data-n": 0, onclick: () => show(0) }, "0 · the start"),
     ...hist.actions.map((a) => el("li", { "data-n": a.n, title: a.reason || null, onclick: () => show(a.n) }, `${a.n} · ${a.text}`,
       a.by && a.by !== "human" && a.by !== "bot" && a.by !== "import" ? el("small", { class: "muted" }, ` (${a.by})`) : null)));
