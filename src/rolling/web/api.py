@@ -11,14 +11,15 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from .limits import RateLimits
 from .service import GameService, Live, WebError
 from .tokens import split_tokens
 
-#: the largest 18xx.games export accepted, bytes
+#: the largest 18xx.games export accepted by default, bytes (:attr:`Settings.max_import`)
 MAX_IMPORT = 20 * 1024 * 1024
 
 
@@ -103,12 +104,15 @@ def _tokens(header: str | None, query: str | None) -> list[str]:
     return split_tokens(header) + split_tokens(query)
 
 
-ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 422)}
+ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 429)}
 
 
-def make_router(service: GameService) -> APIRouter:
-    """The API routes, bound to ``service``."""
+def make_router(service: GameService, rate_limits: RateLimits | None = None) -> APIRouter:
+    """The API routes, bound to ``service``; creating, acting, chatting and importing counted by
+    ``rate_limits`` (default: those of ``service.settings``)."""
     api = APIRouter(prefix="/api", responses=ERRORS)
+    limits = rate_limits or RateLimits(service.settings)
+    acting = [Depends(limits.dependency("act"))]
 
     def seat_url(gid: str, token: str | None) -> str:
         return f"/g/{gid}?t={token}" if token else f"/g/{gid}"
@@ -118,7 +122,8 @@ def make_router(service: GameService) -> APIRouter:
         """Per game: player counts, editions, variants, bots and the strongest bot, time limits."""
         return service.options()
 
-    @api.post("/games", status_code=201, response_model=Created, summary="Create a game")
+    @api.post("/games", status_code=201, response_model=Created, summary="Create a game",
+              dependencies=[Depends(limits.dependency("create"))])
     async def create(body: CreateGame) -> Created:
         """Create a game; the answer holds each human seat's secret link (shown only here)."""
         live, tokens = await service.create(body.game, body.config, body.seats, body.names, body.seed,
@@ -143,7 +148,7 @@ def make_router(service: GameService) -> APIRouter:
         live, held = view(gid, x_seat_tokens, t)
         return doc_response(service, live, held)
 
-    @api.post("/games/{gid}/actions", summary="Act")
+    @api.post("/games/{gid}/actions", summary="Act", dependencies=acting)
     async def act(gid: str, body: ActRequest, x_seat_tokens: str | None = Header(None),
                   t: str | None = None) -> dict[str, Any]:
         """Apply an action of ``seat``; 409 StaleVersion when ``version`` is no longer current,
@@ -152,7 +157,7 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.act(gid, tokens, body.seat, body.version, body.action)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.post("/games/{gid}/undo", summary="Take back your last decision")
+    @api.post("/games/{gid}/undo", summary="Take back your last decision", dependencies=acting)
     async def undo(gid: str, body: UndoRequest, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:
         """Take back the held seats' last decision (and bots' moves after it) while no other person
@@ -196,14 +201,14 @@ def make_router(service: GameService) -> APIRouter:
         without hints or when the seat has no decision; 409 once the game is over."""
         return service.hint(gid, _tokens(x_seat_tokens, t), seat)
 
-    @api.post("/games/{gid}/chat", summary="Say something")
+    @api.post("/games/{gid}/chat", summary="Say something", dependencies=[Depends(limits.dependency("chat"))])
     async def chat(gid: str, body: ChatRequest, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:
         """Add a chat line of ``seat``; answers the chat so far."""
         live = await service.chat(gid, _tokens(x_seat_tokens, t), body.seat, body.text)
         return {"chat": live.chat[-200:]}
 
-    @api.post("/games/{gid}/programs", summary="Set a programmed action")
+    @api.post("/games/{gid}/programs", summary="Set a programmed action", dependencies=acting)
     async def set_program(gid: str, body: ProgramRequest, x_seat_tokens: str | None = Header(None),
                           t: str | None = None) -> dict[str, Any]:
         """Set a programmed action of ``seat`` (replacing one of the same kind); the game document."""
@@ -211,7 +216,7 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.set_program(gid, tokens, body.seat, body.kind, body.limit)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.delete("/games/{gid}/programs/{seat}/{kind}", summary="Cancel a programmed action")
+    @api.delete("/games/{gid}/programs/{seat}/{kind}", summary="Cancel a programmed action", dependencies=acting)
     async def delete_program(gid: str, seat: int, kind: str, x_seat_tokens: str | None = Header(None),
                              t: str | None = None) -> dict[str, Any]:
         """Cancel a programmed action of ``seat``; the game document."""
@@ -219,7 +224,8 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.delete_program(gid, tokens, seat, kind)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.post("/import", status_code=201, summary="Watch an 18xx.games export", openapi_extra={
+    @api.post("/import", status_code=201, summary="Watch an 18xx.games export",
+              dependencies=[Depends(limits.dependency("import"))], openapi_extra={
         "requestBody": {"content": {
             "application/json": {"schema": {"type": "object"}},
             "multipart/form-data": {"schema": {"type": "object", "properties": {
@@ -241,8 +247,8 @@ def make_router(service: GameService) -> APIRouter:
             raw = await upload.read()
         else:
             raw = await request.body()
-        if len(raw) > MAX_IMPORT:
-            raise WebError("the export is larger than 20 MB")
+        if len(raw) > service.settings.max_import:  # the body was bounded as it came (BodyLimit)
+            raise WebError(f"the export is larger than {service.settings.max_import} bytes")
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
@@ -311,4 +317,4 @@ def doc_response(service: GameService, live: Live, held: tuple[int, ...]) -> Res
 
 def error_response(e: WebError) -> JSONResponse:
     """The JSON response of a :class:`WebError`."""
-    return JSONResponse(e.body(), status_code=e.status)
+    return JSONResponse(e.body(), status_code=e.status, headers=getattr(e, "headers", None))

@@ -47,6 +47,7 @@ from rolling.games import GAME_MODULES, get_game
 from . import decisions as D
 from . import programs as P
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
+from .settings import Settings
 from .tokens import hash_token, new_game_id, new_token
 
 log = logging.getLogger("rolling.web")
@@ -262,11 +263,14 @@ class GameService:
             move; 0 plays them within the request that triggered them.
         start_workers: run the background tasks (paced bots, time limits, resuming after a
             restart); off, only what happens inline happens.
+        settings: the server's bounds (:class:`~rolling.web.settings.Settings`): bots' budgets
+            are capped by them.
     """
 
     def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True,
-                 max_cached: int = MAX_CACHED):
+                 max_cached: int = MAX_CACHED, settings: Settings | None = None):
         self.engine = engine
+        self.settings = settings or Settings()
         self.Session = sessionmaker(engine, expire_on_commit=False)
         self.bot_pace = max(0.0, float(bot_pace))
         self.start_workers = start_workers
@@ -337,7 +341,9 @@ class GameService:
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
-        live.bots = {s["seat"]: make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"])
+        from .limits import capped  # (limits' errors are WebErrors: imported here, not at the top)
+
+        live.bots = {s["seat"]: capped(make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"]), self.settings)
                      for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
         self._rebuild(live)
         self.cache[gid] = live
@@ -441,6 +447,11 @@ class GameService:
                                 default_players=2 if game == "stars" else 1)
         except UsageError as e:
             raise WebError(str(e)) from None
+        from .limits import check_budget
+
+        for kind in kinds:
+            if kind != HUMAN:
+                check_budget(game, kind, self.settings)
         if "players" not in config and game != "market":
             config["players"] = len(kinds)
         if names:
