@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .limits import RateLimits
 from .service import GameService, Live, WebError
-from .tokens import split_tokens
+from .tokens import new_token, split_tokens
 
 #: the largest 18xx.games export accepted by default, bytes (:attr:`Settings.max_import`)
 MAX_IMPORT = 20 * 1024 * 1024
@@ -57,12 +57,21 @@ class SeatLink(BaseModel):
 
 
 class Created(BaseModel):
-    """The answer to creating a game: every seat's secret link, and the spectator link."""
+    """The answer to creating a game: every seat's secret link, the spectator link, and the
+    creator's token, which stops or deletes the game (header ``X-Creator-Token``; shown only here)."""
 
     id: str
     game: str
     seats: list[SeatLink]
     spectator_url: str
+    creator_token: str
+
+
+class HandToBot(BaseModel):
+    """Hand ``seat`` to a bot: ``bot``, ``bot:NAME`` or ``NAME:BUDGET`` (default: the strongest)."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field("bot", max_length=64)
 
 
 class ActRequest(BaseModel):
@@ -126,12 +135,13 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
               dependencies=[Depends(limits.dependency("create"))])
     async def create(body: CreateGame) -> Created:
         """Create a game; the answer holds each human seat's secret link (shown only here)."""
+        creator = new_token()
         live, tokens = await service.create(body.game, body.config, body.seats, body.names, body.seed,
-                                            body.time_limits)
+                                            body.time_limits, creator_token=creator)
         seats = [SeatLink(seat=s["seat"], name=s["name"], kind=s["kind"], token=tokens.get(s["seat"]),
                           url=seat_url(live.id, tokens.get(s["seat"])) if s["seat"] in tokens else None)
                  for s in live.seats]
-        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}")
+        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}", creator_token=creator)
 
     @api.get("/games", summary="List games, newest first")
     async def list_games(limit: int = Query(200, ge=1, le=1000)) -> dict[str, Any]:
@@ -164,6 +174,29 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
         has decided since; 403 UndoRefused otherwise."""
         tokens = _tokens(x_seat_tokens, t)
         live = await service.undo(gid, tokens, body.seat, body.version)
+        return doc_response(service, live, service.held(live, tokens))
+
+    @api.post("/games/{gid}/stop", summary="Stop the game (its creator)", dependencies=acting)
+    async def stop_game(gid: str, x_creator_token: str | None = Header(None), c: str | None = None,
+                        x_seat_tokens: str | None = Header(None), t: str | None = None) -> dict[str, Any]:
+        """End the game where it is (its log says so; hidden information stays hidden); needs the
+        creator's token (``X-Creator-Token`` or ``?c=``; 403 otherwise); 409 once over or ended."""
+        live = await service.stop_game(gid, _tokens(x_creator_token, c))
+        return doc_response(service, live, service.held(live, _tokens(x_seat_tokens, t)))
+
+    @api.delete("/games/{gid}", status_code=204, summary="Delete the game (its creator)", dependencies=acting)
+    async def delete_game(gid: str, x_creator_token: str | None = Header(None), c: str | None = None) -> Response:
+        """Delete the game and all kept with it; needs the creator's token (403 otherwise)."""
+        await service.delete_game(gid, _tokens(x_creator_token, c))
+        return Response(status_code=204)
+
+    @api.post("/games/{gid}/seats/{seat}/bot", summary="Hand your seat to a bot", dependencies=acting)
+    async def hand_to_bot(gid: str, seat: int, body: HandToBot, x_seat_tokens: str | None = Header(None),
+                          t: str | None = None) -> dict[str, Any]:
+        """The bot plays ``seat`` from now on and its token no longer holds it; needs the seat's
+        token (403 otherwise); 400 for an unknown bot or a budget over the server's caps."""
+        tokens = _tokens(x_seat_tokens, t)
+        live = await service.hand_to_bot(gid, tokens, seat, body.bot)
         return doc_response(service, live, service.held(live, tokens))
 
     @api.get("/games/{gid}/history", summary="Every action so far")

@@ -144,9 +144,11 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
     app.include_router(make_router(service, rate_limits))
     app.include_router(make_ws_router(service))
     try:
+        from .pages import mount_static
         from .pages import router as pages_router
     except ImportError:  # pages not there yet: the API works without them
         pages_router = None
     if pages_router is not None:
         app.include_router(pages_router)
+        mount_static(app)
     return app
