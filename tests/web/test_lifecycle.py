@@ -114,3 +114,14 @@ def test_the_server_timer_ends_idle_games(db_url):
         while doc_of(c, g["id"])["closed"] is None and time.time() < deadline:
             time.sleep(0.1)
         assert doc_of(c, g["id"])["closed"]["by"] == "idle"
+
+
+def test_a_live_page_of_a_seat_handed_to_a_bot_no_longer_sees_as_that_seat(client):
+    g = make_game(client, ["human", "human"], seed=6, config={"variants": ["secret-money"]})
+    gid = g["id"]
+    with client.websocket_connect(f"/ws/games/{gid}?t={tok(g, 1)}") as ws:
+        assert ws.receive_json()["you"] == [1]
+        r = client.post(f"/api/games/{gid}/seats/1/bot", json={"bot": "heuristic"}, headers={"X-Seat-Tokens": tok(g, 1)})
+        assert r.status_code == 200
+        d = ws.receive_json()
+        assert d["you"] == [] and all(p["cash"] is None for p in d["view"]["players"])

@@ -306,7 +306,8 @@ def make_ws_router(service: GameService) -> APIRouter:
         except WebError:
             await websocket.close(code=4404)
             return
-        held = service.held(live, split_tokens(t) + split_tokens(websocket.headers.get("x-seat-tokens")))
+        tokens = split_tokens(t) + split_tokens(websocket.headers.get("x-seat-tokens"))
+        held = service.held(live, tokens)
         await websocket.accept()
         listener = service.listen(live, held)
         receiver = asyncio.ensure_future(_drain(websocket))
@@ -314,6 +315,7 @@ def make_ws_router(service: GameService) -> APIRouter:
             while True:
                 listener.event.clear()
                 live = service.cache.get(gid, live)
+                held = service.held(live, tokens)  # a seat handed to a bot is no longer the token's
                 await websocket.send_text(service.document_json(live, held).decode("utf-8"))
                 waiter = asyncio.ensure_future(listener.event.wait())
                 done, _ = await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
