@@ -87,6 +87,7 @@ class Settings:
                 else:
                     values[f.name] = raw.strip()
             except ValueError:
-                raise UsageError(f"ROLLING_{f.name.upper()}={raw!r} is not a {type(default).__name__}") from None
+                kind = {bool: "on or off", int: "a whole number", float: "a number"}.get(type(default), "a text")
+                raise UsageError(f"ROLLING_{f.name.upper()}={raw!r}: expected {kind}") from None
         values.update(overrides)
         return replace(cls(), **values)
