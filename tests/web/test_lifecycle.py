@@ -125,3 +125,33 @@ def test_a_live_page_of_a_seat_handed_to_a_bot_no_longer_sees_as_that_seat(clien
         assert r.status_code == 200
         d = ws.receive_json()
         assert d["you"] == [] and all(p["cash"] is None for p in d["view"]["players"])
+
+
+def test_a_database_from_before_the_creator_token_is_upgraded_and_its_games_have_no_creator(db_url):
+    """Migration 0003 adds ``games.creator_hash`` to an existing database on the next start; a game
+    made before it plays on, and nobody may stop it."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+    from sqlalchemy import inspect
+
+    from rolling.web.db import MIGRATIONS, make_engine
+
+    engine = make_engine(db_url)
+    cfg = AlembicConfig()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+        conn.exec_driver_sql("INSERT INTO games (id, game, title, config, seed, created, time_limits, meta, watch_only, "
+                             "version, over, to_act, updated) VALUES ('old', 'stars', 'old', '{\"players\": 2}', 1, 0, "
+                             "'{}', '{}', false, 0, false, '[0, 1]', 0)")
+        conn.exec_driver_sql("INSERT INTO seats (game_id, seat, name, kind, token_hash) VALUES "
+                             "('old', 0, 'A', 'heuristic', NULL), ('old', 1, 'B', 'heuristic', NULL)")
+    assert "creator_hash" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    engine.dispose()
+    app = create_app(db_url, bot_pace=0, start_workers=False, settings=Settings(rate_limits=False))
+    with TestClient(app) as c:
+        assert c.get("/api/games/old").status_code == 200
+        assert c.post("/api/games/old/stop", headers={"X-Creator-Token": "anything"}).status_code == 403
+        g = make_game(c, ["human", "bot"])
+        assert c.post(f"/api/games/{g['id']}/stop", headers=creator(g)).status_code == 200
