@@ -1149,6 +1149,7 @@ class GameService:
         seat = self._require(live, self.held(live, tokens), seat)
         if live.watch_only or live.state.is_over:
             raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+        self._require_open(live)
         try:
             return hint(live.game, live.state, seat)
         except NoHint as e:
