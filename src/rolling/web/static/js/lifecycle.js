@@ -1,6 +1,6 @@
 // A game's lifecycle on the table page: its holder hands a seat to a bot; the creator (the creator's
 // token, kept in this browser when it made the game) stops or deletes the game; an ended game says why.
-import { api, creatorFor, el } from "./api.js";
+import { api, creatorFor, el, forgetGame } from "./api.js";
 
 export function renderLifecycle(box, d, { id, tokens, render, showError }) {
   const path = `/api/games/${encodeURIComponent(id)}`;
@@ -27,7 +27,7 @@ export function renderLifecycle(box, d, { id, tokens, render, showError }) {
         async () => render(await api(`${path}/stop`, { method: "POST", tokens, creator }))) }, "stop the game"));
     }
     items.push(el("button", { class: "small delete-game", onclick: () => run("Delete this game and its record for everyone?",
-      async () => { await api(path, { method: "DELETE", creator }); location.href = "/"; }) }, "delete the game"));
+      async () => { await api(path, { method: "DELETE", creator }); forgetGame(id); location.href = "/"; }) }, "delete the game"));
   }
   box.replaceChildren(...items);
 }
