@@ -449,7 +449,7 @@ class GameService:
                      time_limits: dict[str, int] | None = None,
                      creator_token: str | None = None) -> tuple[Live, dict[int, str]]:
         """Create a game; return it and the token of each human seat (shown once, stored hashed).
-        ``creator_token`` (stored hashed) may later stop or delete the game (:meth:`stop`).
+        ``creator_token`` (stored hashed) may later stop or delete the game (:meth:`stop_game`, :meth:`delete_game`).
 
         Raises:
             WebError: unknown game, a bad config, seat list, names or time limit (400).
