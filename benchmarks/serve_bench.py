@@ -45,6 +45,10 @@ def start_server(db: str, port: int) -> subprocess.Popen:
     env = dict(os.environ)
     src = str(Path(rolling.__file__).resolve().parents[1])
     env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    # every script plays from this one address: the per-address limits raised (still counted, so
+    # their cost is measured), the per-token ones as a server has them
+    env.setdefault("ROLLING_RATE_CREATE", "100000/minute")
+    env.setdefault("ROLLING_RATE_ACT_ADDRESS", "100000/second")
     proc = subprocess.Popen([sys.executable, "-m", "rolling.cli.main", "serve", "--port", str(port), "--db", db,
                              "--bot-pace", "0"], env=env)
     deadline = time.time() + 30

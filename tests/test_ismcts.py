@@ -99,3 +99,36 @@ def test_progressive_widening_opens_candidates_as_visits_grow():
     assert seen == sorted(seen) and seen[0] == 2 and seen[-1] == 8
     res = search(Toy(), Toy.State(), 0, Budget(iterations=1), Rng(1))
     assert [k for k, _, _, _ in res.ranked] == [0]  # one iteration tries the first candidate only
+
+
+def test_a_time_budget_is_the_searching_threads_own_cpu_time():
+    # issue 29 ("every request has a bound"): bots thinking at once in the web server's threads each
+    # get their whole budget; with the process's CPU time, a busy neighbour thread (here: a loop
+    # holding half the interpreter's time) ate half of it
+    import threading
+    import time
+
+    stop = threading.Event()
+
+    def busy():
+        x = 0
+        while not stop.is_set():
+            x += 1
+
+    neighbour = threading.Thread(target=busy)
+    neighbour.start()
+    try:
+        out = {}
+
+        def searcher():
+            t0 = time.thread_time()
+            out["result"] = search(Toy(), Toy.State(), 0, Budget(seconds=0.2), Rng(1))
+            out["own"] = time.thread_time() - t0
+
+        t = threading.Thread(target=searcher)
+        t.start()
+        t.join()
+    finally:
+        stop.set()
+        neighbour.join()
+    assert out["own"] >= 0.2 and out["result"].seconds >= 0.2

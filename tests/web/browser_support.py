@@ -117,9 +117,13 @@ def post(base: str, path: str, body: dict) -> dict:
         return json.load(r)
 
 
-def new_page(browser, width=1280, height=800):
-    """A page in a fresh context (its own localStorage) that fails the test on a script error."""
-    ctx = browser.new_context(viewport={"width": width, "height": height})
+def new_page(browser, width=1280, height=800, csp=False):
+    """A page in a fresh context (its own localStorage) that fails the test on a script error.
+
+    ``csp``: keep the site's Content-Security-Policy, which forbids the string predicates of
+    ``page.wait_for_function`` (Playwright evaluates them with ``eval``); by default the tests'
+    own scripts bypass it (tests/web/test_browser_bounds.py checks the pages under it)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=not csp)
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))

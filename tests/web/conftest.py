@@ -13,6 +13,11 @@ from sqlalchemy import create_engine, text
 #: e.g. postgresql+psycopg://rolling@127.0.0.1:55432/rolling_test; unset: SQLite
 TEST_DB = os.environ.get("ROLLING_TEST_DB")
 
+# the suite plays whole games through the API from one address in seconds: no rate limits here
+# (nor in the servers the browser tests start, which inherit the environment); tests/web/test_bounds.py
+# tests them with low limits of its own
+os.environ["ROLLING_RATE_LIMITS"] = "off"
+
 
 def fresh_db_url(tmp_path) -> str:
     """A URL of an empty database for one test."""

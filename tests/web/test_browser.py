@@ -371,7 +371,7 @@ def test_notification_when_it_becomes_your_turn(server, browser):
     g = post(server, "/api/games", {"game": "stars", "config": {"players": 2}, "seats": ["human", "human"], "seed": 3})
     pages = []
     for k in (0, 1):
-        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)  # (see new_page)
         ctx.add_init_script(NOTIFICATION_STUB)
         page = ctx.new_page()
         page.errors = []

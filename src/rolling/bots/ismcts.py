@@ -31,9 +31,12 @@ values, well within the budget.
 
 **Budget** (:class:`Budget`): a number of iterations (``2000``: deterministic for a fixed seed)
 or seconds per decision (``1s``, ``0.2s``, ``200ms``: as many iterations as fit, so the choice
-may vary with the machine's speed). Seconds are the process's CPU time (``time.process_time``), not
-wall time: on a loaded machine (a batch on every core, other people's jobs) a decision still gets
-the thinking it was given, and takes longer; on a free core the two are the same.
+may vary with the machine's speed). Seconds are the CPU time of the thread that searches
+(``time.thread_time``), not wall time: on a loaded machine (a batch on every core, other people's
+jobs) a decision still gets the thinking it was given, and takes longer; on a free core the two are
+the same. Per thread, not per process, so that bots thinking at once in one process (the web
+server's worker threads) each get their whole budget; in a single-threaded process (the terminal,
+``rolling simulate``'s workers) the thread's time is the process's.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ MIN_ITERATIONS = 4
 @dataclass(frozen=True, slots=True)
 class Budget:
     """The search's budget per decision: ``iterations`` (deterministic) or ``seconds`` of the
-    process's CPU time (``time.process_time``).
+    searching thread's CPU time (``time.thread_time``).
 
     Exactly one of the two is set. ``str(budget)`` is its canonical text (``"2000"``, ``"0.2s"``).
     """
@@ -179,7 +182,7 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
     Returns:
         The root's statistics (:class:`SearchResult`); its ``best`` is the action to play.
     """
-    start = time.process_time()
+    start = time.thread_time()
     cands = root_candidates if root_candidates is not None else game.candidates(state, seat)
     root = Node()
     order = {key: k for k, (key, _) in enumerate(cands)}
@@ -193,14 +196,14 @@ def search(game: SearchGame, state: Any, seat: int, budget: Budget, rng: Rng,
         if limit is not None:
             if done >= limit:
                 break
-        elif done >= MIN_ITERATIONS and time.process_time() >= deadline:  # type: ignore[operator]
+        elif done >= MIN_ITERATIONS and time.thread_time() >= deadline:  # type: ignore[operator]
             break
         _iterate(game, state, seat, root, cands, rng, full)
         done += 1
     tried = [kv for kv in root.children.items() if kv[1].visits]
     ranked = sorted(tried, key=lambda kv: (-kv[1].visits, -kv[1].mean, order.get(kv[0], 1 << 30)))
     out = [(key, node.action, node.visits, node.mean) for key, node in ranked]
-    return SearchResult(out, done, time.process_time() - start)
+    return SearchResult(out, done, time.thread_time() - start)
 
 
 def _iterate(game: SearchGame, root_state: Any, seat: int, root: Node, root_cands, rng: Rng,

@@ -11,15 +11,16 @@ import contextlib
 import json
 from typing import Any
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from .limits import RateLimits
 from .service import GameService, Live, WebError
-from .tokens import split_tokens
+from .tokens import new_token, split_tokens
 from .visibility import charts_for, check_record
 
-#: the largest 18xx.games export accepted, bytes
+#: the largest 18xx.games export accepted by default, bytes (:attr:`Settings.max_import`)
 MAX_IMPORT = 20 * 1024 * 1024
 
 
@@ -57,12 +58,21 @@ class SeatLink(BaseModel):
 
 
 class Created(BaseModel):
-    """The answer to creating a game: every seat's secret link, and the spectator link."""
+    """The answer to creating a game: every seat's secret link, the spectator link, and the
+    creator's token, which stops or deletes the game (header ``X-Creator-Token``; shown only here)."""
 
     id: str
     game: str
     seats: list[SeatLink]
     spectator_url: str
+    creator_token: str
+
+
+class HandToBot(BaseModel):
+    """Hand ``seat`` to a bot: ``bot``, ``bot:NAME`` or ``NAME:BUDGET`` (default: the strongest)."""
+
+    model_config = ConfigDict(extra="forbid")
+    bot: str = Field("bot", max_length=64)
 
 
 class ActRequest(BaseModel):
@@ -104,12 +114,15 @@ def _tokens(header: str | None, query: str | None) -> list[str]:
     return split_tokens(header) + split_tokens(query)
 
 
-ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 422)}
+ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 429)}
 
 
-def make_router(service: GameService) -> APIRouter:
-    """The API routes, bound to ``service``."""
+def make_router(service: GameService, rate_limits: RateLimits | None = None) -> APIRouter:
+    """The API routes, bound to ``service``; creating, acting, chatting and importing counted by
+    ``rate_limits`` (default: those of ``service.settings``)."""
     api = APIRouter(prefix="/api", responses=ERRORS)
+    limits = rate_limits or RateLimits(service.settings)
+    acting = [Depends(limits.dependency("act"))]
 
     def seat_url(gid: str, token: str | None) -> str:
         return f"/g/{gid}?t={token}" if token else f"/g/{gid}"
@@ -119,15 +132,17 @@ def make_router(service: GameService) -> APIRouter:
         """Per game: player counts, editions, variants, bots and the strongest bot, time limits."""
         return service.options()
 
-    @api.post("/games", status_code=201, response_model=Created, summary="Create a game")
+    @api.post("/games", status_code=201, response_model=Created, summary="Create a game",
+              dependencies=[Depends(limits.dependency("create"))])
     async def create(body: CreateGame) -> Created:
         """Create a game; the answer holds each human seat's secret link (shown only here)."""
+        creator = new_token()
         live, tokens = await service.create(body.game, body.config, body.seats, body.names, body.seed,
-                                            body.time_limits)
+                                            body.time_limits, creator_token=creator)
         seats = [SeatLink(seat=s["seat"], name=s["name"], kind=s["kind"], token=tokens.get(s["seat"]),
                           url=seat_url(live.id, tokens.get(s["seat"])) if s["seat"] in tokens else None)
                  for s in live.seats]
-        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}")
+        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}", creator_token=creator)
 
     @api.get("/games", summary="List games, newest first")
     async def list_games(limit: int = Query(200, ge=1, le=1000)) -> dict[str, Any]:
@@ -144,7 +159,7 @@ def make_router(service: GameService) -> APIRouter:
         live, held = view(gid, x_seat_tokens, t)
         return doc_response(service, live, held)
 
-    @api.post("/games/{gid}/actions", summary="Act")
+    @api.post("/games/{gid}/actions", summary="Act", dependencies=acting)
     async def act(gid: str, body: ActRequest, x_seat_tokens: str | None = Header(None),
                   t: str | None = None) -> dict[str, Any]:
         """Apply an action of ``seat``; 409 StaleVersion when ``version`` is no longer current,
@@ -153,13 +168,36 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.act(gid, tokens, body.seat, body.version, body.action)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.post("/games/{gid}/undo", summary="Take back your last decision")
+    @api.post("/games/{gid}/undo", summary="Take back your last decision", dependencies=acting)
     async def undo(gid: str, body: UndoRequest, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:
         """Take back the held seats' last decision (and bots' moves after it) while no other person
         has decided since; 403 UndoRefused otherwise."""
         tokens = _tokens(x_seat_tokens, t)
         live = await service.undo(gid, tokens, body.seat, body.version)
+        return doc_response(service, live, service.held(live, tokens))
+
+    @api.post("/games/{gid}/stop", summary="Stop the game (its creator)", dependencies=acting)
+    async def stop_game(gid: str, x_creator_token: str | None = Header(None), c: str | None = None,
+                        x_seat_tokens: str | None = Header(None), t: str | None = None) -> dict[str, Any]:
+        """End the game where it is (its log says so; hidden information stays hidden); needs the
+        creator's token (``X-Creator-Token`` or ``?c=``; 403 otherwise); 409 once over or ended."""
+        live = await service.stop_game(gid, _tokens(x_creator_token, c))
+        return doc_response(service, live, service.held(live, _tokens(x_seat_tokens, t)))
+
+    @api.delete("/games/{gid}", status_code=204, summary="Delete the game (its creator)", dependencies=acting)
+    async def delete_game(gid: str, x_creator_token: str | None = Header(None), c: str | None = None) -> Response:
+        """Delete the game and all kept with it; needs the creator's token (403 otherwise)."""
+        await service.delete_game(gid, _tokens(x_creator_token, c))
+        return Response(status_code=204)
+
+    @api.post("/games/{gid}/seats/{seat}/bot", summary="Hand your seat to a bot", dependencies=acting)
+    async def hand_to_bot(gid: str, seat: int, body: HandToBot, x_seat_tokens: str | None = Header(None),
+                          t: str | None = None) -> dict[str, Any]:
+        """The bot plays ``seat`` from now on and its token no longer holds it; needs the seat's
+        token (403 otherwise); 400 for an unknown bot or a budget over the server's caps."""
+        tokens = _tokens(x_seat_tokens, t)
+        live = await service.hand_to_bot(gid, tokens, seat, body.bot)
         return doc_response(service, live, service.held(live, tokens))
 
     @api.get("/games/{gid}/history", summary="Every action so far")
@@ -202,14 +240,14 @@ def make_router(service: GameService) -> APIRouter:
         without hints or when the seat has no decision; 409 once the game is over."""
         return service.hint(gid, _tokens(x_seat_tokens, t), seat)
 
-    @api.post("/games/{gid}/chat", summary="Say something")
+    @api.post("/games/{gid}/chat", summary="Say something", dependencies=[Depends(limits.dependency("chat"))])
     async def chat(gid: str, body: ChatRequest, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:
         """Add a chat line of ``seat``; answers the chat so far."""
         live = await service.chat(gid, _tokens(x_seat_tokens, t), body.seat, body.text)
         return {"chat": live.chat[-200:]}
 
-    @api.post("/games/{gid}/programs", summary="Set a programmed action")
+    @api.post("/games/{gid}/programs", summary="Set a programmed action", dependencies=acting)
     async def set_program(gid: str, body: ProgramRequest, x_seat_tokens: str | None = Header(None),
                           t: str | None = None) -> dict[str, Any]:
         """Set a programmed action of ``seat`` (replacing one of the same kind); the game document."""
@@ -217,7 +255,7 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.set_program(gid, tokens, body.seat, body.kind, body.limit)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.delete("/games/{gid}/programs/{seat}/{kind}", summary="Cancel a programmed action")
+    @api.delete("/games/{gid}/programs/{seat}/{kind}", summary="Cancel a programmed action", dependencies=acting)
     async def delete_program(gid: str, seat: int, kind: str, x_seat_tokens: str | None = Header(None),
                              t: str | None = None) -> dict[str, Any]:
         """Cancel a programmed action of ``seat``; the game document."""
@@ -225,7 +263,8 @@ def make_router(service: GameService) -> APIRouter:
         live = await service.delete_program(gid, tokens, seat, kind)
         return doc_response(service, live, service.held(live, tokens))
 
-    @api.post("/import", status_code=201, summary="Watch an 18xx.games export", openapi_extra={
+    @api.post("/import", status_code=201, summary="Watch an 18xx.games export",
+              dependencies=[Depends(limits.dependency("import"))], openapi_extra={
         "requestBody": {"content": {
             "application/json": {"schema": {"type": "object"}},
             "multipart/form-data": {"schema": {"type": "object", "properties": {
@@ -247,8 +286,8 @@ def make_router(service: GameService) -> APIRouter:
             raw = await upload.read()
         else:
             raw = await request.body()
-        if len(raw) > MAX_IMPORT:
-            raise WebError("the export is larger than 20 MB")
+        if len(raw) > service.settings.max_import:  # the body was bounded as it came (BodyLimit)
+            raise WebError(f"the export is larger than {service.settings.max_import} bytes")
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
@@ -273,7 +312,8 @@ def make_ws_router(service: GameService) -> APIRouter:
         except WebError:
             await websocket.close(code=4404)
             return
-        held = service.held(live, split_tokens(t) + split_tokens(websocket.headers.get("x-seat-tokens")))
+        tokens = split_tokens(t) + split_tokens(websocket.headers.get("x-seat-tokens"))
+        held = service.held(live, tokens)
         await websocket.accept()
         listener = service.listen(live, held)
         receiver = asyncio.ensure_future(_drain(websocket))
@@ -281,6 +321,7 @@ def make_ws_router(service: GameService) -> APIRouter:
             while True:
                 listener.event.clear()
                 live = service.cache.get(gid, live)
+                held = service.held(live, tokens)  # a seat handed to a bot is no longer the token's
                 await websocket.send_text(service.document_json(live, held).decode("utf-8"))
                 waiter = asyncio.ensure_future(listener.event.wait())
                 done, _ = await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
@@ -317,4 +358,4 @@ def doc_response(service: GameService, live: Live, held: tuple[int, ...]) -> Res
 
 def error_response(e: WebError) -> JSONResponse:
     """The JSON response of a :class:`WebError`."""
-    return JSONResponse(e.body(), status_code=e.status)
+    return JSONResponse(e.body(), status_code=e.status, headers=getattr(e, "headers", None))

@@ -9,17 +9,26 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from .api import error_response, make_router, make_ws_router
 from .db import open_database
+from .limits import RateLimits
+from .middleware import BodyLimit, SecurityHeaders
 from .service import GameService, WebError
-from .settings import DEFAULT_BOT_PACE, default_db_url
+from .settings import DEFAULT_BOT_PACE, Settings, default_db_url
 
 log = logging.getLogger("rolling.web")
 
 HTTP_NAMES = {400: "BadRequest", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 406: "NotAcceptable",
-              409: "Conflict", 413: "TooLarge", 415: "UnsupportedMediaType", 422: "MalformedRequest"}
+              409: "Conflict", 413: "TooLarge", 415: "UnsupportedMediaType", 422: "MalformedRequest",
+              429: "TooManyRequests"}
+#: what a 500 answer says: the exception's text stays in the server's log (it may name files, SQL
+#: or a game's hidden state)
+INTERNAL_ERROR = "the server failed to answer; the error is in its log"
 
 
 class ServerTiming:
@@ -44,7 +53,8 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
-def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE, start_workers: bool = True):
+def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE, start_workers: bool = True,
+               settings: Settings | None = None):
     """The web app over the database ``db_url`` (default: :func:`~rolling.web.settings.default_db_url`).
 
     The schema is upgraded (Alembic ``upgrade head``) here, before the app is returned; games whose
@@ -54,12 +64,16 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         bot_pace: seconds a bot (or programmed action) waits before it moves; 0: at once, within
             the request that made it their turn.
         start_workers: run background tasks (paced bots, time limits, resuming after a restart).
+        settings: the server's bounds (bots' budgets, body sizes, rate limits, idle games);
+            default :meth:`Settings.from_env() <rolling.web.settings.Settings.from_env>`.
 
     Raises:
         UsageError: the database cannot be opened or migrated (one line).
     """
+    settings = settings or Settings.from_env()
+    rate_limits = RateLimits(settings)
     engine = open_database(db_url or default_db_url())
-    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers)
+    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -78,6 +92,8 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
     )
     app.state.service = service
     app.state.engine = engine
+    app.state.settings = settings
+    app.state.rate_limits = rate_limits
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> JSONResponse:
@@ -100,17 +116,39 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
 
     @app.exception_handler(Exception)
     async def crash(request: Request, e: Exception) -> JSONResponse:
-        # a bug: still JSON, and logged with its traceback
+        # a bug: still JSON, logged with its traceback, its text not sent (issue 29, hygiene)
+        if isinstance(e, ClientDisconnect):  # the client went (or BodyLimit cut its body): nobody to answer
+            return JSONResponse({"error": "ClientDisconnect", "message": "the client went away"}, status_code=400)
         log.exception("error serving %s", request.url.path)
-        return JSONResponse({"error": "InternalError", "message": f"{type(e).__name__}: {e}"[:300]}, status_code=500)
+        return JSONResponse({"error": "InternalError", "message": INTERNAL_ERROR}, status_code=500)
 
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> JSONResponse:
+        """``{"ok": true}`` when the database answers, 503 ``{"ok": false}`` otherwise (for load
+        balancers and process supervisors; no game is read)."""
+        try:
+            with engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except SQLAlchemyError:
+            log.warning("healthz: the database does not answer", exc_info=True)
+            return JSONResponse({"ok": False}, status_code=503, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
+
+    def body_limit(path: str) -> int:
+        return settings.max_import if path == "/api/import" else settings.max_body
+
+    # the last added runs first: headers on every answer, then the body's size before anything reads it
     app.add_middleware(ServerTiming)
-    app.include_router(make_router(service))
+    app.add_middleware(BodyLimit, limit_for=body_limit)
+    app.add_middleware(SecurityHeaders)
+    app.include_router(make_router(service, rate_limits))
     app.include_router(make_ws_router(service))
     try:
+        from .pages import mount_static
         from .pages import router as pages_router
     except ImportError:  # pages not there yet: the API works without them
         pages_router = None
     if pages_router is not None:
         app.include_router(pages_router)
+        mount_static(app)
     return app

@@ -23,8 +23,10 @@ class Game(Base):
     every action (``version``, ``over``, ``to_act``) so that the lobby lists games without replaying.
 
     ``time_limits``: ``{"3": seconds, "4": seconds}`` for the any-order phases (Stars), or ``{}``.
-    ``meta``: free facts (``source`` of an imported game, its site id); ``watch_only``: an imported
-    game, which nobody plays on.
+    ``meta``: free facts (``source`` of an imported game, its site id; ``closed``: who ended a game
+    before its end and when; ``events``: the server's lines of its log, such as a seat handed to a
+    bot); ``watch_only``: an imported game, which nobody plays on. ``creator_hash``: the SHA-256 of
+    the creator's token, which may stop or delete the game (none for an imported or older game).
     """
 
     __tablename__ = "games"
@@ -42,6 +44,7 @@ class Game(Base):
     over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     to_act: Mapped[list[int]] = mapped_column(JSON, default=list)
     updated: Mapped[float] = mapped_column(Float)
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Seat(Base):

@@ -6,36 +6,38 @@ so the site works offline. Routes:
 
 - ``/`` the lobby, ``/my`` this browser's games, ``/import`` watch an 18xx.games export;
 - ``/g/{id}`` the table, ``/g/{id}/history`` step through a game;
-- ``/static/{path}`` the assets; ``/data/{game}.json`` the printed numbers of a game (cards,
+- ``/static/{path}`` the assets (:func:`mount_static`: ``/static/v-HASH/{path}`` kept a year, the
+  pages link there); ``/data/{game}.json`` the printed numbers of a game (cards,
   share price row, corporations) that views refer to by code; ``/data/freight/{map}.json`` a
   Rolling Freight map's board (:func:`rolling.web.freight.board_data`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import mimetypes
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 
 router = APIRouter(include_in_schema=False)
 
 STATIC = resources.files(__package__).joinpath("static")
-MEDIA = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".json": "application/json",
-}
+
+
+@cache
+def _page_text(name: str) -> str:
+    # the page's assets through their versioned URLs (mount_static)
+    return STATIC.joinpath(name).read_text(encoding="utf-8").replace('"/static/', f'"/static/v-{assets_version()}/')
 
 
 def _page(name: str) -> HTMLResponse:
-    return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"), headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(_page_text(name), headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/")
@@ -68,19 +70,42 @@ def history(game_id: str) -> HTMLResponse:
     return _page("history.html")
 
 
-@router.get("/static/{path:path}")
-def static(path: str) -> Response:
-    """A file of ``static/`` (no directory listing, nothing outside it)."""
-    parts = [p for p in path.split("/") if p]
-    if not parts or any(p in (".", "..") or p.startswith(".") for p in parts):
-        raise HTTPException(404)
-    node = STATIC
-    for p in parts:
-        node = node.joinpath(p)
-    suffix = "." + parts[-1].rsplit(".", 1)[-1] if "." in parts[-1] else ""
-    if suffix not in MEDIA or not node.is_file():
-        raise HTTPException(404)
-    return Response(node.read_bytes(), media_type=MEDIA[suffix], headers={"Cache-Control": "no-cache"})
+class CachedStatic(StaticFiles):
+    """``StaticFiles`` (ETag, Last-Modified, 304 answers, no directory listing) whose answers carry
+    ``cache_control``."""
+
+    def __init__(self, *args, cache_control: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.cache_control = cache_control
+
+    def file_response(self, *args, **kwargs) -> Response:
+        """The file's answer, with the ``Cache-Control`` header."""
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = self.cache_control
+        return response
+
+
+@cache
+def assets_version() -> str:
+    """A short hash of every file under ``static/``: the versioned asset URLs
+    (``/static/v-HASH/js/table.js``) change whenever a file does, so a new release busts every cache
+    while an unchanged one is never downloaded again."""
+    digest = hashlib.sha256()
+    root = Path(str(STATIC))
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def mount_static(app) -> None:
+    """Serve ``static/`` on ``app``: under ``/static/v-HASH/`` (:func:`assets_version`) kept a year
+    (``immutable``: the pages' links and the scripts' relative imports), and under ``/static/``
+    revalidated on every use (``no-cache`` with ETag: old links and bookmarks)."""
+    mimetypes.add_type("text/javascript", ".js")
+    directory = str(STATIC)
+    app.mount(f"/static/v-{assets_version()}", CachedStatic(directory=directory, cache_control="public, max-age=31536000, immutable"),
+              name="static-versioned")
+    app.mount("/static", CachedStatic(directory=directory, cache_control="no-cache"), name="static")
 
 
 @cache

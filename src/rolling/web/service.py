@@ -47,7 +47,8 @@ from rolling.games import GAME_MODULES, get_game
 from . import decisions as D
 from . import programs as P
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
-from .tokens import hash_token, new_game_id, new_token
+from .settings import Settings
+from .tokens import hash_token, matches, new_game_id, new_token
 
 log = logging.getLogger("rolling.web")
 
@@ -198,6 +199,7 @@ class Live:
     touched: float = 0.0  # when the game last went back (undo): bots and clocks count from there
     rev: int = 0  # changes with every action, undo, chat line or program
     broken: str | None = None  # why automated play stopped (a bot failed), if it did
+    creator_hash: str | None = None  # SHA-256 of the creator's token (stop, delete)
     lines: dict[Any, LogSoFar] = field(default_factory=dict)  # viewer -> the log as rendered so far
     docs: dict[Any, tuple[int, dict]] = field(default_factory=dict)
     charts: tuple[int, dict] | None = None
@@ -236,6 +238,15 @@ def _shown(reasons: list[dict[str, Any]], over: bool) -> list[dict[str, Any]]:
     return out
 
 
+def _duration(seconds: float) -> str:
+    """``"30 days"``, ``"2 hours"``, ``"90 seconds"``: the largest whole unit."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            k = int(seconds // size)
+            return f"{k} {unit}{'s' if k != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+
+
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
@@ -262,17 +273,21 @@ class GameService:
             move; 0 plays them within the request that triggered them.
         start_workers: run the background tasks (paced bots, time limits, resuming after a
             restart); off, only what happens inline happens.
+        settings: the server's bounds (:class:`~rolling.web.settings.Settings`): bots' budgets
+            are capped by them.
     """
 
     def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True,
-                 max_cached: int = MAX_CACHED):
+                 max_cached: int = MAX_CACHED, settings: Settings | None = None):
         self.engine = engine
+        self.settings = settings or Settings()
         self.Session = sessionmaker(engine, expire_on_commit=False)
         self.bot_pace = max(0.0, float(bot_pace))
         self.start_workers = start_workers
         self.cache: OrderedDict[str, Live] = OrderedDict()  # least recently used first
         self.max_cached = max_cached
         self.closed = False
+        self.sweeper: asyncio.Task | None = None  # ends idle games (:meth:`_end_idle_games`)
 
     # -- start and stop ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -288,11 +303,15 @@ class GameService:
                 continue
             if self._due(live) is not None:
                 self._kick(live)
+        if self.settings.idle_end_seconds > 0:
+            self.sweeper = asyncio.get_running_loop().create_task(self._end_idle_games())
 
     async def stop(self) -> None:
         """Cancel the background tasks (the database holds everything)."""
         self.closed = True
         tasks = [live.task for live in self.cache.values() if live.task is not None and not live.task.done()]
+        if self.sweeper is not None:
+            tasks.append(self.sweeper)
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -327,7 +346,7 @@ class GameService:
             id=g.id, game=g.game, title=g.title, config=dict(g.config), seed=g.seed, created=g.created,
             seats=[{"seat": s.seat, "name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in seats],
             time_limits={str(k): int(v) for k, v in (g.time_limits or {}).items()}, meta=dict(g.meta or {}),
-            watch_only=bool(g.watch_only),
+            watch_only=bool(g.watch_only), creator_hash=g.creator_hash,
         )
         live.actions = [dict(a.action) for a in acts]
         live.version = max(int(g.version or 0), len(live.actions))
@@ -337,7 +356,9 @@ class GameService:
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
-        live.bots = {s["seat"]: make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"])
+        from .limits import capped  # (limits' errors are WebErrors: imported here, not at the top)
+
+        live.bots = {s["seat"]: capped(make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"]), self.settings)
                      for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
         self._rebuild(live)
         self.cache[gid] = live
@@ -427,8 +448,10 @@ class GameService:
 
     async def create(self, game: str, config: dict[str, Any] | None, seats: list[str] | None,
                      names: list[str] | None = None, seed: int | None = None,
-                     time_limits: dict[str, int] | None = None) -> tuple[Live, dict[int, str]]:
+                     time_limits: dict[str, int] | None = None,
+                     creator_token: str | None = None) -> tuple[Live, dict[int, str]]:
         """Create a game; return it and the token of each human seat (shown once, stored hashed).
+        ``creator_token`` (stored hashed) may later stop or delete the game (:meth:`stop_game`, :meth:`delete_game`).
 
         Raises:
             WebError: unknown game, a bad config, seat list, names or time limit (400).
@@ -443,6 +466,11 @@ class GameService:
                                 default_players=2 if game == "stars" else 1)
         except UsageError as e:
             raise WebError(str(e)) from None
+        from .limits import check_budget
+
+        for kind in kinds:
+            if kind != HUMAN:
+                check_budget(game, kind, self.settings)
         if "players" not in config and game != "market":
             config["players"] = len(kinds)
         if names:
@@ -489,7 +517,7 @@ class GameService:
         with self.Session.begin() as db:
             db.add(Game(id=gid, game=game, title=title, config=config, seed=seed, created=now, time_limits=limits,
                         meta={}, watch_only=False, version=0, over=bool(state.is_over), to_act=list(state.to_act),
-                        updated=now))
+                        updated=now, creator_hash=hash_token(creator_token) if creator_token else None))
             db.flush()
             for r in seat_rows:
                 db.add(Seat(game_id=gid, **r))
@@ -620,6 +648,7 @@ class GameService:
                 raise Conflict("this game was imported to be watched; nobody plays it here")
             if live.state.is_over:
                 raise Conflict("the game is over")
+            self._require_open(live)
             try:
                 self._commit(live, action, seat, BY_HUMAN)
             except IllegalAction as e:
@@ -677,6 +706,7 @@ class GameService:
         async with live.lock:
             if version != live.version:
                 raise StaleVersion()
+            self._require_open(live)
             keep, why = self._undo_point(live, held)
             if keep is None:
                 raise UndoRefused(why)
@@ -719,7 +749,7 @@ class GameService:
     def _due(self, live: Live) -> tuple[float, str] | None:
         """``(seconds from now, what)`` of the next automated action, or None."""
         s = live.state
-        if live.watch_only or live.broken or s.is_over:
+        if live.watch_only or live.broken or s.is_over or "closed" in live.meta:
             return None
         to_act = s.to_act
         wait = max(0.0, live.last_time + self.bot_pace - time.time())
@@ -752,7 +782,7 @@ class GameService:
         """Take the automated action due now, if any; True when one was taken. ``chosen``: a bot's
         ``(seat, action, reason)`` already worked out for this state (:meth:`_think`)."""
         s = live.state
-        if live.watch_only or live.broken or s.is_over:
+        if live.watch_only or live.broken or s.is_over or "closed" in live.meta:
             return False
         try:
             due = self._bot_to_act(live)
@@ -792,7 +822,7 @@ class GameService:
         requests; the game's lock is held, so the state cannot change meanwhile. Returns
         ``(seat, action, reason)``, or None when no bot is to act."""
         s = live.state
-        if live.watch_only or live.broken or s.is_over:
+        if live.watch_only or live.broken or s.is_over or "closed" in live.meta:
             return None
         due = self._bot_to_act(live)
         if due is None:
@@ -893,6 +923,7 @@ class GameService:
             async with live.lock:
                 if live.watch_only:
                     raise Conflict("this game was imported to be watched; nobody plays it here")
+                self._require_open(live)
                 assumption = P.start(live.game, kind, limit, live.state, seat)
                 with self.Session.begin() as db:
                     db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
@@ -1007,8 +1038,8 @@ class GameService:
             "view_seat": viewer,
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
-            "log": self._lines(live, viewer).lines,
-            "reasons": _shown(self._lines(live, viewer).reasons, s.is_over),
+            "log": self._with_events(live, viewer)[0],
+            "reasons": _shown(self._with_events(live, viewer)[1], s.is_over),
             "decisions": decisions,
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
@@ -1022,6 +1053,7 @@ class GameService:
             "watch_only": live.watch_only,
             "meta": {k: v for k, v in live.meta.items() if k in ("source", "site_game_id", "match", "import_error")},
             "stopped": live.broken,
+            "closed": live.meta.get("closed"),
         }
         if deadline is None:
             live.docs[key] = (live.rev, doc)
@@ -1046,7 +1078,7 @@ class GameService:
         return {"id": live.id, "game": live.game, "title": live.title, "created": _iso(live.created),
                 "version": live.version, "played": live.played, "over": bool(s.is_over), "to_act": list(s.to_act) if not s.is_over else [],
                 "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
-                "watch_only": live.watch_only}
+                "watch_only": live.watch_only, "closed": live.meta.get("closed")}
 
     def list_games(self, limit: int = 200) -> list[dict[str, Any]]:
         """The newest games (at most ``limit``), from the database's summaries (no replay)."""
@@ -1061,7 +1093,7 @@ class GameService:
             by_game.setdefault(x.game_id, []).append({"seat": x.seat, "name": x.name, "kind": x.kind})
         return [{"id": g.id, "game": g.game, "title": g.title, "created": _iso(g.created), "version": g.version,
                  "played": int(played.get(g.id, 0)), "over": g.over, "to_act": [] if g.over else list(g.to_act or []), "seats": by_game.get(g.id, []),
-                 "watch_only": g.watch_only} for g in games]
+                 "watch_only": g.watch_only, "closed": (g.meta or {}).get("closed")} for g in games]
 
     def history(self, live: Live, held: tuple[int, ...]) -> dict[str, Any]:
         """Every action with who took it and its log text (as the first held seat reads it)."""
@@ -1122,10 +1154,172 @@ class GameService:
         seat = self._require(live, self.held(live, tokens), seat)
         if live.watch_only or live.state.is_over:
             raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+        self._require_open(live)
         try:
             return hint(live.game, live.state, seat)
         except NoHint as e:
             raise WebError(str(e)) from None
+
+    # -- lifecycle: stop, delete, hand a seat to a bot, idle games end ---------------------------------
+    @staticmethod
+    def _require_open(live: Live) -> None:
+        """Raises Conflict (409) when the game was ended before its end (stopped, idle)."""
+        closed = live.meta.get("closed")
+        if closed:
+            raise Conflict(f"the game was ended: {closed['text']}")
+
+    def _require_creator(self, live: Live, tokens: list[str]) -> None:
+        if live.creator_hash is None or not any(matches(t, live.creator_hash) for t in tokens):
+            raise Forbidden("only the game's creator (the creator's token) may stop or delete it")
+
+    def _event(self, live: Live, text: str, db: Any) -> None:
+        """Add a server's line to the game's log (kept in ``meta["events"]``, after the actions
+        so far), in the transaction ``db``."""
+        now = time.time()
+        events = [*live.meta.get("events", []), {"n": live.played, "at": _iso(now), "text": text}]
+        live.meta = {**live.meta, "events": events}
+        db.execute(update(Game).where(Game.id == live.id).values(meta=live.meta, updated=now))
+
+    def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+        """The viewer's log lines with the server's events (:meth:`_event`) placed after the
+        lines of the actions before them, and the bots' reasons moved to match."""
+        so_far = self._lines(live, viewer)
+        events = [e for e in live.meta.get("events", ()) if e["n"] <= live.played]
+        if not events:
+            return so_far.lines, so_far.reasons
+        s = live.state
+        lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
+        for k, e in enumerate(events):
+            n = e["n"]
+            if n == live.played:
+                at = len(so_far.lines)
+            else:  # (before the first action: after the lines the game's setup wrote, unknown here)
+                at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1])) if n > 0 else 0
+            at = min(at + k, len(lines))  # after the events before it
+            lines.insert(at, f"— {e['text']}")
+            for r in reasons:
+                if r["n"] > n:
+                    r["line"] += 1
+        return lines, reasons
+
+    def _close(self, live: Live, text: str, by: str) -> None:
+        """End the game before its end (``by``: ``creator`` or ``idle``): no more actions, no bots;
+        the reason in its log. The hidden information stays hidden (the rules' end did not come)."""
+        now = time.time()
+        with self.Session.begin() as db:
+            self._event(live, text, db)
+            live.meta = {**live.meta, "closed": {"by": by, "at": _iso(now), "text": text}}
+            db.execute(update(Game).where(Game.id == live.id).values(meta=live.meta, over=True, to_act=[], updated=now))
+        live.docs.clear()
+        self._changed(live)
+        log.info("game %s: %s", live.id, text)
+
+    async def stop_game(self, gid: str, tokens: list[str]) -> Live:
+        """The creator stops the game: it ends where it is, said in its log.
+
+        Raises:
+            NotFound, Forbidden (not the creator's token), Conflict (over, imported or already ended).
+        """
+        live = self.get(gid)
+        self._require_creator(live, tokens)
+        async with live.lock:
+            if live.state.is_over or live.watch_only:
+                raise Conflict("the game is over")
+            self._require_open(live)
+            self._close(live, "the game was stopped by its creator", "creator")
+        return live
+
+    async def delete_game(self, gid: str, tokens: list[str]) -> None:
+        """The creator deletes the game and everything kept with it (actions, chat, programs).
+
+        Raises:
+            NotFound, Forbidden (not the creator's token).
+        """
+        live = self.get(gid)
+        self._require_creator(live, tokens)
+        async with live.lock:
+            with self.Session.begin() as db:
+                for table in (BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
+                    db.execute(delete(table).where(table.game_id == live.id))
+                db.execute(delete(Game).where(Game.id == live.id))
+            self.cache.pop(live.id, None)
+            live.meta = {**live.meta, "closed": {"by": "creator", "at": _iso(time.time()), "text": "the game was deleted"}}
+            live.docs.clear()
+            self._changed(live)
+            if live.task is not None and not live.task.done() and live.task is not asyncio.current_task():
+                live.task.cancel()
+        log.info("game %s deleted by its creator", live.id)
+
+    async def hand_to_bot(self, gid: str, tokens: list[str], seat: Any, bot: Any) -> Live:
+        """The holder of ``seat`` hands it to a bot (``bot``, ``bot:NAME``, ``NAME:BUDGET``; default
+        the strongest where people play): the seat's token no longer holds it, the bot plays on.
+
+        Raises:
+            NotFound, Forbidden, Malformed (no such seat), WebError (400: an unknown bot or a budget
+            over the server's caps), Conflict (over, imported or ended).
+        """
+        from rolling.bots import resolve_bot
+
+        from .limits import capped, check_budget
+
+        live = self.get(gid)
+        seat = self._require(live, self.held(live, tokens), seat)
+        try:
+            kind = resolve_bot(live.game, str(bot or "bot")[:64], play=True)
+        except UsageError as e:
+            raise WebError(str(e)) from None
+        check_budget(live.game, kind, self.settings)
+        async with live.lock:
+            if live.state.is_over or live.watch_only:
+                raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+            self._require_open(live)
+            name = live.seats[seat]["name"]
+            with self.Session.begin() as db:
+                db.execute(update(Seat).where(Seat.game_id == live.id, Seat.seat == seat).values(kind=kind, token_hash=None))
+                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
+                self._event(live, f"{name} handed their seat to the bot {kind}", db)
+            live.seats[seat] = {**live.seats[seat], "kind": kind, "token_hash": None}
+            live.bots[seat] = capped(make_bot(live.game, kind, seed=live.seed * 101 + seat), self.settings)
+            live.programs = {k: v for k, v in live.programs.items() if k[0] != seat}
+            live.docs.clear()
+            self._changed(live)
+            self._settle(live)
+        self._kick(live)
+        return live
+
+    async def _end_idle_games(self) -> None:
+        """Background task: every so often, end the games in which nobody has acted for
+        ``settings.idle_end_seconds`` (said in their log), so that no game holds a seat forever."""
+        idle = self.settings.idle_end_seconds
+        every = min(max(idle / 4, 0.05), 600.0)
+        while not self.closed:
+            try:
+                await self.end_idle_games()
+            except Exception:  # a failed sweep is tried again at the next one
+                log.exception("ending idle games failed")
+            await asyncio.sleep(every)
+
+    async def end_idle_games(self, now: float | None = None) -> list[str]:
+        """End the unfinished games idle for ``settings.idle_end_seconds`` at ``now`` (default:
+        the time); their ids."""
+        idle = self.settings.idle_end_seconds
+        now = time.time() if now is None else now
+        cutoff = now - idle
+        with self.Session() as db:
+            ids = db.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False),
+                                                   Game.updated < cutoff)).scalars().all()
+        ended = []
+        for gid in ids:
+            try:
+                live = self.get(gid)
+            except WebError:
+                continue
+            async with live.lock:
+                if live.state.is_over or "closed" in live.meta or live.last_time >= cutoff:
+                    continue
+                self._close(live, f"the game ended after {_duration(idle)} without a move", "idle")
+            ended.append(gid)
+        return ended
 
     # -- live pages ----------------------------------------------------------------------------------
     def listen(self, live: Live, held: tuple[int, ...]) -> Listener:

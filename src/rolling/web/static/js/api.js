@@ -30,6 +30,10 @@ export function rememberMeta(id, meta) {
 
 export function forgetGame(id) { const all = loadGames(); delete all[id]; saveGames(all); }
 
+// The creator's token of a game made in this browser (it stops or deletes the game).
+export function creatorFor(id) { return (loadGames()[id] || {}).creator || null; }
+export function addCreator(id, token) { if (token) addTokens(id, [], { creator: token }); }
+
 // Take ?t=tok1,tok2 off the address bar and keep the tokens for this game.
 export function takeUrlTokens(id) {
   const url = new URL(location.href);
@@ -49,9 +53,10 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body, tokens = [], form } = {}) {
+export async function api(path, { method = "GET", body, tokens = [], form, creator } = {}) {
   const headers = {};
   if (tokens.length) headers["X-Seat-Tokens"] = tokens.join(",");
+  if (creator) headers["X-Creator-Token"] = creator;
   let payload;
   if (form) payload = form;
   else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }

@@ -1,5 +1,5 @@
 // The lobby: a game with every engine option, its seat links, and the games on this server.
-import { addTokens, api, el, loadGames } from "./api.js";
+import { addCreator, addTokens, api, el, loadGames } from "./api.js";
 
 const $ = (s) => document.getElementById(s);
 let options = {};
@@ -80,6 +80,7 @@ async function create(e) {
   if (Object.keys(limits).length) body.time_limits = limits;
   try {
     created = await api("/api/games", { method: "POST", body });
+    addCreator(created.id, created.creator_token); // this browser may stop or delete it
   } catch (err) {
     $("create-error").textContent = err.message;
     $("create-error").hidden = false;

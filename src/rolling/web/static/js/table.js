@@ -2,6 +2,7 @@
 // with the decision controls, undo, programmed actions, log and chat.
 import { api, el, gameIdFromPath, liveGame, rememberMeta, takeUrlTokens, tokensFor } from "./api.js";
 import { renderDecisions } from "./decisions.js";
+import { renderLifecycle } from "./lifecycle.js";
 import { logItems } from "./log.js";
 import * as freight from "./freight.js";
 import * as market from "./market.js";
@@ -160,6 +161,7 @@ function render(d) {
     : (d.game === "freight" ? freight.renderDecisions : renderDecisions)($("decisions"), d, send);
   $("decisions").classList.toggle("none", !any);
   renderTools(d);
+  renderLifecycle($("lifecycle"), d, { id, tokens, render, showError });
   renderLog(d);
   renderClock(d);
   notify(d);
