@@ -20,6 +20,7 @@ from .limits import RateLimits
 from .middleware import BodyLimit, SecurityHeaders
 from .service import GameService, WebError
 from .settings import DEFAULT_BOT_PACE, Settings, default_db_url
+from .tokens import RedactTokens
 
 log = logging.getLogger("rolling.web")
 
@@ -71,6 +72,9 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         UsageError: the database cannot be opened or migrated (one line).
     """
     settings = settings or Settings.from_env()
+    access_log = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactTokens) for f in access_log.filters):
+        access_log.addFilter(RedactTokens())  # seat tokens ride in ?t=: never in a log line
     rate_limits = RateLimits(settings)
     engine = open_database(db_url or default_db_url())
     service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import re
 import secrets
 
 
@@ -33,3 +35,24 @@ def split_tokens(text: str | None) -> list[str]:
     if not text:
         return []
     return [t.strip() for t in text.split(",") if t.strip()][:16]
+
+
+#: a seat token in a request's query string (``?t=a,b``), as it would appear in an access log
+_TOKEN_QUERY = re.compile(r"([?&]t=)[^&\s]*")
+
+
+def redact_tokens(path: str) -> str:
+    """``path`` with the seat tokens of its query string replaced by ``***`` (``/g/1?t=ab,cd`` ->
+    ``/g/1?t=***``): a token is a seat's key, and a log line is read by people who hold no seat."""
+    return _TOKEN_QUERY.sub(r"\1***", path)
+
+
+class RedactTokens(logging.Filter):
+    """A logging filter for uvicorn's access log that takes the seat tokens out of each request
+    line (its ``args`` are ``(client, method, path, http version, status)``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            record.args = (*args[:2], redact_tokens(args[2]), *args[3:])
+        return True
