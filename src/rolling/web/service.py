@@ -238,6 +238,20 @@ def _shown(reasons: list[dict[str, Any]], over: bool) -> list[dict[str, Any]]:
     return out
 
 
+#: the log events that open a section of the log: a phase (Stars), a turn or phase (Freight), a turn
+#: (Market)
+_HEADINGS = frozenset({"phase", "turn", "phase_begins"})
+
+
+def _heading_after(log: list[tuple] | None, start: int, end: int) -> int:
+    """The index of the first section heading among the events ``start + 1`` to ``end - 1`` of
+    ``log`` (the events of one action, whose first is its own), else ``end``."""
+    for k in range(start + 1, end if log is not None else start):
+        if log[k][0] in _HEADINGS:
+            return k
+    return end
+
+
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
@@ -972,8 +986,12 @@ class GameService:
                 if reason is None:
                     continue
                 mark = live.log_marks[n - 1]
-                lines += segment_lines(s, viewer, events, mark)
-                events = mark
+                # the reason goes under the bot's own lines, before the heading of a phase (or turn)
+                # its move began: it belongs to the phase it was given in (issue 29)
+                own = live.log_marks[n - 2] if n >= 2 else 0  # where the move's own events begin
+                cut = _heading_after(getattr(s, "log", None), max(events, own), mark)
+                lines += segment_lines(s, viewer, events, cut)
+                events = cut
                 reasons.append({"n": n, "seat": reason[0], "line": len(lines), "text": reason[1]})
             lines += s.log_lines(viewer, events)
             so_far = LogSoFar(live.played, size, lines, reasons)
