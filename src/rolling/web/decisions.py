@@ -95,11 +95,12 @@ def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
 
     - buy/sell share: ``{"amount", "card", "price", "ends_game", "bankrupt", "receivership"}`` (Buy /
       Sell One Share; ``receivership``: the last share a player holds, the page asks first);
-    - answer to a proposal (phase 3): ``{"face", "price", "seller", "seller_gain", "buyer_gain"}``,
-      the seller being ``"you"`` or the code of the corporation the seat answers for; a pre-emption
-      of the foreign investor's sale: ``{"face", "price", "buyer_gain"}``; an answer to a deal
+    - answer to a proposal (phase 3): ``{"face", "price", "seller", "seller_gain", "buyer",
+      "buyer_gain"}`` (gains in $ per turn), the seller being ``"you"`` or the code of the
+      corporation the seat answers for, the buyer the buying corporation's code; a pre-emption of
+      the foreign investor's sale: ``{"face", "price", "buyer", "buyer_gain"}``; an answer to a deal
       (variant): ``{"steps": [{"corporation", "company", "face", "price", "seller", "seller_gain",
-      "buyer_gain"}]}``, each step counted on the state as it is (issue 29);
+      "buyer", "buyer_gain"}]}``, each step counted on the state as it is (issue 29);
     - offer (phase 3): ``{"income_before", "income_after", "gain", "synergies": [[company, partner, $]]}``;
     - close (phase 4): ``{"income_before", "income_after", "gain", "scrap_bonus", "stars"}``;
     - dividend (phase 6): ``{"by_amount": {"$": {"price", "card", "treasury", "stars", "required"}}}``;
@@ -137,7 +138,8 @@ def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
             if s.announcement is not None or "announcer" in a:
                 from rolling.games.stars.acquisition import fi_price
 
-                return {"face": D.FACE[i], "price": fi_price(c, i), "buyer_gain": previews.purchase(s, c, i).gain}
+                return {"face": D.FACE[i], "price": fi_price(c, i), "buyer": s.corp_code(c),
+                        "buyer_gain": previews.purchase(s, c, i).gain}
             price = next((pr for pc, pi, pr, _ in s.pending if pc == c and pi == i), None)
             return {"face": D.FACE[i], "price": price, **_sale(s, c, i)}
         if k is RespondDeal:
@@ -181,4 +183,4 @@ def _sale(s: Any, c: int, i: int) -> dict[str, Any]:
     owner = s.company_owner[i]
     return {"seller": "you" if owner < CORP_BASE else s.corp_code(owner - CORP_BASE),
             "seller_gain": previews.income_change(s, owner, remove=(i,)).gain,
-            "buyer_gain": previews.purchase(s, c, i).gain}
+            "buyer": s.corp_code(c), "buyer_gain": previews.purchase(s, c, i).gain}

@@ -14,6 +14,9 @@ const opened = new Set();
 // the typed amounts, the focus and the caret; when the decision changes, the panel says so
 let shownKey = null;
 let ownMove = false;
+// until when a changed panel sends nothing (the player has not seen it yet), ms since the epoch
+let frozenUntil = 0;
+const FREEZE_MS = 700;
 // the identity of one control: what it sends, but for the amount still to type
 const rowKey = (d) => JSON.stringify([d.type, d.args || {}, d.field || null, d.lo ?? null, d.hi ?? null]);
 // the decision as the player reads it: every control with its label and preview
@@ -39,11 +42,11 @@ function previewText(d) {
   if (t === "buy_share") return `pay $${p.amount}, price → $${p.price}${p.ends_game ? " · ENDS THE GAME" : ""}`;
   if (t === "sell_share") return `receive $${p.amount}, price → $${p.price}${p.bankrupt ? " · BANKRUPT" : ""}${p.receivership ? " · RECEIVERSHIP" : ""}`;
   if (t === "respond" && p.face !== undefined) {
-    if (p.seller_gain === undefined) return `face value $${p.face}, price $${p.price} · ${d.args.corporation} income ${sign(p.buyer_gain)}/turn`;
-    return `face value $${p.face}, price $${p.price} · income: ${p.seller} ${sign(p.seller_gain)}/turn, ${d.args.corporation} ${sign(p.buyer_gain)}/turn`;
+    if (p.seller_gain === undefined) return `face value $${p.face}, price $${p.price} · ${p.buyer} income ${sign(p.buyer_gain)}/turn`;
+    return `face value $${p.face}, price $${p.price} · income: ${p.seller} ${sign(p.seller_gain)}/turn, ${p.buyer} ${sign(p.buyer_gain)}/turn`;
   }
   if (t === "respond_deal" && p.steps) {
-    return p.steps.map((x) => `${x.company} face $${x.face}, price $${x.price}: ${x.seller} ${sign(x.seller_gain)}/turn, ${x.corporation} ${sign(x.buyer_gain)}/turn`).join(" · ");
+    return p.steps.map((x) => `${x.company} face $${x.face}, price $${x.price}: ${x.seller} ${sign(x.seller_gain)}/turn, ${x.buyer} ${sign(x.buyer_gain)}/turn`).join(" · ");
   }
   if (t === "offer" || t === "deal") {
     const syn = (p.synergies || []).map(([a, b, v]) => `${a}–${b} +$${v}`).join(", ");
@@ -98,6 +101,7 @@ function row(d, send, seat) {
   }
   const input = el("input", { type: "number", min: d.lo, max: d.hi, value: d.lo, step: 1, class: "amount-in", "aria-label": d.field, "data-key": rowKey(d) });
   const go = () => {
+    if (Date.now() < frozenUntil) return;
     const v = Number(input.value);
     if (!Number.isInteger(v) || v < d.lo || v > d.hi) { input.setCustomValidity(`$${d.lo} to $${d.hi}`); input.reportValidity(); return; }
     send(seat, actionOf(d, v));
@@ -126,7 +130,9 @@ function answers(items, send, seat, doc) {
     const d0 = ds[0];
     let text = d0.label.replace(/^(accept|reject|pre-empt: buy it|do not pre-empt)(: | the deal: )?/, "");
     if (d0.type === "respond") {
-      const p = proposals.find((x) => x.company === d0.args.company);
+      // two corporations may offer for one company: the proposal of this answer's corporation
+      const corp = ((doc.view && doc.view.corporations) || []).find((c) => c.symbol === d0.args.corporation);
+      const p = proposals.find((x) => x.company === d0.args.company && (!corp || x.corporation === corp.code));
       const code = p ? p.corporation : d0.args.corporation;
       text = p ? `${code} offers $${p.price} for ${d0.args.company}` : d0.label.replace(/^[^:]*: /, "").replace("/", "for");
     }
@@ -193,7 +199,8 @@ export function renderDecisions(root, doc, send) {
     // a click meant for the panel that was there a moment ago is not sent
     const buttons = [...root.querySelectorAll("button.act")];
     for (const b of buttons) b.disabled = true;
-    setTimeout(() => { for (const b of buttons) b.disabled = false; }, 700);
+    frozenUntil = Date.now() + FREEZE_MS;
+    setTimeout(() => { for (const b of buttons) b.disabled = false; }, FREEZE_MS);
   }
   return any;
 }
