@@ -136,3 +136,57 @@ def test_the_amount_typed_is_the_amount_sent_while_the_table_moves_issue29(serve
     offers = [h["action"] for h in hist if h["seat"] == 0 and h["action"]["type"] == "offer"]
     assert offers[-1] == {"type": "offer", **mine["args"], "price": want}
     assert page.errors == []
+
+
+def test_a_sale_into_receivership_asks_first_issue29(server, browser, shots):
+    """Issue 29: selling the last share of a corporation that a player holds says it goes into
+    receivership, and asks; declining sends nothing, confirming sells."""
+    from rolling.bots import make_bot
+    from rolling.games.stars import Config, SellShare, new_game, previews
+    from rolling.games.stars import data as D
+
+    def receivership_sale(s):
+        return s.phase == 1 and s.auction is None and any(
+            m.kind is SellShare and previews.sell_share(s, D.CORP_INDEX[m.args["corporation"]]).receivership
+            for m in s.legal_moves(s.to_act[0]))
+
+    for seed in range(1, 300):
+        s = new_game(Config(players=3), seed)
+        bots = [make_bot("stars", "random", seed=seed * 101 + k) for k in range(3)]
+        actions = []
+        while not s.is_over and len(actions) < 3000 and not receivership_sale(s):
+            a = bots[s.to_act[0]].choose(s, s.to_act[0])
+            s.apply(a)
+            actions.append(a.to_json())
+        if not s.is_over and receivership_sale(s):
+            break
+    seat = s.to_act[0]
+    g = post(server, "/api/games", {"game": "stars", "config": {"players": 3}, "seed": seed, "seats": ["human"] * 3})
+    tokens = [x["token"] for x in g["seats"]]
+    version = 0
+    for a in actions:
+        version = act(server, g["id"], tokens, {"version": version}, a["seat"], a)["version"]
+    page = new_page(browser)
+    page.goto(f"{server}/g/{g['id']}?t={tokens[seat]}")
+    page.wait_for_selector("#decisions button.act.warn[data-type=sell_share]")
+    button = page.locator("#decisions button.act.warn[data-type=sell_share]").first
+    corp = json.loads(button.get_attribute("data-args"))["corporation"]
+    row = page.locator("#decisions .dec").filter(has=page.locator("button.act.warn[data-type=sell_share]")).first
+    assert "RECEIVERSHIP" in row.inner_text()
+    page.screenshot(path=str(shots / "sell-into-receivership.png"))
+    asked = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda dlg: answer(dlg, False))
+    button.click()
+    page.wait_for_timeout(300)
+    assert "receivership" in asked[0] and int(page.evaluate("document.body.dataset.version")) == version
+    page.once("dialog", lambda dlg: answer(dlg, True))
+    button.click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+    view = page.evaluate("rollingDoc.view")
+    assert next(c for c in view["corporations"] if c["symbol"] == corp)["receivership"]
+    assert page.errors == []
