@@ -254,6 +254,9 @@ def test_previews_are_what_the_engine_then_does(seed):
                     else:
                         assert abs(t.cash[seat] - s.cash[seat]) == trade.amount
                     assert (t.share_price(c) if t.corp_active[c] else 0) == trade.price
+                    if m.kind is SellShare:
+                        # issue 29: the sale that leaves the corporation without a president
+                        assert trade.receivership == (t.corp_active[c] and s.president[c] >= 0 and t.president[c] < 0)
                     checked.add(m.kind.__name__)
                 elif m.kind is Close:
                     effect = previews.closing(s, D.INDEX[m.args["company"]])

@@ -82,6 +82,9 @@ class ActRequest(BaseModel):
     version: int
     seat: int
     action: dict[str, Any]
+    #: the seat's decision basis from the document the page showed (``basis[seat]``): an action
+    #: chosen on an older version still counts when nothing it covers changed (rolling.web.stale)
+    basis: dict[str, Any] | None = None
 
 
 class UndoRequest(BaseModel):
@@ -165,7 +168,7 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
         """Apply an action of ``seat``; 409 StaleVersion when ``version`` is no longer current,
         400 IllegalAction naming the rule, 403 without the seat's token, 422 for a malformed action."""
         tokens = _tokens(x_seat_tokens, t)
-        live = await service.act(gid, tokens, body.seat, body.version, body.action)
+        live = await service.act(gid, tokens, body.seat, body.version, body.action, body.basis)
         return doc_response(service, live, service.held(live, tokens))
 
     @api.post("/games/{gid}/undo", summary="Take back your last decision", dependencies=acting)

@@ -93,7 +93,14 @@ def _stars(s: Any, seat: int) -> list[dict[str, Any]]:
 def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
     """What a Stars move does, in numbers (see :mod:`rolling.games.stars.previews`), or ``None``.
 
-    - buy/sell share: ``{"amount", "card", "price", "ends_game", "bankrupt"}`` (Buy / Sell One Share);
+    - buy/sell share: ``{"amount", "card", "price", "ends_game", "bankrupt", "receivership"}`` (Buy /
+      Sell One Share; ``receivership``: the last share a player holds, the page asks first);
+    - answer to a proposal (phase 3): ``{"face", "price", "seller", "seller_gain", "buyer",
+      "buyer_gain"}`` (gains in $ per turn), the seller being ``"you"`` or the code of the
+      corporation the seat answers for, the buyer the buying corporation's code; a pre-emption of
+      the foreign investor's sale: ``{"face", "price", "buyer", "buyer_gain"}``; an answer to a deal
+      (variant): ``{"steps": [{"corporation", "company", "face", "price", "seller", "seller_gain",
+      "buyer", "buyer_gain"}]}``, each step counted on the state as it is (issue 29);
     - offer (phase 3): ``{"income_before", "income_after", "gain", "synergies": [[company, partner, $]]}``;
     - close (phase 4): ``{"income_before", "income_after", "gain", "scrap_bonus", "stars"}``;
     - dividend (phase 6): ``{"by_amount": {"$": {"price", "card", "treasury", "stars", "required"}}}``;
@@ -107,6 +114,8 @@ def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
         FormCorporation,
         Issue,
         Offer,
+        Respond,
+        RespondDeal,
         SellShare,
         StartAuction,
         previews,
@@ -124,6 +133,22 @@ def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
             ch = previews.purchase(s, D.CORP_INDEX[a["corporation"]], D.INDEX[a["company"]])
             return {"income_before": ch.before.total, "income_after": ch.after.total, "gain": ch.gain,
                     "synergies": [[D.CODES[i], D.CODES[j], v] for i, j, v in ch.synergies]}
+        if k is Respond:
+            c, i = D.CORP_INDEX[a["corporation"]], D.INDEX[a["company"]]
+            if s.announcement is not None or "announcer" in a:
+                from rolling.games.stars.acquisition import fi_price
+
+                return {"face": D.FACE[i], "price": fi_price(c, i), "buyer": s.corp_code(c),
+                        "buyer_gain": previews.purchase(s, c, i).gain}
+            price = next((pr for pc, pi, pr, _ in s.pending if pc == c and pi == i), None)
+            return {"face": D.FACE[i], "price": price, **_sale(s, c, i)}
+        if k is RespondDeal:
+            steps = []
+            for x in a["transactions"]:
+                c, i = D.CORP_INDEX[x.corporation], D.INDEX[x.company]
+                steps.append({"corporation": x.corporation, "company": x.company, "face": D.FACE[i], "price": x.price,
+                              **_sale(s, c, i)})
+            return {"steps": steps}
         if k is Close:
             eff = previews.closing(s, D.INDEX[a["company"]])
             return {"income_before": eff.income.before.total, "income_after": eff.income.after.total,
@@ -146,3 +171,16 @@ def stars_preview(s: Any, m: Any) -> dict[str, Any] | None:
     except (KeyError, ValueError, IndexError):  # a preview is a nicety: the decision stays usable
         return None
     return None
+
+
+def _sale(s: Any, c: int, i: int) -> dict[str, Any]:
+    """A sale of company ``i`` to corporation ``c`` in phase 5 income (Collect Income): the seller
+    (``"you"``, or the code of the corporation selling) and both sides' gain in $ per turn; the same
+    numbers as the terminal's answer lines (:func:`rolling.ui.stars_input.sale_incomes`)."""
+    from rolling.games.stars import previews
+    from rolling.games.stars.state import CORP_BASE
+
+    owner = s.company_owner[i]
+    return {"seller": "you" if owner < CORP_BASE else s.corp_code(owner - CORP_BASE),
+            "seller_gain": previews.income_change(s, owner, remove=(i,)).gain,
+            "buyer": s.corp_code(c), "buyer_gain": previews.purchase(s, c, i).gain}

@@ -48,6 +48,8 @@ from . import decisions as D
 from . import programs as P
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 from .settings import Settings
+from .stale import basis as decision_basis
+from .stale import what_changed
 from .tokens import hash_token, matches, new_game_id, new_token
 
 log = logging.getLogger("rolling.web")
@@ -245,6 +247,20 @@ def _duration(seconds: float) -> str:
             k = int(seconds // size)
             return f"{k} {unit}{'s' if k != 1 else ''}"
     return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+
+
+#: the log events that open a section of the log: a phase (Stars), a turn or phase (Freight), a turn
+#: (Market)
+_HEADINGS = frozenset({"phase", "turn", "phase_begins"})
+
+
+def _heading_after(log: list[tuple] | None, start: int, end: int) -> int:
+    """The index of the first section heading among the events ``start + 1`` to ``end - 1`` of
+    ``log`` (the events of one action, whose first is its own), else ``end``."""
+    for k in range(start + 1, end if log is not None else start):
+        if log[k][0] in _HEADINGS:
+            return k
+    return end
 
 
 def _iso(t: float) -> str:
@@ -618,13 +634,18 @@ class GameService:
         for listener in live.listeners:
             listener.event.set()
 
-    async def act(self, gid: str, tokens: list[str], seat: Any, version: Any, data: Any) -> Live:
-        """Apply a person's action for ``seat`` chosen on ``version``.
+    async def act(self, gid: str, tokens: list[str], seat: Any, version: Any, data: Any, basis: Any = None) -> Live:
+        """Apply a person's action for ``seat`` chosen on ``version``, when the page showed the seat's
+        decision ``basis`` (the document's ``basis[seat]``, :mod:`.stale`).
+
+        An action chosen on an older version is taken when ``basis`` is given, nothing it covers
+        has changed and the action is still legal (the any-order phases: issue 29); otherwise it is
+        refused with StaleVersion saying what changed.
 
         Raises:
             NotFound, Forbidden (token), Malformed (not an action of this game, or for another
-            seat), StaleVersion (``version`` is not current), Illegal (the rules forbid it; the
-            rule is named), Conflict (the game is over or watch-only).
+            seat), StaleVersion (``version`` is not current and the decision changed), Illegal (the
+            rules forbid it; the rule is named), Conflict (the game is over or watch-only).
         """
         live = self.get(gid)
         held = self.held(live, tokens)
@@ -642,16 +663,23 @@ class GameService:
         if acting != seat:
             raise Forbidden(f"the action is for seat {acting!r}, not seat {seat}")
         async with live.lock:
-            if version != live.version:
+            stale = version != live.version
+            if stale and basis is None:
                 raise StaleVersion()
             if live.watch_only:
                 raise Conflict("this game was imported to be watched; nobody plays it here")
             if live.state.is_over:
                 raise Conflict("the game is over")
             self._require_open(live)
+            if stale:
+                changed = what_changed(basis, decision_basis(live.game, live.state, seat), data)
+                if changed is not None:
+                    raise StaleVersion(changed)
             try:
                 self._commit(live, action, seat, BY_HUMAN)
             except IllegalAction as e:
+                if stale:  # legal on the page's version, not any more
+                    raise StaleVersion(f"the game changed: {e.reason}") from None
                 raise Illegal(e.reason, rule=e.rule) from None
             self._settle(live)
         self._kick(live)
@@ -994,8 +1022,12 @@ class GameService:
                 if reason is None:
                     continue
                 mark = live.log_marks[n - 1]
-                lines += segment_lines(s, viewer, events, mark)
-                events = mark
+                # the reason goes under the bot's own lines, before the heading of a phase (or turn)
+                # its move began: it belongs to the phase it was given in (issue 29)
+                own = live.log_marks[n - 2] if n >= 2 else 0  # where the move's own events begin
+                cut = _heading_after(getattr(s, "log", None), max(events, own), mark)
+                lines += segment_lines(s, viewer, events, cut)
+                events = cut
                 reasons.append({"n": n, "seat": reason[0], "line": len(lines), "text": reason[1]})
             lines += s.log_lines(viewer, events)
             so_far = LogSoFar(live.played, size, lines, reasons)
@@ -1016,6 +1048,8 @@ class GameService:
         acting = [k for k in held if k in to_act]
         viewer = acting[0] if acting else (held[0] if held else None)
         decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
+        # each acting seat's decision basis, sent back with its action (a stale one may still count)
+        bases = {k: decision_basis(live.game, s, int(k)) for k in decisions}
         undo: dict[str, bool] = {}
         undo_refused = None
         if not live.watch_only and held:
@@ -1041,6 +1075,7 @@ class GameService:
             "log": self._with_events(live, viewer)[0],
             "reasons": _shown(self._with_events(live, viewer)[1], s.is_over),
             "decisions": decisions,
+            "basis": {k: b for k, b in bases.items() if b is not None},
             "standings": s.standings() if s.is_over else None,
             "chat": live.chat[-200:],
             "programs": [{"seat": p["seat"], "kind": p["kind"], "limit": p["limit"],

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from . import data as D
 from . import procedures as P
-from .state import CORP_BASE, FOREIGN_INVESTOR, StarsState
+from .state import CORP_BASE, FOREIGN_INVESTOR, MAXP, StarsState
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +189,8 @@ class ShareTrade:
         price: its share price afterwards, $.
         ends_game: a bought share takes the price to $75: the game ends after payment.
         bankrupt: a sold or issued share takes the price to $0: the corporation goes bankrupt.
+        receivership: a sold share is the last share of the corporation that any player holds: it
+            goes into receivership, with no president (Sell One Share).
     """
 
     amount: int
@@ -196,6 +198,7 @@ class ShareTrade:
     price: int
     ends_game: bool = False
     bankrupt: bool = False
+    receivership: bool = False
 
 
 def buy_share(s: StarsState, c: int, presidents_share: bool = False) -> ShareTrade:
@@ -211,7 +214,9 @@ def sell_share(s: StarsState, c: int) -> ShareTrade:
     """Sell One Share of corporation ``c`` to the bank (phase 1): the next lower available card,
     whose price the seller receives; $0 means Go Bankrupt."""
     k = P.next_lower_card(s, c)
-    return ShareTrade(P.card_price(k), k, P.card_price(k), bankrupt=k == 0)
+    base = c * MAXP
+    last = s.president[c] >= 0 and sum(s.held[base : base + s.n]) == 1
+    return ShareTrade(P.card_price(k), k, P.card_price(k), bankrupt=k == 0, receivership=last and k != 0)
 
 
 def issue_share(s: StarsState, c: int) -> ShareTrade:

@@ -9,6 +9,23 @@ const TITLES = { answers: "Answer", auction: "Auction", shares: "Shares", acquis
   dividend: "Dividend", issue: "Issue a share", IPO: "Form a corporation", pass: "Pass / done", other: "Other" };
 // which collapsed lists the player opened, kept across redraws
 const opened = new Set();
+// the decision the panel shows (issue 29: what you type is what is sent): while a new document
+// brings the same decision (a chat line, another seat's move), the panel is left as it is, with
+// the typed amounts, the focus and the caret; when the decision changes, the panel says so
+let shownKey = null;
+let ownMove = false;
+// until when a changed panel sends nothing (the player has not seen it yet), ms since the epoch
+let frozenUntil = 0;
+const FREEZE_MS = 700;
+// the identity of one control: what it sends, but for the amount still to type
+const rowKey = (d) => JSON.stringify([d.type, d.args || {}, d.field || null, d.lo ?? null, d.hi ?? null]);
+// the decision as the player reads it: every control with its label and preview
+export function decisionKey(doc) {
+  const seats = Object.keys(doc.decisions || {}).sort();
+  return JSON.stringify(seats.map((s) => [s, (doc.decisions[s] || []).map((d) => [rowKey(d), d.label, d.preview ?? null])]));
+}
+// the next change of the decision comes from this page's own move (or undo): nothing to warn of
+export function expectOwnMove(on) { ownMove = on; }
 const sign = (n) => (n > 0 ? `+${n}` : `${n}`);
 
 export function actionOf(d, value) {
@@ -23,7 +40,14 @@ function previewText(d) {
   if (!p) return null;
   const t = d.type;
   if (t === "buy_share") return `pay $${p.amount}, price → $${p.price}${p.ends_game ? " · ENDS THE GAME" : ""}`;
-  if (t === "sell_share") return `receive $${p.amount}, price → $${p.price}${p.bankrupt ? " · BANKRUPT" : ""}`;
+  if (t === "sell_share") return `receive $${p.amount}, price → $${p.price}${p.bankrupt ? " · BANKRUPT" : ""}${p.receivership ? " · RECEIVERSHIP" : ""}`;
+  if (t === "respond" && p.face !== undefined) {
+    if (p.seller_gain === undefined) return `face value $${p.face}, price $${p.price} · ${p.buyer} income ${sign(p.buyer_gain)}/turn`;
+    return `face value $${p.face}, price $${p.price} · income: ${p.seller} ${sign(p.seller_gain)}/turn, ${p.buyer} ${sign(p.buyer_gain)}/turn`;
+  }
+  if (t === "respond_deal" && p.steps) {
+    return p.steps.map((x) => `${x.company} face $${x.face}, price $${x.price}: ${x.seller} ${sign(x.seller_gain)}/turn, ${x.buyer} ${sign(x.buyer_gain)}/turn`).join(" · ");
+  }
   if (t === "offer" || t === "deal") {
     const syn = (p.synergies || []).map(([a, b, v]) => `${a}–${b} +$${v}`).join(", ");
     const before = p.before ?? p.income_before, after = p.after ?? p.income_after;
@@ -43,14 +67,25 @@ function previewText(d) {
   return null;
 }
 
+// what a careful player at the table would say before the move (a confirm in the page)
+function warning(d) {
+  const p = d.preview;
+  if (d.type !== "sell_share" || !p) return null;
+  if (p.bankrupt) return `Selling this share takes ${d.args.corporation} to $0: it goes bankrupt. Sell it?`;
+  if (p.receivership) return `You sell the last share of ${d.args.corporation} that a player holds: the corporation goes into receivership (no president). Sell it?`;
+  return null;
+}
+
 function row(d, send, seat) {
   const pv = previewText(d);
   const key = JSON.stringify(d.args || {});
   if (!d.field || d.lo === d.hi) {
     const value = d.field ? d.lo : undefined;
     const label = pv ? d.label.replace(/ \(income [+-]?\d+\/turn\)/, "") : d.label;
+    const warn = warning(d);
     return el("div", { class: "dec" },
-      el("button", { class: `act t-${d.type}`, "data-type": d.type, "data-args": key, onclick: () => send(seat, actionOf(d, value)) }, label),
+      el("button", { class: `act t-${d.type}${warn ? " warn" : ""}`, "data-type": d.type, "data-args": key,
+        onclick: () => { if (!warn || window.confirm(warn)) send(seat, actionOf(d, value)); } }, label),
       pv ? el("div", { class: "pv" }, pv) : null);
   }
   if (d.type === "dividend" && d.preview && d.preview.by_amount && d.hi - d.lo <= 40) {
@@ -64,8 +99,9 @@ function row(d, send, seat) {
     }
     return el("div", { class: "dec dividend" }, el("div", { class: "lbl" }, `${d.args.corporation}: dividend per share → share price`), el("div", { class: "amounts" }, buttons));
   }
-  const input = el("input", { type: "number", min: d.lo, max: d.hi, value: d.lo, step: 1, class: "amount-in", "aria-label": d.field });
+  const input = el("input", { type: "number", min: d.lo, max: d.hi, value: d.lo, step: 1, class: "amount-in", "aria-label": d.field, "data-key": rowKey(d) });
   const go = () => {
+    if (Date.now() < frozenUntil) return;
     const v = Number(input.value);
     if (!Number.isInteger(v) || v < d.lo || v > d.hi) { input.setCustomValidity(`$${d.lo} to $${d.hi}`); input.reportValidity(); return; }
     send(seat, actionOf(d, v));
@@ -94,14 +130,18 @@ function answers(items, send, seat, doc) {
     const d0 = ds[0];
     let text = d0.label.replace(/^(accept|reject|pre-empt: buy it|do not pre-empt)(: | the deal: )?/, "");
     if (d0.type === "respond") {
-      const p = proposals.find((x) => x.company === d0.args.company);
+      // two corporations may offer for one company: the proposal of this answer's corporation
+      const corp = ((doc.view && doc.view.corporations) || []).find((c) => c.symbol === d0.args.corporation);
+      const p = proposals.find((x) => x.company === d0.args.company && (!corp || x.corporation === corp.code));
       const code = p ? p.corporation : d0.args.corporation;
       text = p ? `${code} offers $${p.price} for ${d0.args.company}` : d0.label.replace(/^[^:]*: /, "").replace("/", "for");
     }
     ds.sort((a, b) => Number(b.args.accept) - Number(a.args.accept));
+    const pv = ds.map(previewText).find((x) => x);
     return el("div", { class: "dec answer" }, el("span", { class: "lbl" }, text),
       ds.map((d) => el("button", { class: `act t-${d.type}${d.args.accept ? " yes" : " no"}`, "data-type": d.type, "data-args": JSON.stringify(d.args),
-        title: d.label, onclick: () => send(seat, actionOf(d)) }, d.label.split(":")[0])));
+        title: d.label, onclick: () => send(seat, actionOf(d)) }, d.label.split(":")[0])),
+      pv ? el("div", { class: "pv" }, pv) : null);
   });
 }
 
@@ -136,6 +176,36 @@ function ipos(items, send, seat) {
 }
 
 export function renderDecisions(root, doc, send) {
+  const key = decisionKey(doc);
+  if (key === shownKey && root.isConnected) return root.querySelector(".seat-dec") !== null;
+  // the amounts typed (and where the focus was) in controls the new decision still has
+  const typed = new Map([...root.querySelectorAll("input.amount-in[data-key]")].map((i) => [i.dataset.key, i.value]));
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  const had = root.querySelector(".seat-dec") !== null;
+  const changed = had && shownKey !== null && !ownMove;
+  shownKey = key;
+  ownMove = false;
+  const any = buildDecisions(root, doc, send);
+  const dropped = [];
+  for (const [k, v] of typed) {
+    const input = [...root.querySelectorAll("input.amount-in[data-key]")].find((i) => i.dataset.key === k);
+    if (input) { input.value = v; if (k === focused) input.focus(); }
+    else if (v !== "" && String(v) !== String(JSON.parse(k)[3])) dropped.push(v);
+  }
+  if (changed && any) {
+    root.prepend(el("div", { class: "dec-changed", role: "status" },
+      "The decision changed (the game moved on): look again before you send.",
+      dropped.length ? ` The amount you typed ($${dropped.join(", $")}) is no longer a choice here.` : ""));
+    // a click meant for the panel that was there a moment ago is not sent
+    const buttons = [...root.querySelectorAll("button.act")];
+    for (const b of buttons) b.disabled = true;
+    frozenUntil = Date.now() + FREEZE_MS;
+    setTimeout(() => { for (const b of buttons) b.disabled = false; }, FREEZE_MS);
+  }
+  return any;
+}
+
+function buildDecisions(root, doc, send) {
   const names = Object.fromEntries(doc.seats.map((s) => [s.seat, s.name]));
   const blocks = [];
   const seats = Object.keys(doc.decisions || {}).map(Number).sort((a, b) => a - b);

@@ -1,7 +1,7 @@
 // The table page: the game document from the API and the WebSocket, drawn by the game's module,
 // with the decision controls, undo, programmed actions, log and chat.
 import { api, el, gameIdFromPath, liveGame, rememberMeta, takeUrlTokens, tokensFor } from "./api.js";
-import { renderDecisions } from "./decisions.js";
+import { expectOwnMove, renderDecisions } from "./decisions.js";
 import { renderLifecycle } from "./lifecycle.js";
 import { logItems } from "./log.js";
 import * as freight from "./freight.js";
@@ -44,8 +44,15 @@ async function refresh() {
 async function send(seat, action) {
   showError("");
   try {
-    render(await api(`/api/games/${encodeURIComponent(id)}/actions`, { method: "POST", tokens, body: { version: doc.version, seat, action } }));
+    // the seat's decision basis as this page shows it: should the game move on before the action
+    // arrives, the server still takes it if nothing this decision depends on changed (issue 29)
+    const basis = (doc.basis || {})[String(seat)];
+    const body = basis ? { version: doc.version, seat, action, basis } : { version: doc.version, seat, action };
+    // the page may hear of its own move on the WebSocket first
+    expectOwnMove(true);
+    render(await api(`/api/games/${encodeURIComponent(id)}/actions`, { method: "POST", tokens, body }));
   } catch (e) {
+    expectOwnMove(false);
     if (e.status === 409) { showError(e.message || "the game changed, look again"); await refresh(); showError(e.message || "the game changed, look again"); }
     else showError(e.body && e.body.rule ? `${e.message} (${e.body.rule})` : e.message);
   }
@@ -53,8 +60,9 @@ async function send(seat, action) {
 
 async function undo(seat) {
   showError("");
-  try { render(await api(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST", tokens, body: { version: doc.version, seat } })); }
-  catch (e) { showError(e.message); if (e.status === 409) refresh(); }
+  try { expectOwnMove(true); render(await api(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST", tokens, body: { version: doc.version, seat } })); }
+  catch (e) {
+    expectOwnMove(false); showError(e.message); if (e.status === 409) refresh(); }
 }
 
 async function setProgram(seat, kind, limit) {
