@@ -53,12 +53,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The base URL of a server running in its own process (bots at pace 0)."""
+def run_server(tmp: Path, pace: float = 0):
+    """Run a server in its own process over a fresh database in ``tmp``, its bots moving ``pace``
+    seconds after their turn comes; yields its base URL, stops it afterwards (a generator for
+    module-scoped fixtures)."""
     import rolling
 
-    tmp = tmp_path_factory.mktemp("web")
     db = fresh_db_url(tmp)
     port = _free_port()
     env = dict(os.environ)
@@ -66,10 +66,12 @@ def server(tmp_path_factory):
     env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = (
         "import sys, uvicorn; from rolling.web.app import create_app; "
-        "uvicorn.run(create_app(sys.argv[1], bot_pace=0), host='127.0.0.1', port=int(sys.argv[2]), log_level='warning')"
+        "uvicorn.run(create_app(sys.argv[1], bot_pace=float(sys.argv[3])), host='127.0.0.1', "
+        "port=int(sys.argv[2]), log_level='warning')"
     )
     log = open(tmp / "server.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-c", code, db, str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, "-c", code, db, str(port), str(pace)], env=env, stdout=log,
+                            stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:
@@ -89,6 +91,12 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The base URL of a server running in its own process (bots at pace 0)."""
+    yield from run_server(tmp_path_factory.mktemp("web"))
 
 
 @pytest.fixture(scope="module")

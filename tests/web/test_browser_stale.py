@@ -14,16 +14,10 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-from .browser_support import PASSIVE, needs_chromium, new_page, post, wait_drawn
-from .conftest import fresh_db_url
+from .browser_support import PASSIVE, needs_chromium, new_page, post, run_server, wait_drawn
 
 pytestmark = needs_chromium
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").TimeoutError
@@ -37,41 +31,7 @@ NO_BASIS = os.environ.get("ROLLING_STALE_NO_BASIS") == "1"
 @pytest.fixture(scope="module")
 def paced_server(tmp_path_factory):
     """The base URL of a server in its own process whose bots move ``PACE`` s after their turn comes."""
-    import socket
-
-    import rolling
-
-    tmp = tmp_path_factory.mktemp("paced")
-    db = fresh_db_url(tmp)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(rolling.__file__).resolve().parents[1]) + os.pathsep + env.get("PYTHONPATH", "")
-    code = ("import sys, uvicorn; from rolling.web.app import create_app; "
-            f"uvicorn.run(create_app(sys.argv[1], bot_pace={PACE}), host='127.0.0.1', port=int(sys.argv[2]), "
-            "log_level='warning')")
-    log = open(tmp / "server.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-c", code, db, str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/games/options", timeout=2):
-                break
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
-                log.close()
-                pytest.fail("the server did not start:\n" + (tmp / "server.log").read_text())
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    yield from run_server(tmp_path_factory.mktemp("paced"), PACE)
 
 
 def _choice(page, offers_made: int):
