@@ -411,24 +411,29 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         unit = u << ps
         after = reach[i + 1]
         left_owed = owed[i + 1]
+        # Each choice as (units paid, packed change, flags set, payment digit), fewest units first:
+        # x tokens paying units, and with ``paying`` one more token paying the colour die.
+        xs = range(whole + 1) if u else (0,)
+        free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
+        paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
+                                for x in xs if x < whole]) if pays else free
         new: dict[int, int] = {}
         get = new.get
         for st, path in states.items():
             paid = st >> ps
-            # 0: no token of this class pays the colour die; 1: one does (if it still must be paid)
-            for forced in ((0, 1) if pays and not st & 1 else (0,)):
-                top = 0 if u == 0 else min(whole - forced, (top_t - paid) // u)
-                for x in range(top, -1, -1):
-                    if not (tmask >> paid + x * u) & after:
-                        continue
-                    k = x + forced
-                    ns = (st + x * unit + adds[k]) | flags[k] | forced
-                    if (ns | left_owed) & 3 != 3:
-                        continue
-                    q = path + k * place
-                    old = get(ns)
-                    if old is None or q > old:
-                        new[ns] = q
+            for du, d, fl, dq in (free if st & 1 else paying):
+                np = paid + du
+                if np > top_t:
+                    break
+                if not (tmask >> np) & after:
+                    continue
+                ns = (st + d) | fl
+                if (ns | left_owed) & 3 != 3:
+                    continue
+                q = path + dq
+                old = get(ns)
+                if old is None or q > old:
+                    new[ns] = q
         states = new
     t_units, t_mk, t_wo, t_wi = totals
     mask = _MASK
