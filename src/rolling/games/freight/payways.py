@@ -45,6 +45,7 @@ from functools import lru_cache
 from operator import ge
 
 from .components import COLOURS, OCEAN, face
+from .payment import auto_purchase
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -491,6 +492,10 @@ def class_pays_colour(c: Cls, colour: str) -> bool:
 
 def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
                  take=None) -> list[tuple] | None:
-    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable."""
+    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable.
+    In a game whose config says ``payment: "legacy"`` (a record made before issue 28 item 5), the
+    chooser it was played with, :func:`.payment.auto_purchase`."""
+    if state.config.payment == "legacy":
+        return auto_purchase(state, seat, colour, generic, purpose, second)
     ways = payments(state, seat, colour, generic, purpose, second, take)
     return ways[0] if ways else None
