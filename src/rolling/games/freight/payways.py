@@ -206,11 +206,10 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
     Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
     accepts; ``[]`` when there is none.
     """
-    keys, toks = classes(state.players[seat])
+    keys, counts, toks = _hand(state.players[seat])
     contracts, left = _contracts(state, seat, take)
     # Contracts, improvements and stations take the same tokens alike; only a route differs.
-    base = (tuple(keys), tuple(len(t) for t in toks), colour, "route" if purpose == "route" else "buy",
-            second, contracts, left)
+    base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
     front = _CACHE.get(base + (generic,))
     if front is None:
         targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
@@ -221,6 +220,23 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
             _CACHE[base + (t,)] = f
         front = got[generic]
     return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
+
+
+def _hand(player) -> tuple[tuple, tuple, list]:
+    """:func:`classes` as ``(classes, counts, tokens of each)``, remembered by what it depends on
+    (a listing asks for the same hand once per price)."""
+    p = player
+    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds), tuple(p.markers), p.has("Efficient Storage") >= 2)
+    got = _HANDS.get(key)
+    if got is None:
+        keys, toks = classes(p)
+        if len(_HANDS) > _CACHE_SIZE:
+            _HANDS.clear()
+        got = _HANDS[key] = (tuple(keys), tuple(len(t) for t in toks), toks)
+    return got
+
+
+_HANDS: dict[tuple, tuple] = {}
 
 
 #: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
