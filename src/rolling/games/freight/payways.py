@@ -42,7 +42,6 @@ the engine's.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import ge
 
 from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase
@@ -297,7 +296,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
             if f & m:
                 c += info[5] * cnt
         cut_const.append(c)
-    ps = 7 + _W * (5 + len(cuts))
+    ps = 7 + _W * (6 + len(cuts))
     base = max(counts, default=0) + 1
     t_units = t_mk = t_wo = t_wi = 0
     start = 0 if second else 2
@@ -318,12 +317,13 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
         if f:
             for g, m in enumerate(cuts):
                 if f & m:
-                    one += weight << 7 + _W * (5 + g)
+                    one += weight << 7 + _W * (6 + g)
         walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
                        [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
     units = [info[0] for info in infos]
-    shifts = [_W * (5 + g) for g in range(len(cuts))]
-    totals = (t_units, t_mk, t_wo, t_wi)
+    shifts = [_W * (6 + g) for g in range(len(cuts))]
+    # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
+    totals = (t_units << 4 * _W) + (t_mk << 3 * _W) + (t_wo << 2 * _W) + t_wi
     found = _run(walked, units, start, set(targets), ps, cap, cut_const, shifts, totals)
     # An any2 may pay a cost of one: an odd price may also be paid with two-unit tokens alone.
     odd = {t + 1 for t in targets if t % 2}
@@ -337,10 +337,11 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     out = {}
     for t in targets:
         best = found.get(t, {})
-        front: list[tuple] = []
+        front: list[int] = []
         for k in sorted(best, reverse=True):
-            # Sorted best first, so only an earlier key can match or beat this one on every item.
-            if not any(all(map(ge, o, k)) for o in front):
+            # Sorted best first, so only an earlier key can match or beat this one on every item
+            # (o >= k field by field: no field of (o | guards) - k borrows its guard bit).
+            if not any((o | _GUARDS) - k & _GUARDS == _GUARDS for o in front):
                 front.append(k)
                 if len(front) == MAX_LISTED:
                     break
@@ -359,6 +360,16 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
 #: the bits of one counted item in a packed partial state of :func:`_fronts` (none nears 2**10)
 _W = 10
 _MASK = (1 << _W) - 1
+#: A walk's key of a payment: the seven items of the order as :data:`_W`-bit fields of one
+#: integer, most important highest (cubes buildable, money, any dice kept, markers kept, worth,
+#: colours covered, wild kept), so that comparing keys compares the items in order, and one key
+#: is at least another on every item when subtracting it from the first with each field's top
+#: bit set (:data:`_GUARDS`; every item stays under 2**9) borrows from no field. A partial state
+#: keeps its spent wild, worth, markers and units and its money at the same places (a zero field
+#: where the colours go), so the key's last six fields are the totals less what is spent.
+_GUARDS = sum(1 << _W * f + _W - 1 for f in range(7))
+_MONEY = _MASK << 5 * _W
+_SPENT = sum(_MASK << _W * f for f in (0, 2, 3, 4))
 
 
 @lru_cache(maxsize=8192)
@@ -367,7 +378,7 @@ def _class_info(c: Cls, purpose: str, second: bool, colour) -> tuple:
     colour die, packed items one token spends, cover bits, route bit, build weight, colours fed
     (None: all), (units, marker, worth, wild) of :class:`Scorer`)``."""
     units, marker, worth, wild, bonus, cover, weight, feeds = _class_items(c, purpose)
-    one = (bonus << 7) + (wild << 7 + _W) + (worth << 7 + 2 * _W) + (marker << 7 + 3 * _W) + (units << 7 + 4 * _W)
+    one = (wild << 7) + (worth << 7 + 2 * _W) + (marker << 7 + 3 * _W) + (units << 7 + 4 * _W) + (bonus << 7 + 5 * _W)
     route = 2 if c[0] == "d" and face(c[1]).kind == "route" else 0
     return (class_units(c, purpose, second), colour is not None and class_pays_colour(c, colour), one,
             cover << 2, route, weight, feeds, (units, marker, worth, wild))
@@ -452,8 +463,9 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
                 if old is None or q > old:
                     new[ns] = q
         states = new
-    t_units, t_mk, t_wo, t_wi = totals
     mask = _MASK
+    spent_mask = _SPENT
+    money_mask = _MONEY
     out: dict[int, dict] = {}
     for st, path in states.items():
         if st & 3 != 3:
@@ -467,8 +479,9 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
             c = cc - (v >> sh & mask)
             if c < build:
                 build = c
-        key = (build, v & mask, t_units - (v >> 4 * _W & mask), t_mk - (v >> 3 * _W & mask),
-               t_wo - (v >> 2 * _W & mask), (st >> 2 & 31).bit_count(), t_wi - (v >> _W & mask))
+        # The key: the seven items of the order in one integer (see _KEY).
+        key = ((build << 6 * _W) + (v & money_mask) + totals - (v & spent_mask)
+               + ((st >> 2 & 31).bit_count() << _W))
         best = out.get(paid)
         if best is None:
             best = out[paid] = {}
