@@ -258,9 +258,10 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     items are those of :class:`Scorer`, counted as what is spent and packed in one integer.
 
     Packed partial state, from the low bits: bit 0 the colour die paid (or none to pay), bit 1
-    the route symbol spent (or not needed), bits 2-6 the colours covered by the classes kept, one
-    :data:`_W`-bit field each for the money, wild, worth, markers and units spent and for what is
-    spent off each build cut that can matter, and above them the units paid. A payment is packed
+    the route symbol spent (or not needed), bits 2-6 the colours covered by the classes kept, then
+    :data:`_W`-bit fields: the wild symbols spent, an empty field, the worth, markers and units
+    spent, the money, what is spent off each build cut that can matter, and above them the units
+    paid (the first six fields at their places in a key, :data:`_GUARDS`). A payment is packed
     as digits base ``base`` at its classes' places, earliest class highest, so comparing two
     partial payments over the same classes as integers compares them as tuples.
     """
