@@ -41,7 +41,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
         def new_config(seat_kinds: list[str], name_list: list[str]) -> dict:
             # the names go into the config: the game's log names the players by them
-            return config_from_json({"map": map_name_, "players": len(seat_kinds), "names": name_list}).to_json()
+            return config_from_json({"map": map_name_, "players": len(seat_kinds), "names": name_list,
+                                     "payment": "kept"}).to_json()
 
         default_players = 3
         if not resume:

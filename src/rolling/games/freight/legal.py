@@ -23,7 +23,7 @@ from .actions import (
 )
 from .events import lines
 from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
-from .payways import payments
+from .payways import best_payment, classes, payments
 from .setup import enable_log
 from .state import FreightState
 
@@ -97,17 +97,35 @@ def legal_actions(state, seat: int) -> list:
 def pay_alternatives(state, seat: int, colour, generic: int, purpose: str, second: bool = False,
                      take=None, cache: dict | None = None, also: tuple = ()) -> list[str]:
     """The ``pay`` strings of the moves to list for one price: ``""`` (the engine's best) first,
-    then every other distinct payment of :func:`.payways.payments`; ``[]`` when unaffordable.
+    then every other distinct payment of :func:`.payways.payments`; ``[]`` when unaffordable. In a
+    game with ``payment: "legacy"`` (:class:`.state.Config`), ``""`` is the old chooser's payment
+    and each payment of the front that keeps something else is named.
     ``cache`` (a dict) shares the answer between prices alike within one listing; ``also``: the
     other prices of the listing (see :func:`.payways.payments`)."""
     key = (colour, generic, purpose, second, None if take is None else take.index)
     if cache is not None and key in cache:
         return cache[key]
     ways = payments(state, seat, colour, generic, purpose, second, take, also)
-    out = [""] + [pay_text(w) for w in ways[1:]] if ways else []
+    if ways and state.config.payment == "legacy":
+        # A game played before issue 28 item 5 pays ``""`` its old way: each payment of the
+        # front that spends other tokens than that one is listed by name.
+        p = state.players[seat]
+        old = best_payment(state, seat, colour, generic, purpose, second, take)
+        mine = None if old is None else _kept_as(p, old)
+        out = ([""] if old is not None else []) + [pay_text(w) for w in ways if _kept_as(p, w) != mine]
+    else:
+        out = [""] + [pay_text(w) for w in ways[1:]] if ways else []
     if cache is not None:
         cache[key] = out
     return out
+
+
+def _kept_as(player, tokens) -> list:
+    """What a payment spends, by token class (:func:`.payways.classes`): two payments spending
+    the same classes keep the same."""
+    keys, toks = classes(player)
+    of = {t: j for j, group in enumerate(toks) for t in group}
+    return sorted(of[t] for t in tokens)
 
 
 def take_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:

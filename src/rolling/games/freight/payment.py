@@ -158,6 +158,96 @@ def _available(player):
             yield ("m", k), None
 
 
+def needed_colours(state, seat: int) -> set[str]:
+    """Colours of the player's unfinished contracts (dice of these are kept for building)."""
+    links = state.map.links
+    return {links[i].colour for i in state.players[seat].contracts}
+
+
+def _generic_rank(tok, f: Face | None, need: set[str], purpose: str, second: bool) -> float:
+    if f is None:
+        return 8 + (1 if COLOURS[tok[1]] in need else 0)
+    k = f.kind
+    if k in ("any", "any2"):
+        return 0
+    if k == "bonus":
+        return -1
+    if k == "route":
+        return -2
+    if k == "wild":
+        return 7
+    hit = any(c in need for c in f.colours) or (len(f.colours) > 1 and OCEAN in need)
+    return (2 if len(f.colours) == 1 else 3) + (2 if hit else 0)
+
+
+def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: str,
+                  second: bool = False) -> list[tuple] | None:
+    """The engine's payment before issue 28 item 5, kept exactly for the games played with it
+    (:attr:`.state.Config.payment` ``"legacy"``): the colour die by a fixed rank (a plain die of
+    the colour, then a split, a marker, the wild symbol), then any dice, the least useful first
+    (route, bonus, any symbols, dice of colours no contract needs, then those it needs, wild,
+    markers last); ``None`` if unaffordable."""
+    p = state.players[seat]
+    need = needed_colours(state, seat)
+    avail = list(_available(p))
+    chosen: list[tuple] = []
+    if colour is not None:
+        best = None
+        for tok, f in avail:
+            if not pays_colour(p, tok, colour):
+                continue
+            if f is None:
+                r = 2
+            elif f.kind == "wild":
+                r = 3
+            elif colour == OCEAN:
+                r = 0 + (0.5 if any(c in need for c in f.colours) else 0)
+            else:
+                r = 0 if len(f.colours) == 1 else 1
+            if best is None or r < best[0]:
+                best = (r, tok)
+        if best is None:
+            return None
+        chosen.append(best[1])
+        # Markers of a colour are alike tokens: take out just the one chosen.
+        k = next(j for j, (t, _) in enumerate(avail) if t == best[1])
+        avail = avail[:k] + avail[k + 1:]
+    pool = []
+    for tok, f in avail:
+        u = generic_units(p, tok, purpose, second)
+        if u:
+            pool.append((_generic_rank(tok, f, need, purpose, second), -u, tok, u))
+    pool.sort(key=lambda x: (x[0], x[1], x[2]))
+    if second:
+        routes = [x for x in pool if x[0] == -2]
+        if not routes:
+            return None
+        pool.remove(routes[0])
+        pool.insert(0, routes[0])
+    got: list[tuple] = []
+    total = 0
+    for x in pool:
+        if total >= generic and not (second and not got):
+            break
+        got.append(x)
+        total += x[3]
+    if total < generic:
+        return None
+    # Drop tokens made superfluous by a later two-unit token (never the required route symbol).
+    changed = True
+    while changed and got:
+        changed = False
+        for x in sorted(got, key=lambda x: x[3]):
+            if second and x[0] == -2:
+                continue
+            if total - x[3] >= generic:
+                got.remove(x)
+                total -= x[3]
+                changed = True
+                break
+    return chosen + [x[2] for x in got]
+
+
 def colour_payers(player) -> set[str]:
     """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
     contract's colour" (see :func:`pays_colour`)."""

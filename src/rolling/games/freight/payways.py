@@ -41,9 +41,10 @@ the engine's.
 
 from __future__ import annotations
 
-from operator import ge, sub
+from functools import lru_cache
 
 from .components import COLOURS, OCEAN, face
+from .payment import auto_purchase
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -204,11 +205,10 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
     Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
     accepts; ``[]`` when there is none.
     """
-    keys, toks = classes(state.players[seat])
+    keys, counts, toks = _hand(state.players[seat])
     contracts, left = _contracts(state, seat, take)
     # Contracts, improvements and stations take the same tokens alike; only a route differs.
-    base = (tuple(keys), tuple(len(t) for t in toks), colour, "route" if purpose == "route" else "buy",
-            second, contracts, left)
+    base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
     front = _CACHE.get(base + (generic,))
     if front is None:
         targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
@@ -219,6 +219,23 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
             _CACHE[base + (t,)] = f
         front = got[generic]
     return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
+
+
+def _hand(player) -> tuple[tuple, tuple, list]:
+    """:func:`classes` as ``(classes, counts, tokens of each)``, remembered by what it depends on
+    (a listing asks for the same hand once per price)."""
+    p = player
+    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds), tuple(p.markers), p.has("Efficient Storage") >= 2)
+    got = _HANDS.get(key)
+    if got is None:
+        keys, toks = classes(p)
+        if len(_HANDS) > _CACHE_SIZE:
+            _HANDS.clear()
+        got = _HANDS[key] = (tuple(keys), tuple(len(t) for t in toks), toks)
+    return got
+
+
+_HANDS: dict[tuple, tuple] = {}
 
 
 #: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
@@ -233,23 +250,87 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     seat's classes alone.
 
     Payments are not enumerated one by one: a walk over the classes keeps, after each class, one
-    partial payment per distinct *partial state* (units paid, each build cut, the additive items
-    kept so far, colours covered by the classes kept so far, route symbol spent), since two
-    partial payments in the same state have the same completions with the same order items. Of
-    two in one state the one spending more of the earlier classes (dice in die order, then
-    markers) is kept, so each set of the seven items comes with that payment.
+    partial payment per distinct *partial state* (units paid, what is spent off each build cut,
+    the additive items spent so far, colours covered by the classes kept so far, route symbol
+    spent), since two partial payments in the same state have the same completions with the same
+    order items. Of two in one state the one spending more of the earlier classes (dice in die
+    order, then markers) is kept, so each set of the seven items comes with that payment. The
+    items are those of :class:`Scorer`, counted as what is spent and packed in one integer.
+
+    Packed partial state, from the low bits: bit 0 the colour die paid (or none to pay), bit 1
+    the route symbol spent (or not needed), bits 2-6 the colours covered by the classes kept, then
+    :data:`_W`-bit fields: the wild symbols spent, an empty field, the worth, markers and units
+    spent, the money, what is spent off each build cut that can matter, and above them the units
+    paid (the first six fields at their places in a key, :data:`_GUARDS`). A payment is packed
+    as digits base ``base`` at its classes' places, earliest class highest, so comparing two
+    partial payments over the same classes as integers compares them as tuples.
     """
     purpose = "route" if kind == "route" else "contract"
-    sc = Scorer(keys, counts, purpose, contracts, left)
-    units = [class_units(c, purpose, second) for c in keys]
-    is_route = [c[0] == "d" and face(c[1]).kind == "route" for c in keys]
-    payers = [None] if colour is None else [j for j, c in enumerate(keys) if class_pays_colour(c, colour)]
-    found = _walk(sc, counts, payers, units, set(targets), second, is_route, left)
+    infos = [_class_info(c, purpose, second, colour) for c in keys]
+    n = len(keys)
+    # Build cuts (module text): for a set m of contracts, the squares of the others plus what
+    # the kept tokens feeding m can add. The least counts, capped by the cubes left: a cut no
+    # token feeds lowers the cap, a cut no payment can bring below the cap is dropped.
+    nc = len(contracts)
+    feeds = []
+    for info in infos:
+        fd = info[6]
+        feeds.append((1 << nc) - 1 if fd is None else
+                     sum(1 << i for i, (col, _e) in enumerate(contracts) if col in fd) if fd else 0)
+    fed = 0
+    for f in feeds:
+        fed |= f
+    inside = [0] * (1 << nc)  # squares of the contracts in each set
+    for m in range(1, 1 << nc):
+        low = m & -m
+        inside[m] = inside[m ^ low] + contracts[low.bit_length() - 1][1]
+    total = inside[-1]
+    cap = min(left, total)
+    for m in range(1, 1 << nc):
+        if not m & fed and total - inside[m] < cap:
+            cap = total - inside[m]
+    cuts = [m for m in range(1, 1 << nc) if m & fed and total - inside[m] < cap]
+    cut_const = []
+    for m in cuts:
+        c = total - inside[m]
+        for info, f, cnt in zip(infos, feeds, counts, strict=True):
+            if f & m:
+                c += info[5] * cnt
+        cut_const.append(c)
+    ps = 7 + _W * (6 + len(cuts))
+    base = max(counts, default=0) + 1
+    t_units = t_mk = t_wo = t_wi = 0
+    start = 0 if second else 2
+    if colour is None:
+        start |= 1
+    walked = []  # (class, pays colour, count, packed items spent by count, flags by count, place)
+    place = base ** n
+    for j, (info, f, cnt) in enumerate(zip(infos, feeds, counts, strict=True)):
+        use, pays, one, cover, route, weight, _fd, items = info
+        place //= base
+        t_units += items[0] * cnt
+        t_mk += items[1] * cnt
+        t_wo += items[2] * cnt
+        t_wi += items[3] * cnt
+        if use == 0 and not pays:
+            start |= cover  # never spent: kept whole
+            continue
+        if f:
+            for g, m in enumerate(cuts):
+                if f & m:
+                    one += weight << 7 + _W * (6 + g)
+        walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
+                       [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
+    units = [info[0] for info in infos]
+    shifts = [_W * (6 + g) for g in range(len(cuts))]
+    # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
+    totals = (t_units << 4 * _W) + (t_mk << 3 * _W) + (t_wo << 2 * _W) + t_wi
+    found = _run(walked, units, start, set(targets), ps, cap, cut_const, shifts, totals)
     # An any2 may pay a cost of one: an odd price may also be paid with two-unit tokens alone.
     odd = {t + 1 for t in targets if t % 2}
-    if odd:
+    if odd and 2 in units:
         twos = [u if u == 2 else 0 for u in units]
-        for t, best in _walk(sc, counts, payers, twos, odd, second, is_route, left).items():
+        for t, best in _run(walked, twos, start, odd, ps, cap, cut_const, shifts, totals).items():
             mine = found.setdefault(t - 1, {})
             for key, path in best.items():
                 if key not in mine or path > mine[key]:
@@ -257,65 +338,154 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     out = {}
     for t in targets:
         best = found.get(t, {})
-        front: list[tuple] = []
+        front: list[int] = []
         for k in sorted(best, reverse=True):
-            # Sorted best first, so only an earlier key can match or beat this one on every item.
-            if not any(all(map(ge, o, k)) for o in front):
+            # Sorted best first, so only an earlier key can match or beat this one on every item
+            # (o >= k field by field: no field of (o | guards) - k borrows its guard bit).
+            if not any((o | _GUARDS) - k & _GUARDS == _GUARDS for o in front):
                 front.append(k)
                 if len(front) == MAX_LISTED:
                     break
-        out[t] = tuple(best[k] for k in front)
+        digits = []
+        for k in front:
+            path = best[k]
+            ds = []
+            for _ in range(n):
+                path, d = divmod(path, base)
+                ds.append(d)
+            digits.append(tuple(reversed(ds)))
+        out[t] = tuple(digits)
     return out
 
 
-def _walk(sc: Scorer, counts, payers, use, targets: set, second: bool, is_route, left: int) -> dict[int, dict]:
-    """The walk of :func:`_fronts`: for each price in ``targets`` (units of ``use`` paid), each
-    set of the seven items reached, with its payment (spent counts per class). ``payers``: the
-    classes that may pay the colour die (one token of one of them is spent for it), or
-    ``[None]`` when there is none to pay."""
-    n = len(counts)
-    top_t, low_t = max(targets), min(targets)
-    t_units, t_markers, t_worth, t_wild, _ = sc.totals
-    need = payers != [None]
-    pays = [j in payers for j in range(n)]
-    cap = [0] * (n + 1)
-    for j in range(n - 1, -1, -1):
-        cap[j] = cap[j + 1] + use[j] * counts[j]
-    states = {(0, tuple(sc.cut_const), t_units, t_markers, t_worth, t_wild, 0, 0, not second, need): ()}
-    for j in range(n):
-        du, dm, dw, dwi, db, wt = sc.deltas[j]
-        # what spending k tokens takes off each cut (None: the class feeds no contract)
-        scaled = [tuple(w * k for w in wt) for k in range(counts[j] + 1)] if any(wt) else None
+#: the bits of one counted item in a packed partial state of :func:`_fronts` (none nears 2**10)
+_W = 10
+_MASK = (1 << _W) - 1
+#: A walk's key of a payment: the seven items of the order as :data:`_W`-bit fields of one
+#: integer, most important highest (cubes buildable, money, any dice kept, markers kept, worth,
+#: colours covered, wild kept), so that comparing keys compares the items in order, and one key
+#: is at least another on every item when subtracting it from the first with each field's top
+#: bit set (:data:`_GUARDS`; every item stays under 2**9) borrows from no field. A partial state
+#: keeps its spent wild, worth, markers and units and its money at the same places (a zero field
+#: where the colours go), so the key's last six fields are the totals less what is spent.
+_GUARDS = sum(1 << _W * f + _W - 1 for f in range(7))
+_MONEY = _MASK << 5 * _W
+_SPENT = sum(_MASK << _W * f for f in (0, 2, 3, 4))
+
+
+@lru_cache(maxsize=8192)
+def _class_info(c: Cls, purpose: str, second: bool, colour) -> tuple:
+    """What a token of class ``c`` does in a walk of :func:`_fronts`: ``(units paid, pays the
+    colour die, packed items one token spends, cover bits, route bit, build weight, colours fed
+    (None: all), (units, marker, worth, wild) of :class:`Scorer`)``."""
+    units, marker, worth, wild, bonus, cover, weight, feeds = _class_items(c, purpose)
+    one = (wild << 7) + (worth << 7 + 2 * _W) + (marker << 7 + 3 * _W) + (units << 7 + 4 * _W) + (bonus << 7 + 5 * _W)
+    route = 2 if c[0] == "d" and face(c[1]).kind == "route" else 0
+    return (class_units(c, purpose, second), colour is not None and class_pays_colour(c, colour), one,
+            cover << 2, route, weight, feeds, (units, marker, worth, wild))
+
+
+@lru_cache(maxsize=4096)
+def _class_items(c: Cls, purpose: str) -> tuple:
+    """What one token of class ``c`` takes off the kept items of :class:`Scorer` (money: adds):
+    ``(units, marker, worth, wild, bonus, cover bits, build weight, colours it feeds)``, the last
+    ``None`` (any contract), a frozenset of colours, or an empty frozenset."""
+    if c[0] == "m":
+        colour = COLOURS[c[1]]
+        return 1, 1, 0, 0, 0, _COVER_BITS[colour], 1, frozenset((colour,))
+    f = face(c[1])
+    k = f.kind
+    units = 2 if k == "any2" else 1 if k in ("colour", "wild", "any") else 0
+    worth = wild = bonus = cover = 0
+    feeds: frozenset | None = frozenset()
+    if k == "colour":
+        worth = 2 if c[2] else 1
+        cover = sum(_COVER_BITS[x] for x in f.colours) | (_COVER_BITS[OCEAN] if len(f.colours) >= 2 else 0)
+        feeds = frozenset(f.colours) | (frozenset((OCEAN,)) if len(f.colours) >= 2 else frozenset())
+    elif k == "wild":
+        wild = 1
+        cover = 31
+        feeds = None
+    elif k == "cubes":
+        feeds = None
+    elif k == "bonus" and purpose == "route":
+        bonus = 2
+    return units, 0, worth, wild, bonus, cover, 2 if k == "cubes" else 1, feeds
+
+
+def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, shifts, totals) -> dict[int, dict]:
+    """One walk of :func:`_fronts`: for each price in ``targets`` (units of ``use`` paid), each set
+    of the seven items reached, with its payment (packed).
+
+    A partial payment that can no longer be completed is dropped at once: the units the later
+    classes can pay (a set of sums, as bits) cannot bring it to a price, or no later class can pay
+    the colour die or the route symbol still owed."""
+    tmask = sum(1 << t for t in targets)
+    top_t = max(targets)
+    n = len(walked)
+    reach = [1] * (n + 1)  # bit s: the classes after this one can pay s units
+    owed = [0] * (n + 1)  # bits 0, 1: a later class can pay the colour die, the route symbol
+    for i in range(n - 1, -1, -1):
+        j, pays, whole, _a, flags, _w = walked[i]
         u = use[j]
-        cov = sc.cover_of[j]
-        whole = counts[j]
-        rest = cap[j + 1]
-        new: dict[tuple, tuple] = {}
+        r = reach[i + 1]
+        if u:
+            for x in range(1, whole + 1):
+                r |= reach[i + 1] << x * u
+        reach[i] = r
+        owed[i] = owed[i + 1] | (1 if pays else 0) | (flags[-1] & 2)
+    states = {start: 0}
+    for i, (j, pays, whole, adds, flags, place) in enumerate(walked):
+        u = use[j]
+        unit = u << ps
+        after = reach[i + 1]
+        left_owed = owed[i + 1]
+        # Each choice as (units paid, packed change, flags set, payment digit), fewest units first:
+        # x tokens paying units, and with ``paying`` one more token paying the colour die.
+        xs = range(whole + 1) if u else (0,)
+        free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
+        paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
+                                for x in xs if x < whole]) if pays else free
+        new: dict[int, int] = {}
+        get = new.get
         for st, path in states.items():
-            paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
-            # 0: no token of this class pays the colour die; 1: one does (if it still must be paid)
-            for forced in ((0, 1) if nd and pays[j] else (0,)):
-                top = 0 if u == 0 else min(whole - forced, (top_t - paid) // u)
-                for x in range(top, -1, -1):
-                    if paid + x * u + rest < low_t:
-                        break
-                    k = x + forced
-                    ns = (paid + x * u,
-                          tuple(map(sub, cuts, scaled[k])) if k and scaled else cuts,
-                          un - du * k, mk - dm * k, wo - dw * k, wi - dwi * k, mo + db * k,
-                          cv | cov if k < whole else cv, rt or (is_route[j] and k > 0), nd and not forced)
-                    q = path + (k,)
-                    old = new.get(ns)
-                    if old is None or q > old:
-                        new[ns] = q
+            paid = st >> ps
+            for du, d, fl, dq in (free if st & 1 else paying):
+                np = paid + du
+                if np > top_t:
+                    break
+                if not (tmask >> np) & after:
+                    continue
+                ns = (st + d) | fl
+                if (ns | left_owed) & 3 != 3:
+                    continue
+                q = path + dq
+                old = get(ns)
+                if old is None or q > old:
+                    new[ns] = q
         states = new
+    mask = _MASK
+    spent_mask = _SPENT
+    money_mask = _MONEY
     out: dict[int, dict] = {}
     for st, path in states.items():
-        paid, cuts, un, mk, wo, wi, mo, cv, rt, nd = st
-        if paid not in targets or not rt or nd:
+        if st & 3 != 3:
             continue
-        key = (min(left, min(cuts)), mo, un, mk, wo, cv.bit_count(), wi)
-        best = out.setdefault(paid, {})
+        paid = st >> ps
+        if paid not in targets:
+            continue
+        v = st >> 7
+        build = cap
+        for cc, sh in zip(cut_const, shifts, strict=True):
+            c = cc - (v >> sh & mask)
+            if c < build:
+                build = c
+        # The key: the seven items of the order in one integer (see _KEY).
+        key = ((build << 6 * _W) + (v & money_mask) + totals - (v & spent_mask)
+               + ((st >> 2 & 31).bit_count() << _W))
+        best = out.get(paid)
+        if best is None:
+            best = out[paid] = {}
         old = best.get(key)
         if old is None or path > old:
             best[key] = path
@@ -352,6 +522,10 @@ def class_pays_colour(c: Cls, colour: str) -> bool:
 
 def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
                  take=None) -> list[tuple] | None:
-    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable."""
+    """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable.
+    In a game whose config says ``payment: "legacy"`` (a record made before issue 28 item 5), the
+    chooser it was played with, :func:`.payment.auto_purchase`."""
+    if state.config.payment == "legacy":
+        return auto_purchase(state, seat, colour, generic, purpose, second)
     ways = payments(state, seat, colour, generic, purpose, second, take)
     return ways[0] if ways else None

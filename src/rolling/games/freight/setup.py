@@ -10,19 +10,25 @@ from . import events as E
 from .components import COLOURS, END_OF_PHASE, MAP_NAMES, load_map
 from .dice import roll_all
 from .refill import fill_contract_track, fill_improvement_track
-from .state import Config, FreightState
+from .state import PAYMENTS, Config, FreightState
 
 
 def config_from_json(data) -> Config:
-    """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player).
+    """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player, and
+    ``"payment"``, one of :data:`.state.PAYMENTS`).
+
+    A config without ``"payment"`` is one written before the engine paid by the order of what is
+    kept (issue 28 item 5; every config written since has it): it reads as ``"legacy"``, so that
+    a saved game replays with the payments it was played with. A new game's config names
+    ``"payment": "kept"`` (or is a :class:`Config`, whose default it is).
 
     Raises:
         RecordError: an unknown key (named), unknown map, a player count outside the map's range,
-            or names that are not one string per player.
+            names that are not one string per player, or an unknown payment.
     """
     if not isinstance(data, dict):
         raise RecordError("a Rolling Freight config must be an object")
-    check_keys(data, ("map", "players", "names"))
+    check_keys(data, ("map", "players", "names", "payment"))
     name = data.get("map", "west-coast")
     players = data.get("players", 3)
     if name not in MAP_NAMES:
@@ -37,7 +43,10 @@ def config_from_json(data) -> Config:
         raise RecordError("names must be a list of strings")
     if names and len(names) != players:
         raise RecordError(f"{len(names)} names given for {players} players")
-    return Config(name, players, tuple(names))
+    payment = data.get("payment", "legacy")
+    if payment not in PAYMENTS:
+        raise RecordError(f"unknown payment {payment!r} (known: {', '.join(PAYMENTS)})")
+    return Config(name, players, tuple(names), payment)
 
 
 def draw_cargo(state) -> str | None:

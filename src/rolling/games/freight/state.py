@@ -25,18 +25,30 @@ class Config:
         players: the number of players.
         names: optional display names, one per seat (the log names seats by them; by default
             ``Player 1``, ``Player 2``...). They change nothing in the game.
+        payment: how the engine pays when an action leaves ``pay`` empty: ``"kept"`` (the best
+            by the order of what is kept, :mod:`.payways`, issue 28 item 5: every new game) or
+            ``"legacy"`` (the chooser before it, :func:`.payment.auto_purchase`: a record made
+            before, whose config has no ``payment``, replays as it was played).
     """
 
     map: str = "west-coast"
     players: int = 3
     names: tuple[str, ...] = field(default=())
+    payment: str = "kept"
 
     def to_json(self) -> dict[str, Any]:
-        """Return ``{"map": ..., "players": ...}``, and ``"names"`` when given."""
+        """Return ``{"map": ..., "players": ..., "payment": ...}``, and ``"names"`` when given
+        (``payment`` always: a config without it reads back as ``"legacy"``)."""
         d: dict[str, Any] = {"map": self.map, "players": self.players}
         if self.names:
             d["names"] = list(self.names)
+        d["payment"] = self.payment
         return d
+
+
+#: the ways the engine may pay for ``pay=""`` (:attr:`Config.payment`): the order of what is kept
+#: (issue 28 item 5), and the chooser records made before it were played with
+PAYMENTS = ("kept", "legacy")
 
 
 class Player:
