@@ -17,7 +17,8 @@ import pytest
 
 from rolling.core.errors import IllegalAction, RecordError
 from rolling.core.record import GameRecord, load_record, replay
-from rolling.games.freight import Config, config_from_json, new_game
+from rolling.games import get_game
+from rolling.games.freight import Config, config_from_json, new_game, record_config_from_json
 from rolling.games.freight.actions import BuildStation
 from rolling.games.freight.payment import auto_purchase
 from rolling.games.freight.payways import best_payment, payments
@@ -43,12 +44,16 @@ def test_a_record_made_before_item_5_replays_to_its_final_digest(name, n, digest
     assert [r["score"] for r in sorted(state.standings(), key=lambda r: r["seat"])] == scores
 
 
-def test_a_config_without_payment_reads_as_legacy_and_a_new_one_writes_kept():
-    assert config_from_json({"map": "west-coast", "players": 3}).payment == "legacy"
+def test_a_stored_config_without_payment_reads_as_legacy_and_a_new_one_writes_kept():
+    # a stored config (a record, a save, a web game's row) without "payment" predates item 5...
+    assert record_config_from_json({"map": "west-coast", "players": 3}).payment == "legacy"
+    assert get_game("freight").read_record_config({"map": "west-coast", "players": 3}).payment == "legacy"
+    # ...while a new game's options without it (the lobby, the API, the research environments) get the new order
+    assert config_from_json({"map": "west-coast", "players": 3}).payment == "kept"
     new = Config("southern", 4)
     assert new.payment == "kept" and new.to_json()["payment"] == "kept"
     assert config_from_json(new.to_json()) == new
-    old = config_from_json({"map": "west-coast", "players": 3, "names": ["A", "B", "C"]})
+    old = record_config_from_json({"map": "west-coast", "players": 3, "names": ["A", "B", "C"]})
     assert old.to_json()["payment"] == "legacy" and config_from_json(old.to_json()) == old
     with pytest.raises(RecordError, match="unknown payment 'best'"):
         config_from_json({"map": "west-coast", "players": 3, "payment": "best"})

@@ -219,3 +219,10 @@ def test_each_way_to_pay_is_a_decision_with_what_it_keeps():
         if s.is_over:
             break
     assert seen > 0
+
+
+def test_a_new_web_game_pays_by_the_order_of_what_is_kept(client):
+    """Issue 28 item 5: a game created in the lobby stores ``"payment": "kept"`` (a stored config
+    without it is a game from before the payment order, replayed with the old chooser)."""
+    g = make_freight(client, ["human", "heuristic", "heuristic"])
+    assert client.app.state.service.get(g["id"]).config["payment"] == "kept"

@@ -137,7 +137,7 @@ def new_state(record: GameRecord):
     from rolling.games import get_game
 
     game = get_game(record.game)
-    config = game.config_from_json(record.config)
+    config = game.read_record_config(record.config)
     return game.new_game(config, record.seed)
 
 

@@ -29,12 +29,24 @@ class GameSpec:
         new_game: ``(config, seed) -> State``.
         config_from_json: ``dict -> config``; raises RecordError for a bad config.
         action_from_json: ``dict -> Action``; raises RecordError for a bad action.
+        record_config_from_json: ``dict -> config`` for a stored game's config, where a game reads
+            an older record differently from a new game's options (Freight: a record made before
+            its payment order); ``None``: :attr:`config_from_json`.
     """
 
     name: str
     new_game: Callable[[Any, int], Any]
     config_from_json: Callable[[dict], Any]
     action_from_json: Callable[[Any], Any]
+    record_config_from_json: Callable[[dict], Any] | None = None
+
+    def read_record_config(self, data: dict) -> Any:
+        """A stored game's config (see :attr:`record_config_from_json`).
+
+        Raises:
+            RecordError: a config the game rejects.
+        """
+        return (self.record_config_from_json or self.config_from_json)(data)
 
 
 def get_game(name: str) -> GameSpec:

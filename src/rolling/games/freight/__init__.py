@@ -15,11 +15,11 @@ from rolling.games import GameSpec
 from . import legal as legal
 from .actions import REGISTRY, freight_action_from_json
 from .components import MAP_NAMES, load_components, load_map
-from .setup import config_from_json, new_game
+from .setup import config_from_json, new_game, record_config_from_json
 from .state import Config, FreightState
 
 GAME = GameSpec(name="freight", new_game=new_game, config_from_json=config_from_json,
-                action_from_json=freight_action_from_json)
+                action_from_json=freight_action_from_json, record_config_from_json=record_config_from_json)
 
 __all__ = ["GAME", "MAP_NAMES", "REGISTRY", "Config", "FreightState", "config_from_json", "load_components",
            "load_map", "new_game"]

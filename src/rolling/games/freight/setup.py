@@ -15,12 +15,8 @@ from .state import PAYMENTS, Config, FreightState
 
 def config_from_json(data) -> Config:
     """Read ``{"map": ..., "players": ...}`` (and optional ``"names"``, one per player, and
-    ``"payment"``, one of :data:`.state.PAYMENTS`).
-
-    A config without ``"payment"`` is one written before the engine paid by the order of what is
-    kept (issue 28 item 5; every config written since has it): it reads as ``"legacy"``, so that
-    a saved game replays with the payments it was played with. A new game's config names
-    ``"payment": "kept"`` (or is a :class:`Config`, whose default it is).
+    ``"payment"``, one of :data:`.state.PAYMENTS`, default ``"kept"``): a new game's config. A
+    stored record's config is read by :func:`record_config_from_json`.
 
     Raises:
         RecordError: an unknown key (named), unknown map, a player count outside the map's range,
@@ -43,10 +39,25 @@ def config_from_json(data) -> Config:
         raise RecordError("names must be a list of strings")
     if names and len(names) != players:
         raise RecordError(f"{len(names)} names given for {players} players")
-    payment = data.get("payment", "legacy")
+    payment = data.get("payment", "kept")
     if payment not in PAYMENTS:
         raise RecordError(f"unknown payment {payment!r} (known: {', '.join(PAYMENTS)})")
     return Config(name, players, tuple(names), payment)
+
+
+def record_config_from_json(data) -> Config:
+    """Read the config of a stored game (a record, a saved game, a web game's row).
+
+    A stored config without ``"payment"`` was written before the engine paid by the order of what
+    is kept (issue 28 item 5; every config written since names it): it reads as ``"legacy"``, so
+    that a saved game replays with the payments it was played with.
+
+    Raises:
+        RecordError: as :func:`config_from_json`.
+    """
+    if isinstance(data, dict) and "payment" not in data:
+        data = {**data, "payment": "legacy"}
+    return config_from_json(data)
 
 
 def draw_cargo(state) -> str | None:
