@@ -33,6 +33,7 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.components import COLOURS, PHASES, face, load_map
 from rolling.games.freight.events import link_name, route_cities
+from rolling.games.freight.payment import kept_after
 from rolling.games.freight.routes import parse_path
 
 from .freight_input import parse as parse
@@ -179,12 +180,8 @@ def pay_and_keep(state, seat: int, tokens) -> str:
     if not tokens:
         return "cannot pay"
     p = state.players[seat]
-    gone = {v for k, v in tokens if k == "d"}
-    markers = list(p.markers)
-    for k, v in tokens:
-        if k == "m":
-            markers[v] -= 1
-    kept = [f"{i + 1} {f}" for i, f in enumerate(p.dice) if not p.spent[i] and i not in gone]
+    dice, markers = kept_after(p, tokens)
+    kept = [f"{i + 1} {p.dice[i]}" for i in dice]
     kept += [f"{n} {COLOURS[k]} marker{'s' if n > 1 else ''}" for k, n in enumerate(markers) if n]
     return f"{pay_shown(tokens)}; keeps {', '.join(kept) or 'nothing'}"
 

@@ -49,6 +49,7 @@ from rolling.games.freight.actions import (
 )
 from rolling.games.freight.components import COLOURS, MAP_NAMES, load_components, load_map
 from rolling.games.freight.events import route_cities
+from rolling.games.freight.payment import kept_after
 from rolling.games.freight.routes import parse_path
 
 #: decision group of each action type, in the order the page lists them
@@ -141,12 +142,8 @@ def _keeps(state, seat: int, tokens) -> list[dict[str, Any]] | None:
     if tokens is None:
         return None
     p = state.players[seat]
-    gone = {v for k, v in tokens if k == "d"}
-    markers = list(p.markers)
-    for k, v in tokens:
-        if k == "m":
-            markers[v] -= 1
-    return ([{"die": i, "face": f} for i, f in enumerate(p.dice) if not p.spent[i] and i not in gone]
+    dice, markers = kept_after(p, tokens)
+    return ([{"die": i, "face": p.dice[i]} for i in dice]
             + [{"marker": COLOURS[k], "n": n} for k, n in enumerate(markers) if n])
 
 

@@ -60,21 +60,37 @@ def token_face(player, token) -> Face | None:
     return face(player.dice[token[1]]) if token[0] == "d" else None
 
 
+def kind_units(kind: str, purpose: str, second: bool = False) -> int:
+    """How many "any" dice a die face of ``kind`` is worth for ``purpose`` (``"route"``, ...; 0:
+    it cannot pay); ``second``: the route symbol, which pays only as a route's second die."""
+    if kind == "colour" or kind == "wild" or kind == "any":
+        return 1
+    if kind == "any2":
+        return 2
+    if kind == "bonus":
+        return 1 if purpose == "route" else 0
+    if kind == "route":
+        return 1 if purpose == "route" and second else 0
+    return 0
+
+
 def generic_units(player, token, purpose: str, second: bool = False) -> int:
     """How many "any" dice a token is worth for ``purpose`` (0: it cannot pay)."""
     if token[0] == "m":
         return 1
-    f = face(player.dice[token[1]])
-    k = f.kind
-    if k == "colour" or k == "wild" or k == "any":
-        return 1
-    if k == "any2":
-        return 2
-    if k == "bonus":
-        return 1 if purpose == "route" else 0
-    if k == "route":
-        return 1 if purpose == "route" and second else 0
-    return 0
+    return kind_units(face(player.dice[token[1]]).kind, purpose, second)
+
+
+def kept_after(player, tokens) -> tuple[list[int], list[int]]:
+    """What ``player`` keeps after paying ``tokens`` (``("d", die)`` and ``("m", colour)`` pairs,
+    indices from 0): the indices of its unspent dice left, and its markers left per colour
+    (:data:`.components.COLOURS` order)."""
+    gone = {v for k, v in tokens if k == "d"}
+    markers = list(player.markers)
+    for k, v in tokens:
+        if k == "m":
+            markers[v] -= 1
+    return [i for i in range(len(player.dice)) if not player.spent[i] and i not in gone], markers
 
 
 def pays_colour(player, token, colour: str) -> bool:

@@ -44,7 +44,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .components import COLOURS, OCEAN, face
-from .payment import auto_purchase
+from .payment import auto_purchase, kind_units
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -494,18 +494,7 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
     """How many any dice a token of class ``c`` pays for ``purpose`` (as :func:`.payment.generic_units`)."""
-    if c[0] == "m":
-        return 1
-    k = face(c[1]).kind
-    if k in ("colour", "wild", "any"):
-        return 1
-    if k == "any2":
-        return 2
-    if k == "bonus":
-        return 1 if purpose == "route" else 0
-    if k == "route":
-        return 1 if purpose == "route" and second else 0
-    return 0
+    return 1 if c[0] == "m" else kind_units(face(c[1]).kind, purpose, second)
 
 
 def class_pays_colour(c: Cls, colour: str) -> bool:
