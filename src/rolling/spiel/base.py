@@ -217,9 +217,14 @@ class RollingState(pyspiel.State):
         seat, index = self._waiting
         work = self.table.clone()
         self._rg.install_rng(work, rng)
+        memo = getattr(self.table, "_memo", None)
+        if memo and seat in memo:
+            work._memo = {seat: memo[seat]}  # the same position until the action starts
 
         def run():
             work.apply_index(seat, index)
+            if memo is not None:
+                work.__dict__.pop("_memo", None)
             return work
 
         return greenlet.greenlet(run)

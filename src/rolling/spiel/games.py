@@ -21,6 +21,31 @@ from rolling.research import stars_codec as S
 from .base import RollingGame
 
 
+def _memoized(table_class):
+    """``table_class`` whose legal options (``_options(seat)``) are computed once per seat and kept
+    in ``_memo``: the mask, the legality check and ``apply_index`` of a decision, and a search's
+    visits to the same state, share them. Sound because the table an OpenSpiel state holds never
+    changes (each action runs on a clone, which starts with the acting seat's options and drops
+    them once the action has run: :meth:`RollingState._start`)."""
+
+    class Memoized(table_class):
+        def _options(self, seat: int):
+            memo = self.__dict__.get("_memo")
+            if memo is None:
+                memo = self._memo = {}
+            opts = memo.get(seat)
+            if opts is None:
+                opts = memo[seat] = super()._options(seat)
+            return opts
+
+    Memoized.__name__ = Memoized.__qualname__ = table_class.__name__
+    return Memoized
+
+
+_StarsTable = _memoized(S.StarsTable)
+_FreightTable = _memoized(F.FreightTable)
+
+
 def _game_type(short: str, long: str, perfect: bool, players: tuple[int, int], params: dict) -> pyspiel.GameType:
     """The GameType all three share: sequential, explicit chance, general-sum, terminal rewards."""
     info = pyspiel.GameType.Information
@@ -86,7 +111,7 @@ class StarsGame(RollingGame):
         super().__init__(STARS_TYPE, info, params)
 
     def make_table(self, rng):
-        return S.StarsTable(new_stars(self.config, 0, draw=rng))
+        return _StarsTable(new_stars(self.config, 0, draw=rng))
 
     def install_rng(self, table, rng) -> None:
         """Stars draws only at set-up."""
@@ -138,7 +163,7 @@ class FreightGame(RollingGame):
         super().__init__(FREIGHT_TYPE, info, params)
 
     def make_table(self, rng):
-        return F.FreightTable(new_freight(self.config, 0, rng=rng))
+        return _FreightTable(new_freight(self.config, 0, rng=rng))
 
     def action_text(self, index: int) -> str:
         return F.action_text(index)
