@@ -281,3 +281,14 @@ def test_declared_utility_holds_in_random_games(name, params, utility, total):
         while not s.is_terminal():
             _random_step(s, rng)
         assert sum(s.returns()) == pytest.approx(total)
+
+
+def test_research_doc_has_the_information_state_tables():
+    """Issue 33 item 2: docs/research.md documents the tensors index by index (the layouts' own tables)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    assert I.STARS_INFO.table() in doc and I.FREIGHT_INFO.table() in doc
+    assert f"information_state_tensor_shape() == [{I.STARS_INFO.size}]" in doc
+    assert f"Freight (`[{I.FREIGHT_INFO.size}]`)" in doc
+    assert "MCTSBot cheats; ISMCTSBot does not" in doc

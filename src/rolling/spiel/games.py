@@ -40,7 +40,13 @@ def _memoized(table_class):
                 opts = memo[seat] = super()._options(seat)
             return opts
 
-    Memoized.__name__ = Memoized.__qualname__ = table_class.__name__
+        def __getstate__(self):
+            # pickled (OpenSpiel's serialisation) without the memo: it is recomputed when needed
+            state, slots = super().__getstate__()
+            return None, slots
+
+    # the module attribute of that name, so that pickle finds the class
+    Memoized.__name__ = Memoized.__qualname__ = "_" + table_class.__name__
     return Memoized
 
 
