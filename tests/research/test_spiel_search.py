@@ -122,6 +122,17 @@ def test_each_action_runs_once_whatever_its_chance_outcomes(monkeypatch):
     assert calls["apply"] == decisions + 1, (calls, decisions)
 
 
+@pytest.mark.parametrize("name,params", [
+    ("python_rolling_market", {}),
+    ("python_rolling_stars", {"players": 3, "variants": "secret-money+deals"}),
+    ("python_rolling_freight", {"players": 3}),
+], ids=["market", "stars", "freight"])
+def test_random_simulations_without_serialisation(name, params):
+    """Issue 33 item 1: OpenSpiel's random_sim_test (its clone, observation and information state
+    checks; test_spiel.py runs it with serialisation) on states that run each action once."""
+    pyspiel.random_sim_test(pyspiel.load_game(name, params), num_sims=1, serialize=False, verbose=False)
+
+
 # ------------------------------------------------------------------ item 2: information states
 
 
