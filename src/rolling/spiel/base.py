@@ -273,9 +273,6 @@ class RollingState(pyspiel.State):
         return next_seat(t.to_act, self._last, self._rg.num_players())
 
     def _legal_actions(self, player):
-        legal = getattr(self.table, "legal", None)
-        if legal is not None:
-            return list(legal(player))
         return [int(k) for k in np.flatnonzero(self.table.mask(player))]
 
     def chance_outcomes(self):
@@ -292,7 +289,7 @@ class RollingState(pyspiel.State):
             self._resume(action)
         else:
             seat = self.current_player()
-            if action not in self._legal_actions(seat):
+            if not self.table.mask(seat)[action]:
                 raise ValueError(f"action {action} is not legal for player {seat} now")
             moves = self._moves
             self._moves = _Moves(moves, (seat, f"p{seat}:{action}", self.table.private_step(seat, action)))

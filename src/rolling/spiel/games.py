@@ -40,21 +40,6 @@ def _memoized(table_class):
                 opts = memo[seat] = super()._options(seat)
             return opts
 
-        def legal(self, seat: int) -> list[int]:
-            """The legal indices of ``seat``, ascending (the mask's non-zero entries, kept)."""
-            memo = self.__dict__.get("_memo")
-            if memo is None:
-                memo = self._memo = {}
-            key = ("legal", seat)
-            if key in memo:
-                return memo[key]
-            if getattr(self, "pending", None) is not None or self.is_over:
-                out = [int(k) for k in np.flatnonzero(self.mask(seat))]
-            else:
-                out = sorted(self._options(seat))
-            memo[key] = out
-            return out
-
         def __getstate__(self):
             # pickled (OpenSpiel's serialisation) without the memo: it is recomputed when needed
             state, slots = super().__getstate__()
