@@ -4,9 +4,10 @@ Every random event of the engines is a call on the state's :class:`~rolling.core
 (``below``, ``randint``, ``shuffle``, ``choice`` all come down to ``below(n)``: one of ``n``
 outcomes, each with probability ``1/n``). A :class:`ScriptedRng` put in its place answers those
 calls from a list of outcomes and, when the list is used up, raises :class:`ChanceNeeded` naming
-``n``. A driver (the OpenSpiel games, :mod:`rolling.spiel`) catches it on a copy of the state, asks
-its chooser for the next outcome and replays the action with the longer list. The engines' normal
-path is untouched: they keep drawing from their seeded :class:`Rng`.
+``n``. A driver catches it on a copy of the state, asks its chooser for the next outcome and
+replays the action with the longer list. (The OpenSpiel games, :mod:`rolling.spiel`, run each action
+once instead, suspending it at each draw.) The engines' normal path is untouched: they keep drawing
+from their seeded :class:`Rng`.
 """
 
 from __future__ import annotations

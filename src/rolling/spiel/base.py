@@ -1,30 +1,134 @@
 """The machinery the three OpenSpiel games share: chance nodes from the engines' draws, turns,
-observations and returns (docs/research.md, "OpenSpiel").
+observations, information states, resampling and returns (docs/research.md, "OpenSpiel").
 
 A state holds a *table* (:mod:`rolling.research`) and the action waiting for chance outcomes. Every
 random event of an engine is one ``below(n)`` draw (:mod:`rolling.core.chance`), so a chance node
 has ``n`` outcomes of probability ``1/n`` each: a die face, a card or a cargo marker among those
-left, the next place of a shuffle. The state applies the waiting action (or the set-up) to a copy
-of the table with the outcomes chosen so far; if the engine wants one more, the state stays a
-chance node for it, else the copy becomes the table.
+left, the next place of a shuffle. The state runs the waiting action (or the set-up) on a copy of
+the table in a greenlet whose generator, at each draw, hands ``n`` back to the state and waits for
+the outcome: the state is a chance node until the action has drawn all it needs, then the copy
+becomes the table. Each action runs once, however many outcomes it draws; a copy of a state in the
+middle of an action (the greenlet cannot be copied) replays the action with the outcomes so far
+when its next outcome comes.
+
+Cloning shares what never changes: the game, and the move history (a linked list, shared by every
+copy and extended at its head), so a clone costs about one clone of the engine state, however long
+the game (``benchmarks/spiel_clone_bench.py``).
 """
 
 from __future__ import annotations
 
+import greenlet
 import numpy as np
 import pyspiel
 
-from rolling.core.chance import ChanceNeeded, ScriptedRng
+from rolling.core.chance import ScriptedRng
+from rolling.core.rng import Rng
 from rolling.envs.aec import final_rewards, next_seat
 
 _SETUP = ("setup",)
+#: the generator a table keeps between actions: any draw outside an action is an error
+_SPENT = ScriptedRng(())
+
+
+class _Draws(Rng):
+    """An :class:`Rng` whose ``below(n)`` answers the first draws from ``outcomes`` (a replay) and
+    then asks the driving state for each outcome: it switches to the parent greenlet with ``n`` and
+    returns what the state sends back."""
+
+    __slots__ = ("outcomes", "used")
+
+    def __init__(self, outcomes: tuple[int, ...] = ()):
+        super().__init__(0)
+        self.outcomes = outcomes
+        self.used = 0
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("n must be positive")
+        if self.used < len(self.outcomes):
+            v = self.outcomes[self.used]
+            self.used += 1
+            if not 0 <= v < n:
+                raise ValueError(f"chance outcome {v} is not one of 0..{n - 1}")
+            return v
+        self.used += 1
+        return greenlet.getcurrent().parent.switch(n)
+
+    def next64(self) -> int:
+        raise TypeError("a chance node gives only finite uniform choices (below)")
+
+    def copy(self) -> ScriptedRng:
+        return _SPENT
+
+
+class _Run:
+    """The greenlet running the waiting action; a copy of the state gets none (``copy.deepcopy``
+    gives None) and replays the action instead."""
+
+    __slots__ = ("g",)
+
+    def __init__(self, g: greenlet.greenlet):
+        self.g = g
+
+    def __deepcopy__(self, memo):
+        return None
+
+    def __reduce__(self):
+        # OpenSpiel pickles a state's attributes to serialise it: the copy replays the action
+        return (_no_run, ())
+
+
+def _no_run() -> None:
+    return None
+
+
+def _linked(moves: tuple) -> _Moves | None:
+    """The linked history of ``moves`` (oldest first): how a pickled history comes back."""
+    node = None
+    for m in moves:
+        node = _Moves(node, m)
+    return node
+
+
+class _Moves:
+    """The move history for ``information_state_string``: a linked list, newest first, shared by
+    every state that has it (``copy.deepcopy`` gives the same object: it never changes).
+
+    ``move`` is ``(seat or None for chance, text, seen by that seat alone)``."""
+
+    __slots__ = ("prev", "move")
+
+    def __init__(self, prev: _Moves | None, move: tuple[int | None, str, bool]):
+        self.prev = prev
+        self.move = move
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        # flat, so that pickling a long game does not recurse once per move
+        return (_linked, (tuple(self.moves()),))
+
+    def moves(self) -> list[tuple[int | None, str, bool]]:
+        """The moves, oldest first."""
+        out = []
+        node = self
+        while node is not None:
+            out.append(node.move)
+            node = node.prev
+        out.reverse()
+        return out
 
 
 class RollingGame(pyspiel.Game):
     """Base of the three games. Subclasses set ``obs_size`` and implement ``make_table(rng)``,
-    ``install_rng(table, rng)``, ``action_text(index)`` and ``returns_of(table)``."""
+    ``install_rng(table, rng)``, ``action_text(index)`` and ``returns_of(table)``; Stars and
+    Freight add ``info_size``, ``information_tensor(state, player)`` and ``resample_table(state,
+    player, rng)`` (:mod:`rolling.spiel.infostate`)."""
 
     obs_size = 0
+    info_size = 0
     #: every chance outcome is seen by all (Market's dice): the information state lists them
     public_chance = False
 
@@ -36,8 +140,15 @@ class RollingGame(pyspiel.Game):
         """The game before its set-up: a chance node (the deck, the dice, the cargo...)."""
         return RollingState(self)
 
+    def information_state_tensor_shape(self):
+        return [self.info_size]
+
+    def information_state_tensor_size(self):
+        return self.info_size
+
     def make_py_observer(self, iig_obs_type=None, params=None):
-        """The observer of ``observation_*`` and ``information_state_string``."""
+        """The observer of ``observation_*``, ``information_state_string`` and
+        ``information_state_tensor``."""
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         return RollingObserver(self, iig_obs_type)
@@ -58,6 +169,23 @@ class RollingGame(pyspiel.Game):
         final = final_rewards(table.state.standings(), n, self.reward_kind)
         return [final[p] for p in range(n)]
 
+    def remember(self, table, memory):
+        """What the players remember after an action beyond the table (Stars: the companies they
+        have seen out of the Deck); ``memory`` is the previous value (None at set-up)."""
+        return None
+
+    def first_draw(self) -> int:
+        """``n`` of the set-up's first draw (computed once: every initial state starts there,
+        and OpenSpiel makes one per clone)."""
+        n = self.__dict__.get("_first_draw")
+        if n is None:
+            g = greenlet.greenlet(self.make_table)
+            n = g.switch(_Draws())
+            if not isinstance(n, int):  # pragma: no cover - every game draws at set-up
+                raise TypeError("the set-up draws nothing: an OpenSpiel game needs a chance node")
+            self._first_draw = n
+        return n
+
 
 class RollingState(pyspiel.State):
     """A game state of :class:`RollingGame` (see the module docstring).
@@ -71,32 +199,69 @@ class RollingState(pyspiel.State):
         self._rg = game
         self.table = None
         self._last = -1
-        self._waiting: tuple = _SETUP  # what the chance outcomes are for: _SETUP or (seat, action index)
+        self._waiting: tuple | None = _SETUP  # what the chance outcomes are for: _SETUP or (seat, action index)
         self._outcomes: tuple[int, ...] = ()
-        self._n = 0  # outcomes of the chance node now (0: not a chance node)
-        # the history for information_state_string: (seat or None for chance, text, seen by that seat alone)
-        self._moves: tuple[tuple[int | None, str, bool], ...] = ()
-        self._attempt()
+        self._n = game.first_draw()  # outcomes of the chance node now (0: not a chance node)
+        self._run: _Run | None = None  # the greenlet of the waiting action (None: replay it)
+        self._moves: _Moves | None = None  # the history for information_state_string
+        self._memory = None  # what the players remember beyond the table (RollingGame.remember)
 
-    def _attempt(self) -> None:
-        rng = ScriptedRng(self._outcomes)
-        try:
-            if self._waiting is _SETUP:
-                table = self._rg.make_table(rng)
-            else:
-                seat, index = self._waiting
-                table = self.table.clone()
-                self._rg.install_rng(table, rng)
-                table.apply_index(seat, index)
-        except ChanceNeeded as need:
-            self._n = need.n
+    def __deepcopy__(self, memo):
+        # copy.deepcopy(state) is a clone: the engine's clone, the history and the game shared
+        return self.clone()
+
+    def _start(self, rng: _Draws):
+        """A greenlet running the waiting action (or the set-up) with ``rng``; returns it unstarted."""
+        if self._waiting is _SETUP:
+            return greenlet.greenlet(lambda: self._rg.make_table(rng))
+        seat, index = self._waiting
+        work = self.table.clone()
+        self._rg.install_rng(work, rng)
+        memo = getattr(self.table, "_memo", None)
+        if memo and seat in memo:
+            work._memo = {seat: memo[seat]}  # the same position until the action starts
+
+        def run():
+            work.apply_index(seat, index)
+            if memo is not None:
+                work.__dict__.pop("_memo", None)
+            return work
+
+        return greenlet.greenlet(run)
+
+    def _drive(self, g: greenlet.greenlet, value) -> None:
+        """Run ``g`` (sending ``value``) to its next draw (the state becomes a chance node for it)
+        or to the end of the action (its table becomes the state's)."""
+        g.parent = greenlet.getcurrent()
+        out = g.switch() if value is None else g.switch(value)
+        if isinstance(out, int):
+            self._n = out
+            self._run = _Run(g)
             return
+        table = out
+        self._rg.install_rng(table, _SPENT)
         if self._waiting is not _SETUP:
             self._last = self._waiting[0]
         self.table = table
+        self._memory = self._rg.remember(table, self._memory)
         self._n = 0
         self._waiting = None
         self._outcomes = ()
+        self._run = None
+
+    def _resume(self, outcome: int) -> None:
+        run, self._run = self._run, None
+        if run is None or run.g.dead:
+            # a copy of a state in the middle of an action: replay it with the outcomes so far
+            g = self._start(_Draws(self._outcomes))
+            g.parent = greenlet.getcurrent()
+            n = g.switch()
+            if n != self._n:  # pragma: no cover - the engines are deterministic
+                raise RuntimeError(f"replaying the action asked for {n} outcomes, not {self._n}")
+        else:
+            g = run.g
+        self._outcomes += (outcome,)
+        self._drive(g, outcome)
 
     def current_player(self):
         """The seat to decide, ``CHANCE`` or ``TERMINAL``."""
@@ -120,15 +285,20 @@ class RollingState(pyspiel.State):
         if self._n:
             if not 0 <= action < self._n:
                 raise ValueError(f"chance outcome {action} is not one of 0..{self._n - 1}")
-            self._outcomes += (action,)
-            self._moves += ((None, f"chance:{action}" if self._rg.public_chance else "chance", False),)
+            self._moves = _Moves(self._moves, (None, f"chance:{action}" if self._rg.public_chance else "chance", False))
+            self._resume(action)
         else:
             seat = self.current_player()
             if not self.table.mask(seat)[action]:
                 raise ValueError(f"action {action} is not legal for player {seat} now")
-            self._moves += ((seat, f"p{seat}:{action}", self.table.private_step(seat, action)),)
+            moves = self._moves
+            self._moves = _Moves(moves, (seat, f"p{seat}:{action}", self.table.private_step(seat, action)))
             self._waiting = (seat, action)
-        self._attempt()
+            try:
+                self._drive(self._start(_Draws()), None)
+            except BaseException:
+                self._moves, self._waiting = moves, None  # the state stays as it was
+                raise
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -149,6 +319,43 @@ class RollingState(pyspiel.State):
             return np.zeros(self._rg.obs_size, dtype=np.float32)
         return self.table.observe(player)
 
+    def information_vector(self, player: int) -> np.ndarray:
+        """The flat float32 information state of ``player`` (docs/research.md; zeros before the
+        set-up is dealt).
+
+        Raises:
+            NotImplementedError: a game without one (Market: perfect information, use the observation).
+        """
+        if not self._rg.info_size:
+            raise NotImplementedError(f"{self._rg} has no information state tensor (use the observation)")
+        if self.table is None:
+            return np.zeros(self._rg.info_size, dtype=np.float32)
+        return self._rg.information_tensor(self, player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler):
+        """A copy of this state drawn among those ``player_id`` cannot tell from it: the same
+        ``information_state_string(player_id)`` and tensor, the hidden order of the decks redealt
+        from what the player has not seen (docs/research.md, "Resampling"). Future dice and cargo
+        are chance nodes still to come: the caller chooses them.
+
+        ``probability_sampler`` (e.g. ``pyspiel.UniformProbabilitySampler(0., 1.)``) is called for
+        one float in ``[0, 1)`` that seeds the redeal. The copy's ``history()`` is this state's
+        (serialising the copy gives back this state).
+
+        Raises:
+            pyspiel.SpielError: at a chance node (the pending action's draws are tied to the deck
+                it started from) or in a game without hidden information (Market).
+        """
+        if not self._rg.info_size:
+            raise pyspiel.SpielError("this game has no hidden information to resample")
+        if self._n:
+            raise pyspiel.SpielError("resample_from_infostate needs a decision or terminal node, not a chance node")
+        seed = int(float(probability_sampler()) * (1 << 53))
+        copy = self.clone()
+        copy.table = self.table.clone()
+        copy.table.state = self._rg.resample_table(self, player_id, Rng(seed))
+        return copy
+
     def __str__(self):
         if self.table is None:
             return f"setting up ({len(self._outcomes)} chance outcomes so far)"
@@ -158,28 +365,32 @@ class RollingState(pyspiel.State):
 class RollingObserver:
     """OpenSpiel's PyObserver for the three games.
 
-    ``tensor`` is the seat's flat observation (docs/research.md). ``string_from`` gives its non-zero
-    entries as ``index:value``; with ``perfect_recall`` (``information_state_string``) it starts
-    with the history of moves (every player's action is public in these games, but for the steps of
-    building a Stars deal, which the others see as ``pN:private`` until it is proposed; chance
-    outcomes show only as ``chance``, what a seat learns of them being in its observation, except in a
-    game whose chance is all public (Market's dice), where they show as ``chance:k``).
+    ``tensor`` is the seat's flat observation (docs/research.md), or with ``perfect_recall`` in a
+    game that has one (Stars, Freight) its information state tensor. ``string_from`` gives the
+    observation's non-zero entries as ``index:value``; with ``perfect_recall``
+    (``information_state_string``) it starts with the history of moves (every player's action is
+    public in these games, but for the steps of building a Stars deal, which the others see as
+    ``pN:private`` until it is proposed; chance outcomes show only as ``chance``, what a seat learns
+    of them being in its observation, except in a game whose chance is all public (Market's dice),
+    where they show as ``chance:k``).
     """
 
     def __init__(self, game: RollingGame, iig_obs_type=None):
         self.perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(game.obs_size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        self.info = self.perfect_recall and game.info_size > 0
+        self.tensor = np.zeros(game.info_size if self.info else game.obs_size, dtype=np.float32)
+        self.dict = {"info_state" if self.info else "observation": self.tensor}
 
     def set_from(self, state: RollingState, player: int) -> None:
-        self.tensor[:] = state.observation_vector(player)
+        self.tensor[:] = state.information_vector(player) if self.info else state.observation_vector(player)
 
     def string_from(self, state: RollingState, player: int) -> str:
         v = state.observation_vector(player)
         nz = np.flatnonzero(v)
         text = " ".join(f"{i}:{v[i]:g}" for i in nz)
         if self.perfect_recall:
+            moves = state._moves.moves() if state._moves is not None else ()
             history = " ".join(f"p{seat}:private" if private and seat != player else move
-                               for seat, move, private in state._moves)
+                               for seat, move, private in moves)
             return f"p{player} history {history} | {text}"
         return f"p{player} {text}"

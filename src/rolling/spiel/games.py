@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 
 from rolling.envs.aec import REWARDS
@@ -18,20 +19,55 @@ from rolling.research import freight_codec as F
 from rolling.research import market_codec as M
 from rolling.research import stars_codec as S
 
+from . import infostate as I
 from .base import RollingGame
 
 
-def _game_type(short: str, long: str, perfect: bool, players: tuple[int, int], params: dict) -> pyspiel.GameType:
-    """The GameType all three share: sequential, explicit chance, general-sum, terminal rewards."""
+def _memoized(table_class):
+    """``table_class`` whose legal options (``_options(seat)``) are computed once per seat and kept
+    in ``_memo``: the mask, the legality check and ``apply_index`` of a decision, and a search's
+    visits to the same state, share them. Sound because the table an OpenSpiel state holds never
+    changes (each action runs on a clone, which starts with the acting seat's options and drops
+    them once the action has run: :meth:`RollingState._start`)."""
+
+    class Memoized(table_class):
+        def _options(self, seat: int):
+            memo = self.__dict__.get("_memo")
+            if memo is None:
+                memo = self._memo = {}
+            opts = memo.get(seat)
+            if opts is None:
+                opts = memo[seat] = super()._options(seat)
+            return opts
+
+        def __getstate__(self):
+            # pickled (OpenSpiel's serialisation) without the memo: it is recomputed when needed
+            state, slots = super().__getstate__()
+            return None, slots
+
+    # the module attribute of that name, so that pickle finds the class
+    Memoized.__name__ = Memoized.__qualname__ = "_" + table_class.__name__
+    return Memoized
+
+
+_StarsTable = _memoized(S.StarsTable)
+_FreightTable = _memoized(F.FreightTable)
+
+
+def _game_type(short: str, long: str, perfect: bool, players: tuple[int, int], params: dict,
+               utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
+    """The GameType all three share: sequential, explicit chance, terminal rewards; ``utility``
+    (general-sum unless the returns always sum to one value); the information state tensor in the
+    games with hidden information."""
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=short, long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info.PERFECT_INFORMATION if perfect else info.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players[1], min_num_players=players[0],
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=not perfect,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=params,
     )
@@ -49,8 +85,11 @@ def _bounds(kind: str, top: float) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ Stars
-STARS_TYPE = _game_type("python_rolling_stars", "Rolling Stock Stars (rolling)", False, (2, 6),
-                        {"players": 4, "edition": "stars", "variants": "", "reward": "rank"})
+_ZERO, _GENERAL = pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.GENERAL_SUM
+_STARS = ("python_rolling_stars", "Rolling Stock Stars (rolling)", False, (2, 6),
+          {"players": 4, "edition": "stars", "variants": "", "reward": "rank"})
+#: the registered type (general-sum); a game's own ``get_type()`` says zero-sum with ``reward=rank``
+STARS_TYPE = _game_type(*_STARS)
 #: the longest game we allow (decisions); random play ends in a few hundred
 STARS_MAX_LENGTH = 20_000
 
@@ -66,6 +105,7 @@ class StarsGame(RollingGame):
     """
 
     obs_size = S.OBS.size
+    info_size = I.STARS_INFO.size
 
     def __init__(self, params=None):
         params = params or {}
@@ -79,20 +119,33 @@ class StarsGame(RollingGame):
         self.config = S.check_config(Config(players=int(params.get("players", 4)), edition=edition, variants=variants))
         self.reward_kind = _reward(params)
         lo, hi = _bounds(self.reward_kind, 10_000.0)
+        # rank: ties are broken (Game sequence), so the ranks are 1..n and (n + 1 - 2 rank) / (n - 1)
+        # sums to 0; two-handed: +1 twice and -1 twice. score: the money in play varies.
+        zero = self.reward_kind == "rank"
         info = pyspiel.GameInfo(
             num_distinct_actions=S.N_ACTIONS, max_chance_outcomes=S.NC, num_players=self.config.players,
-            min_utility=lo, max_utility=hi, utility_sum=None, max_game_length=STARS_MAX_LENGTH,
+            min_utility=lo, max_utility=hi, utility_sum=0.0 if zero else None, max_game_length=STARS_MAX_LENGTH,
         )
-        super().__init__(STARS_TYPE, info, params)
+        super().__init__(_game_type(*_STARS, utility=_ZERO if zero else _GENERAL), info, params)
 
     def make_table(self, rng):
-        return S.StarsTable(new_stars(self.config, 0, draw=rng))
+        return _StarsTable(new_stars(self.config, 0, draw=rng))
 
     def install_rng(self, table, rng) -> None:
         """Stars draws only at set-up."""
 
     def action_text(self, index: int) -> str:
         return S.action_text(index)
+
+    def remember(self, table, memory):
+        """The companies seen out of the Deck so far (a bitmask)."""
+        return I.stars_seen(table.state, memory)
+
+    def information_tensor(self, state, player: int) -> np.ndarray:
+        return I.stars_tensor(state.table, state._memory, player)
+
+    def resample_table(self, state, player: int, rng):
+        return I.stars_resample(state.table.state, player, state._memory, rng)
 
     def describe(self, table) -> str:
         s = table.state
@@ -101,6 +154,8 @@ class StarsGame(RollingGame):
 
 
 # ------------------------------------------------------------------ Freight
+#: general-sum with either reward: with ``rank`` a tie the rules leave standing ("Winning": stock, then
+#: switching stations) shares the better rank, so two seats tied first both get +1
 FREIGHT_TYPE = _game_type("python_rolling_freight", "Rolling Freight (rolling)", False, (2, 5),
                           {"players": 3, "map": "west-coast", "reward": "rank"})
 FREIGHT_MAX_LENGTH = 20_000
@@ -121,6 +176,7 @@ class FreightGame(RollingGame):
     """
 
     obs_size = F.OBS.size
+    info_size = I.FREIGHT_INFO.size
 
     def __init__(self, params=None):
         params = params or {}
@@ -138,10 +194,18 @@ class FreightGame(RollingGame):
         super().__init__(FREIGHT_TYPE, info, params)
 
     def make_table(self, rng):
-        return F.FreightTable(new_freight(self.config, 0, rng=rng))
+        return _FreightTable(new_freight(self.config, 0, rng=rng))
 
     def action_text(self, index: int) -> str:
         return F.action_text(index)
+
+    def information_tensor(self, state, player: int) -> np.ndarray:
+        return state.table.observe(player)
+
+    def resample_table(self, state, player: int, rng):
+        d = I.freight_resample(state.table.state, player, rng)
+        d.rng = state.table.state.rng  # chance to come is the caller's (chance nodes)
+        return d
 
     def describe(self, table) -> str:
         s = table.state
