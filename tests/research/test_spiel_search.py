@@ -27,10 +27,11 @@ def _random_step(s, rng) -> None:
 
 
 def _decisions(game, rng, count: int):
-    """A state ``count`` decisions into a random game (or its end)."""
+    """A state ``count`` decisions into a random game (or its end), a player to decide (chance
+    outcomes after the last decision drawn too)."""
     s = game.new_initial_state()
     made = 0
-    while made < count and not s.is_terminal():
+    while (made < count or s.is_chance_node()) and not s.is_terminal():
         made += not s.is_chance_node()
         _random_step(s, rng)
     return s
