@@ -107,7 +107,7 @@ def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
     s.figure(plots.histograms({"contracts completed": ok["contracts"].tolist(), "routes": ok["routes"].tolist()},
                               "count per seat and game"),
              "histograms of contracts completed and routes per seat",
-             "Contracts completed and routes per seat and game, every map and player count together.")
+             "Contracts completed and routes per seat and game, every group of games (map, player count, seat list) together.")
 
 
 def sections(page: Page, ok: pd.DataFrame) -> None:
