@@ -261,18 +261,19 @@ def assert_columns_line_up(lines: list[str], right: int) -> None:
 
 
 def test_simulate_summary_columns_line_up_with_long_bot_names(capsys):
-    stats = {"games": 1000, "failed": 0, "seed": 1, "seats": [
-        {"bot": bot, "win_rate": w, "wins": round(1000 * w), "mean_rank": r, "mean_score": s, "median_score": s,
+    stats = {"games": 1000, "failed": 0, "seed": 1, "version": "0.1.0", "seats": [
+        {"bot": bot, "win_rate": w, "win_rate_low": w * 0.9, "win_rate_high": min(1.0, w * 1.1), "wins": round(1000 * w),
+         "mean_rank": r, "mean_score": s, "mean_score_low": s - 1.5, "mean_score_high": s + 1.5, "median_score": s,
          "p5_score": s / 2, "p95_score": s * 2}
         for bot, w, r, s in [("search:0.125s", 0.9, 1.1, 312.5), ("search:100000", 0.1, 1.9, 1234.0),
                              ("random", 0.0, 3.0, 9.0)]]}
     print_summary("Rolling Stock Stars", stats, Outcome(1000, False, "2 workers", 12.0))
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Rolling Stock Stars, 3 players, 1000 games, seed 1")
-    table = lines[1:]
-    assert len(table) == 4 and table[0].split() == ["seat", "bot", "win", "rate", "wins", "mean", "rank", "mean",
-                                                    "score", "median", "p5", "p95"]
-    assert table[1].split()[:4] == ["1", "search:0.125s", "90.0%", "900"]
+    assert lines[0].startswith("Rolling Stock Stars, 3 players, 1000 games, seed 1, rolling 0.1.0")
+    table = lines[1:5]
+    assert len(lines) == 6 and table[0].split() == ["seat", "bot", "win", "rate", "(95%", "CI)", "wins", "mean", "rank",
+                                                    "mean", "score", "(95%", "CI)", "median", "p5", "p95"]
+    assert table[1].split()[:5] == ["1", "search:0.125s", "90.0%", "(81.0–99.0)", "900"]
     assert_columns_line_up(table, right=2)
 
 

@@ -172,7 +172,8 @@ def test_simulate_any_game_same_shape(game):
     assert {"game", "games", "seed", "actions", "seats"} <= set(data) and data["game"] == game
     assert data == simulate(game, SIM_SEATS[game], 2, 4)
     for row in data["seats"]:
-        assert set(row) == {"bot", "win_rate", "wins", "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}
+        assert set(row) == {"bot", "win_rate", "win_rate_low", "win_rate_high", "wins", "mean_rank", "mean_score",
+                            "mean_score_low", "mean_score_high", "median_score", "p5_score", "p95_score"}
     text = rolling(["simulate", game, "--games", "2", "--seats", SIM_SEATS[game]])
     assert text.returncode == 0 and "win rate" in text.stdout and "mean score" in text.stdout
 

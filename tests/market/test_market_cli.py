@@ -116,7 +116,8 @@ def test_simulate_json_is_one_object():
     r = run(["simulate", "market", "--games", "200", "--seats", "bot", "--seed", "3", "--json"])
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"game", "games", "failed", "seed", "actions", "seats", "mean", "median", "p5", "p95"}
+    assert set(data) == {"game", "version", "games", "failed", "seed", "actions", "seats", "mean", "median", "p5",
+                         "p95"}
     assert data["games"] == 200 and data["p5"] <= data["median"] <= data["p95"]
     assert [row["bot"] for row in data["seats"]] == ["policy"]
     old = run(["simulate", "market", "--games", "200", "--bot", "policy", "--seed", "3", "--json"])

@@ -36,7 +36,7 @@ def results(tmp_path: Path, game: str, suffix: str = ".parquet", failed: int | N
     with open_results(path, columns(game)) as out:
         def sink(rows):
             if failed is not None:
-                rows = [{k: v for k, v in row.items() if k in ("game", "index", "seed", "entry", "bot", "players")}
+                rows = [{k: v for k, v in row.items() if k in ("game", "version", "index", "seed", "entry", "bot", "players")}
                         | {"error": "KeyError: 3 (at engine.py:12)"} if row["index"] == failed else row for row in rows]
             out.write(rows)
         run_batch(batch, sink)
@@ -167,10 +167,72 @@ def test_freight_last_round_splits_games_by_equal_turns():
     for index, (turns, winner) in enumerate([(50, 1), (51, 1), (51, 2), (51, 1)]):
         for position in (1, 2):
             rows.append({"batch": 0, "index": index, "entry": position - 1, "map": "west-coast", "players": 2,
-                         "position": position, "turns": turns, "win": position == winner})
+                         "seats": "heuristic×2", "position": position, "turns": turns, "win": position == winner})
     page = Page("t")
     last_round(page, pd.DataFrame(rows))
     md = page.markdown()
     assert "| west-coast | 2 | 4 | 25.0% | 50.0% | 100.0% (" in md  # 1 game of equal turns: the start player won
     assert "| 66.7% (" in md  # with one more turn: 2 of 3
     assert "| 0.0% (" in md and "| 33.3% (" in md  # the last position: 0 of 1, then 1 of 3
+
+
+def _freight_run(path: Path, bots: tuple[str, str], first_wins: int, games: int = 10) -> Path:
+    """A results file of ``games`` two-player Freight games where entry 0 (``bots[0]``) wins the first
+    ``first_wins`` games."""
+    rows = []
+    for index in range(games):
+        for entry, bot in enumerate(bots):
+            win = (entry == 0) == (index < first_wins)
+            rows.append({"game": "freight", "version": "0.1.0", "index": index, "seed": index, "entry": entry,
+                         "bot": bot, "seat": (entry + index) % 2, "position": (entry + index) % 2 + 1, "players": 2,
+                         "score": 40 if win else 30, "rank": 1 if win else 2, "win": win, "turns": 30 + index % 3,
+                         "actions": 200, "error": "", "map": "west-coast", "contracts_taken": 4, "contracts": 2,
+                         "routes": 2, "stations": 1, "improvements": 1})
+    with open_results(path, columns("freight")) as out:
+        out.write(rows)
+    return path
+
+
+def test_runs_of_different_seat_lists_are_never_pooled(tmp_path):
+    """Issue 33 item 7: a run where the heuristic wins every game and one where it wins 30% (against
+    another heuristic) are two groups, each with its own rows; pooled they would read 65%, true of
+    neither. The page says how the runs were grouped, and that a group pools its runs."""
+    strong = _freight_run(tmp_path / "vs-random.csv", ("heuristic", "random"), 10)
+    even = _freight_run(tmp_path / "vs-heuristic.csv", ("heuristic", "heuristic"), 3)
+    again = _freight_run(tmp_path / "vs-heuristic-2.parquet", ("heuristic", "heuristic"), 3)
+    for markdown in (False, True):
+        page = build_report([strong, even], markdown=markdown)
+        assert "65.0%" not in page  # entry 1's win rate pooled over both runs: 13 of 20
+        assert "100.0% (" in page and "30.0% (" in page
+        assert "2 groups, reported apart" in page
+        assert "west-coast, 2 players, seats heuristic,random (1 run; 10 games)" in page
+        assert "west-coast, 2 players, seats heuristic×2 (1 run; 10 games)" in page
+    page = build_report([strong, even, again], markdown=True)
+    assert "53.3%" not in page and "30.0% (" in page  # the two runs of one seat list are pooled: 6 of 20
+    assert ("west-coast, 2 players, seats heuristic×2 (2 runs pooled: vs-heuristic.csv, vs-heuristic-2.parquet; "
+            "20 games)") in page
+    page = build_report([strong, even], markdown=True)
+    # each group its own table by seat entry, and the Freight tables a row per seat list
+    assert "### west-coast, 2 players, seats heuristic,random" in page and "### west-coast, 2 players, seats heuristic×2" in page
+    assert "| west-coast | 2 | heuristic,random | 10 |" in page and "| west-coast | 2 | heuristic×2 | 10 |" in page
+    assert "- rolling version: 0.1.0" in page
+
+
+def test_stars_sections_are_repeated_per_group(tmp_path):
+    """Issue 33 item 7: the Stars sections that pool their games (corporations, share prices,
+    endings) are given once per group of games, anchored apart."""
+    a = results(tmp_path, "stars")
+    b = tmp_path / "two.csv"
+    with open_results(b, columns("stars")) as out:
+        run_batch(Batch("stars", ("random", "random"), 2, 3), out.write)
+    page = build_report([a, b])
+    for anchor in ("corporations-1", "corporations-2", "endings-1", "endings-2"):
+        assert f'<section id="{anchor}">' in page
+    assert "Corporations: edition stars, 2 players, seats random×2" in page
+    assert "Corporations: edition stars, 3 players, seats heuristic,random,heuristic" in page
+
+
+def test_failed_games_belong_to_their_run(tmp_path):
+    """A failed game's rows lack the map; it is counted in its run's group, not a group of its own."""
+    page = build_report([results(tmp_path, "freight", ".csv", failed=1)], markdown=True)
+    assert "- groups: 1 group: west-coast, 2 players, seats heuristic,random (1 run; 4 games)" in page

@@ -107,7 +107,7 @@ def test_ctrl_c_keeps_the_games_finished(tmp_path, workers):
     table = read_results(out)
     assert 1 <= played < 5000 and len(table) == 4 * played
     assert sorted(set(table["index"])) == list(table["index"][::4]) and (table["error"] == "").all()
-    assert f", {played} games, seed 1 (" in stdout  # the summary of the games finished
+    assert f", {played} games, seed 1, rolling " in stdout  # the summary of the games finished
 
 
 def test_ray_writes_the_rows_one_process_writes(tmp_path):
@@ -155,3 +155,62 @@ def test_in_a_terminal_the_progress_is_a_bar_with_games_per_second_and_time_left
     screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before)
     bars = re.findall(r"stars heuristic×4 [━╺╸ ]+ *(\d+)/40 ([\d,.]+) games/s (\d+:\d\d:\d\d)", screen)
     assert bars and int(bars[-1][0]) > 0, screen[:500]
+
+
+def test_the_summary_has_95_percent_intervals(capsys):
+    """Issue 33 item 7: each seat's win rate has Wilson's 95% interval and its mean score Student's t
+    interval, in --json and in the table."""
+    from rolling.report.stats import mean_interval, t95, wilson
+    from rolling.sim import simulate
+
+    assert abs(t95(1) - 12.7062) < 1e-4 and abs(t95(4) - 2.7764) < 1e-4 and abs(t95(10**6) - 1.96) < 1e-3
+    stats = simulate("freight", "bot,bot:random", 4, seed=3, map="west-coast")
+    for row in stats["seats"]:
+        low, high = wilson(row["wins"], 4)
+        assert (row["win_rate_low"], row["win_rate_high"]) == (round(low, 4), round(high, 4))
+        assert row["win_rate_low"] <= row["win_rate"] <= row["win_rate_high"]
+        assert row["mean_score_low"] < row["mean_score"] < row["mean_score_high"]
+    one = simulate("market", "bot", 1, seed=3)["seats"][0]  # one game: no interval of a mean
+    assert one["mean_score_low"] is None and one["mean_score_high"] is None and one["win_rate_low"] is not None
+    # Student's t, not the normal 1.96: with 4 games the interval is 3.18 standard errors each way
+    _, low, high = mean_interval([10, 20, 30, 40])
+    assert round(high - 25, 3) == round(t95(3) * 12.9099445 / 2, 3)
+    main(["simulate", "freight", "--games", "4", "--seed", "3", "--seats", "bot,bot:random", "--workers", "1"])
+    text = capsys.readouterr().out
+    assert "win rate (95% CI)" in text and "mean score (95% CI)" in text
+    first = stats["seats"][0]
+    assert f"{first['win_rate'] * 100:.1f}% ({first['win_rate_low'] * 100:.1f}–{first['win_rate_high'] * 100:.1f})" in text
+    assert "95% intervals: Wilson's for win rates, Student's t for mean scores." in text
+
+
+def test_the_summary_needs_no_pandas():
+    """simulate is part of a player's install (numpy, no pandas): its intervals come from
+    rolling.report.stats, which imports without pandas."""
+    code = ("import sys; sys.modules['pandas'] = None\n"
+            "from rolling.sim import simulate\n"
+            "print(simulate('market', 'bot', 3, seed=1)['seats'][0]['mean_score_low'] is not None)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout == "True\n", r.stderr
+
+
+@pytest.mark.parametrize("game,players", [("stars", 4), ("freight", 3)])
+def test_the_default_seats_are_a_fair_table(game, players):
+    """Issue 33 item 7: without --seats every seat is the same bot, simulate's bot (the heuristic),
+    not one heuristic against random bots."""
+    r = run(["simulate", game, "--games", "1", "--workers", "1", "--json"])
+    assert r.returncode == 0, r.stderr
+    assert [row["bot"] for row in json.loads(r.stdout)["seats"]] == ["heuristic"] * players
+
+
+def test_results_carry_the_version(tmp_path):
+    """Issue 33 item 7: --json says which version of rolling played, and so does every row of --out."""
+    from rolling import __version__
+
+    out = tmp_path / "r.csv"
+    r = run(["simulate", "market", "--games", "3", "--workers", "1", "--json", "--out", str(out)])
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["version"] == __version__
+    df = read_results(out)
+    assert list(df["version"]) == [__version__] * 3
+    text = run(["simulate", "market", "--games", "2", "--workers", "1"])
+    assert f", rolling {__version__} (" in text.stdout.splitlines()[0]

@@ -14,7 +14,8 @@ from rolling.sim.stars import seat_assignment
 
 CMD = [sys.executable, "-m", "rolling.cli.main"]
 #: what ``rolling simulate GAME --json`` reports for each seat, in every game
-SEAT_FIELDS = {"bot", "win_rate", "wins", "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}
+SEAT_FIELDS = {"bot", "win_rate", "win_rate_low", "win_rate_high", "wins", "mean_rank", "mean_score",
+               "mean_score_low", "mean_score_high", "median_score", "p5_score", "p95_score"}
 
 
 def run(args, timeout=120):
@@ -68,7 +69,7 @@ def test_cli_json_is_one_object_in_seat_order():
     r = run(["simulate", "stars", "--games", "4", "--seats", "heuristic,random,random,random", "--seed", "3", "--json"])
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    assert set(data) == {"game", "games", "failed", "seed", "actions", "seats"} and data["games"] == 4
+    assert set(data) == {"game", "version", "games", "failed", "seed", "actions", "seats"} and data["games"] == 4
     assert data["failed"] == 0
     assert [row["bot"] for row in data["seats"]] == ["heuristic", "random", "random", "random"]
     for row in data["seats"]:

@@ -217,19 +217,33 @@ def run_simulate(game: str, title: str, seats: str, games: int, seed: int, as_js
 
 
 def print_summary(title: str, stats: dict, outcome) -> None:
-    """Print the summary: a title line, then a table of one line per seat entry (columns as wide as
-    their longest cell, e.g. a bot ``search:0.125s``)."""
+    """Print the summary: a title line (with the version of rolling that played), then a table of one
+    line per seat entry (columns as wide as their longest cell, e.g. a bot ``search:0.125s``), the
+    win rate and mean score with their 95% intervals, and a line saying which intervals they are."""
     rows = stats["seats"]
     games = stats["games"]
     rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
     failed = f", {stats['failed']} failed" if stats["failed"] else ""
-    print(f"{title}, {len(rows)} player{'s' if len(rows) != 1 else ''}, {games} games{failed}, seed {stats['seed']} "
-          f"({outcome.seconds:.1f} s, {outcome.engine}, {rate:,.1f} games/s)")
+    print(f"{title}, {len(rows)} player{'s' if len(rows) != 1 else ''}, {games} games{failed}, seed {stats['seed']}, "
+          f"rolling {stats['version']} ({outcome.seconds:.1f} s, {outcome.engine}, {rate:,.1f} games/s)")
     if not games:
         return
-    table = columns_table("seat", "bot", "win rate>", "wins>", "mean rank>", "mean score>", "median>", "p5>", "p95>")
+    table = columns_table("seat", "bot", "win rate (95% CI)>", "wins>", "mean rank>", "mean score (95% CI)>",
+                          "median>", "p5>", "p95>")
     for j, row in enumerate(rows, 1):
-        table.add_row(str(j), row["bot"], f"{row['win_rate'] * 100:.1f}%", str(row["wins"]), f"{row['mean_rank']:.2f}",
-                      f"{row['mean_score']:.1f}", f"{row['median_score']:.1f}", f"{row['p5_score']:.1f}",
-                      f"{row['p95_score']:.1f}")
+        table.add_row(str(j), row["bot"], with_interval(row["win_rate"], row["win_rate_low"], row["win_rate_high"], 100, "%"),
+                      str(row["wins"]), f"{row['mean_rank']:.2f}",
+                      with_interval(row["mean_score"], row["mean_score_low"], row["mean_score_high"]),
+                      f"{row['median_score']:.1f}", f"{row['p5_score']:.1f}", f"{row['p95_score']:.1f}")
     print_table(table, indent=2)
+    print("  95% intervals: Wilson's for win rates, Student's t for mean scores.")
+
+
+def with_interval(value: float, low: float | None, high: float | None, scale: float = 1.0, unit: str = "") -> str:
+    """``"25.0% (18.1–33.4)"``: a value and its interval times ``scale``, one decimal; the value
+    alone without an interval (one game)."""
+    main = f"{value * scale:.1f}{unit}"
+    if low is None or high is None:
+        return main
+    to = " to " if low < 0 else "–"  # "-5.2–-4.0" would read as a typo
+    return f"{main} ({low * scale:.1f}{to}{high * scale:.1f})"

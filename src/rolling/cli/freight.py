@@ -56,14 +56,18 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def simulate_freight(
         map_name: str = typer.Option("west-coast", "--map", help=MAP_HELP),
         games: int = shared.games_option(100),
-        seats: str = shared.sim_seats_option("heuristic,random,random"),
+        seats: str = shared.sim_seats_option("bot,bot,bot"),
         seed: int = shared.sim_seed_option(0),
         as_json: bool = shared.JSON,
         workers: int = batch.WORKERS,
         ray: str = batch.RAY,
         out: str = batch.OUT,
     ) -> None:
-        """Play many bot games (seats rotate through positions) and report each seat's win rate and scores."""
+        """Play many bot games (seats rotate through positions) and report each seat's win rate and scores.
+
+        Without --seats three copies of one bot play (bot: the heuristic), a fair table: what a seat
+        wins more is its position's doing, not a stronger bot's.
+        """
         from rolling.games.freight import config_from_json, load_map
 
         config_from_json({"map": map_name})  # an unknown map is said before anything else

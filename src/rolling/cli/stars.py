@@ -66,7 +66,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     @groups["simulate"].command("stars")
     def simulate_stars(
         games: int = shared.games_option(200),
-        seats: str = shared.sim_seats_option("heuristic,random,random,random"),
+        seats: str = shared.sim_seats_option("bot,bot,bot,bot"),
         seed: int = shared.sim_seed_option(1),
         edition: str = typer.Option("stars", "--edition", help=EDITION_HELP),
         variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
@@ -80,7 +80,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         Seats rotate through the player-order positions from game to game; a win is rank 1 after
         the rules' tie-break (player order), so the win rates add up to 1; with the two-handed
         variant it is a win of the seat's person (both hands of the person whose lower-ranked hand
-        ranks better), so they add up to 2.
+        ranks better), so they add up to 2. Without --seats four copies of one bot play (bot: the
+        heuristic), a fair table: what a seat wins more is its position's doing, not a stronger bot's.
         """
         from rolling.games.stars.config import TITLES
 

@@ -2,7 +2,8 @@
 
 :func:`build_report` reads one or more results files of ``rolling simulate GAME --out`` (CSV or
 Parquet, :mod:`rolling.sim.files`) of the same game and returns a self-contained HTML page: the
-batch, failed games, win rate and mean score by seat entry, by bot and by player-order position
+batch (the runs, grouped by seat list, map, player count, edition and variants: each group is
+reported apart, never pooled with another; the versions of rolling that played them), failed games, win rate and mean score by seat entry, by bot and by player-order position
 (with 95% intervals), score and game-length distributions, and each game's own sections
 (:mod:`rolling.report.stars`, :mod:`~rolling.report.freight`, :mod:`~rolling.report.market`).
 Plots are matplotlib PNGs embedded in the page; tables are pandas.
@@ -15,11 +16,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
-
-from rolling.report import common
-from rolling.report.page import Page
+if TYPE_CHECKING:  # pandas is imported when a report is built: rolling.report.stats serves simulate without it
+    import pandas as pd
 
 TITLES = {"stars": "Rolling Stock Stars", "freight": "Rolling Freight", "market": "Rolling Market"}
 #: what a game's ``turns`` count (rolling.sim runners' ``turns``)
@@ -33,6 +33,8 @@ def load(paths: Sequence[str | Path]) -> pd.DataFrame:
         ValueError: no file, a file that is not a results table, files of different games, or no rows.
         OSError: a file cannot be read.
     """
+    import pandas as pd
+
     from rolling.sim.files import read_results
 
     if not paths:
@@ -56,7 +58,10 @@ def build_report(paths: Sequence[str | Path], markdown: bool = False) -> str:
     Raises:
         ValueError, OSError: as :func:`load`.
     """
-    df = load(paths)
+    from rolling.report import common
+    from rolling.report.page import Page
+
+    df = common.with_groups(load(paths))
     game = str(df["game"].iloc[0])
     ok = df[df["error"] == ""].copy()
     page = Page(f"{TITLES[game]}: balance report")

@@ -10,9 +10,18 @@ from rolling.report.common import context_label, games_of
 from rolling.report.page import Page, fmt_mean, fmt_pm, fmt_rate
 from rolling.report.stats import mean_interval, wilson
 
+#: a row of these tables is the games of one context (never pooled: issue 33 item 7)
+KEYS = ["map", "players", "seats"]
+
 #: the per-seat counts of the Freight table, with the words the report uses for them
 COUNTS = {"contracts_taken": "contracts taken", "contracts": "contracts completed", "routes": "routes",
           "stations": "stations", "improvements": "improvements"}
+
+
+def seats_cell(ok: pd.DataFrame, seats: str) -> dict[str, str]:
+    """``{"seat list": seats}`` when the games of ``ok`` have several seat lists (a row names its
+    own), else nothing (the page's facts name the one)."""
+    return {"seat list": seats} if ok["seats"].nunique() > 1 else {}
 
 
 def maps_and_players(page: Page, ok: pd.DataFrame) -> None:
@@ -21,22 +30,22 @@ def maps_and_players(page: Page, ok: pd.DataFrame) -> None:
     s.text("The start player is position 1 (seat 0 in the engine: Setting Up). Fair share: 1/n. Scores are "
            "stock ($).")
     rows = []
-    for (map_name, players), part in ok.groupby(["map", "players"], sort=True):
+    for (map_name, players, seats), part in ok.groupby(KEYS, sort=True):
         games = games_of(part)
         first = part[part["position"] == 1]
         w = int(first["win"].astype(bool).sum())
         lo, hi = wilson(w, len(first))
         m, m_lo, m_hi = mean_interval(part["score"])
         wm, wm_lo, wm_hi = mean_interval(part[part["rank"] == 1].groupby(["batch", "index"])["score"].first())
-        rows.append({"map": map_name, "players": players, "games": f"{len(games):,}",
+        rows.append({"map": map_name, "players": players, **seats_cell(ok, seats), "games": f"{len(games):,}",
                      "mean score (95% CI)": fmt_mean(m, m_lo, m_hi),
                      "winner's score (95% CI)": fmt_mean(wm, wm_lo, wm_hi),
                      "start player wins (95% CI)": fmt_rate(w / len(first) if len(first) else float("nan"), lo, hi),
                      "fair share": f"{100 / players:.1f}%",
                      "mean turns": f"{games['turns'].mean():.1f}"})
     s.table(pd.DataFrame(rows))
-    series = {context_label(k): part["score"].astype(float).tolist()
-              for k, part in ok.groupby(["map", "players"], sort=True)}
+    keys = KEYS if ok["seats"].nunique() > 1 else KEYS[:2]
+    series = {context_label(k, keys): part["score"].astype(float).tolist() for k, part in ok.groupby(keys, sort=True)}
     s.figure(plots.histograms(series, "score (stock $)", discrete=False), "score histograms by map and player count",
              "Share of seats per score bin, by map and player count.")
 
@@ -53,10 +62,10 @@ def last_round(page: Page, ok: pd.DataFrame) -> None:
     # player turn t (from 1) is seat (t - 1) mod n's from the start player on, so with T turns in
     # all the first T mod n positions took one more turn than the rest: none when T mod n is 0
     rows = []
-    for (map_name, players), part in ok.groupby(["map", "players"], sort=True):
+    for (map_name, players, seats), part in ok.groupby(KEYS, sort=True):
         games = games_of(part)
         equal = games["turns"] % players == 0
-        row = {"map": map_name, "players": players, "games": f"{len(games):,}",
+        row = {"map": map_name, "players": players, **seats_cell(ok, seats), "games": f"{len(games):,}",
                "equal turns": f"{equal.mean() * 100:.1f}%", "fair share": f"{100 / players:.1f}%"}
         for position, who, other in ((1, "start player", "one more turn"), (players, "last position", "one turn fewer")):
             seats = part[part["position"] == position]
@@ -76,28 +85,29 @@ def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
            "routes established (C), switching stations built, improvements in effect at the end. Means ± the "
            "half width of their 95% interval.")
     rows = []
-    for (map_name, players, position), part in ok.groupby(["map", "players", "position"], sort=True):
-        row = {"map": map_name, "players": players, "position": position, "seats": f"{len(part):,}"}
+    for (map_name, players, seat_list, position), part in ok.groupby([*KEYS, "position"], sort=True):
+        row = {"map": map_name, "players": players, **seats_cell(ok, seat_list), "position": position,
+               "seats played": f"{len(part):,}"}
         for col, words in COUNTS.items():
             m, lo, hi = mean_interval(part[col])
             row[words] = fmt_pm(m, lo, hi)
         rows.append(row)
     s.table(pd.DataFrame(rows))
-    winners = ok[ok["rank"] == 1]
-    others = ok[ok["rank"] != 1]
     s.heading("Winners and the others")
     rows = []
-    for name, part in (("winners", winners), ("the others", others)):
-        row = {"seats": name, "n": f"{len(part):,}"}
-        for col, words in COUNTS.items():
-            m, lo, hi = mean_interval(part[col])
-            row[words] = fmt_pm(m, lo, hi)
-        rows.append(row)
+    for (map_name, players, seat_list), context in ok.groupby(KEYS, sort=True):
+        for name, part in (("winners", context[context["rank"] == 1]), ("the others", context[context["rank"] != 1])):
+            row = {"map": map_name, "players": players, **seats_cell(ok, seat_list), "of the seats": name,
+                   "n": f"{len(part):,}"}
+            for col, words in COUNTS.items():
+                m, lo, hi = mean_interval(part[col])
+                row[words] = fmt_pm(m, lo, hi)
+            rows.append(row)
     s.table(pd.DataFrame(rows))
     s.figure(plots.histograms({"contracts completed": ok["contracts"].tolist(), "routes": ok["routes"].tolist()},
                               "count per seat and game"),
              "histograms of contracts completed and routes per seat",
-             "Contracts completed and routes per seat and game, every map and player count together.")
+             "Contracts completed and routes per seat and game, every group of games (map, player count, seat list) together.")
 
 
 def sections(page: Page, ok: pd.DataFrame) -> None:

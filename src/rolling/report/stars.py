@@ -10,7 +10,7 @@ import pandas as pd
 
 from rolling.games.stars.data import CORP_ABILITY, CORP_NAMES, CORP_SYMBOLS
 from rolling.report import plots
-from rolling.report.common import fair_share, games_of
+from rolling.report.common import fair_share, games_of, per_context
 from rolling.report.page import Page, fmt_interval, fmt_mean, fmt_rate
 from rolling.report.stats import Z95, mean_interval, wilson
 
@@ -218,8 +218,9 @@ def endings(page: Page, ok: pd.DataFrame) -> None:
 
 
 def sections(page: Page, ok: pd.DataFrame) -> None:
-    """Every Stars section."""
-    corporations(page, ok)
-    corporation_edges(page, ok)
-    share_prices(page, ok)
-    endings(page, ok)
+    """Every Stars section, once per context (:func:`rolling.report.common.per_context`)."""
+    for view, part in per_context(page, ok):
+        corporations(view, part)
+        corporation_edges(view, part)
+        share_prices(view, part)
+        endings(view, part)

@@ -2,7 +2,8 @@
 
 ``simulate("freight", "bot,bot:random,random", games=100, seed=0, map="southern")`` plays 100 games
 and reports, for each entry of the seat list in the order given, its win rate, wins, mean rank and
-its score's mean, median, 5th and 95th percentile. Seats use the vocabulary of
+its score's mean, median, 5th and 95th percentile, with 95% intervals for the win rate and the mean
+score, and the version of rolling that played. Seats use the vocabulary of
 :mod:`rolling.bots.seats` (``bot``, ``bot:NAME``, ``NAME``; no ``human``).
 
 What differs between games lives in one small module per game (:data:`RUNNERS`), each with:
@@ -158,11 +159,13 @@ def simulate(
         options: the game's own (``map`` for freight; ``edition``, ``variants`` for stars).
 
     Returns:
-        ``{"game", "games", "failed", "seed", "actions", "seats": [{"bot", "win_rate", "wins",
-        "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}, ...]}`` with seats in
-        the order given (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game);
-        ``games`` counts the games that ended, ``failed`` those that raised (see
-        :class:`rolling.sim.tally.Tally`).
+        ``{"game", "version", "games", "failed", "seed", "actions", "seats": [{"bot", "win_rate",
+        "win_rate_low", "win_rate_high", "wins", "mean_rank", "mean_score", "mean_score_low",
+        "mean_score_high", "median_score", "p5_score", "p95_score"}, ...]}`` with seats in the order
+        given (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game);
+        ``version`` is ``rolling.__version__``, ``games`` counts the games that ended, ``failed``
+        those that raised, ``*_low``/``*_high`` bound 95% intervals (Wilson's for win rates,
+        Student's t for mean scores; see :class:`rolling.sim.tally.Tally`).
 
     Raises:
         ValueError: an unknown game, seat or bot (SeatError), a player count or option the game does

@@ -2,7 +2,9 @@
 
 Every game has the columns :data:`COMMON`; each game adds its own (its runner's ``COLUMNS``):
 
-- ``game``: ``"stars"``, ``"freight"`` or ``"market"``;
+- ``game``: ``"stars"``, ``"freight"`` or ``"market"``; ``version``: the version of rolling that
+  played it (``rolling.__version__``: its engines and bots, so runs of different versions can be
+  told apart);
 - ``index``: the game's number in the run, from 0; ``seed``: its engine seed (derived from the
   run's seed and ``index`` only, by the runner's ``game_seed``; a 64-bit unsigned int for market);
 - ``entry``: the entry of the seat list (0 for the first ``--seats`` word), ``bot`` its bot's
@@ -27,12 +29,14 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from rolling import __version__
 from rolling.bots import make_bot
 from rolling.sim import play_game, runner
 
 #: the columns of every game, in order: (name, type) with type one of int, uint, str, bool
 COMMON: tuple[tuple[str, str], ...] = (
     ("game", "str"),
+    ("version", "str"),
     ("index", "int"),
     ("seed", "uint"),
     ("entry", "int"),
@@ -94,7 +98,7 @@ def play_rows(game: str, labels: Sequence[str], index: int, seed: int, options: 
     names = [name for name, _ in COMMON + tuple(run.COLUMNS)]
     game_seed = run.game_seed(seed, index)
     n = len(labels)
-    base = {"game": game, "index": index, "seed": game_seed, "players": n}
+    base = {"game": game, "version": __version__, "index": index, "seed": game_seed, "players": n}
     try:
         state, seats = run.deal(n, game_seed, index, **options)
         bots = {seat: make_bot(game, labels[j], run.bot_seed(game_seed, index, j)) for j, seat in enumerate(seats)}

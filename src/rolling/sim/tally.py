@@ -2,11 +2,14 @@
 
 The summary is what ``rolling simulate GAME --json`` prints and :func:`rolling.sim.simulate`
 returns: per seat entry its win rate, wins, mean rank and score statistics, over the games that
-ended (a game that raised counts in ``failed`` only).
+ended (a game that raised counts in ``failed`` only), with 95% intervals (Wilson's for the win
+rate, Student's t for the mean score: :mod:`rolling.report.stats`, which needs numpy only), and the
+version of rolling that played them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,28 +50,43 @@ class Tally:
                 self.wins[j] += row["win"]
 
     def summary(self) -> dict[str, Any]:
-        """``{"game", "games", "failed", "seed", "actions", "seats": [{"bot", "win_rate", "wins",
-        "mean_rank", "mean_score", "median_score", "p5_score", "p95_score"}, ...]}``, seats in the
-        order given (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game).
-        ``games`` counts the games that ended; rates are over them (``None`` when there are none)."""
+        """``{"game", "version", "games", "failed", "seed", "actions", "seats": [{"bot", "win_rate",
+        "win_rate_low", "win_rate_high", "wins", "mean_rank", "mean_score", "mean_score_low",
+        "mean_score_high", "median_score", "p5_score", "p95_score"}, ...]}``, seats in the order
+        given (and ``mean``, ``median``, ``p5``, ``p95`` at the top for a one-seat game).
+
+        ``version`` is ``rolling.__version__``. ``games`` counts the games that ended; rates are over
+        them (``None`` when there are none). ``*_low``/``*_high`` bound 95% intervals: Wilson's for
+        the win rate, Student's t for the mean score (``None`` for fewer than two games)."""
+        from rolling import __version__
+        from rolling.report.stats import mean_interval, wilson
         from rolling.sim import summarize
+
+        def rounded(x: float, digits: int) -> float | None:
+            return None if math.isnan(x) else round(x, digits)
 
         games = self.games
         seats = []
         for j, label in enumerate(self.labels):
             stats = summarize(self.scores[j])
+            win_low, win_high = wilson(self.wins[j], games)
+            _, score_low, score_high = mean_interval(self.scores[j])
             seats.append({
                 "bot": label,
                 "win_rate": round(self.wins[j] / games, 4) if games else None,
+                "win_rate_low": rounded(win_low, 4),
+                "win_rate_high": rounded(win_high, 4),
                 "wins": self.wins[j],
                 "mean_rank": round(self.ranks[j] / games, 3) if games else None,
                 "mean_score": stats["mean"],
+                "mean_score_low": rounded(score_low, 3),
+                "mean_score_high": rounded(score_high, 3),
                 "median_score": stats["median"],
                 "p5_score": stats["p5"],
                 "p95_score": stats["p95"],
             })
-        out: dict[str, Any] = {"game": self.game, "games": games, "failed": self.failed, "seed": self.seed,
-                               "actions": self.actions, "seats": seats}
+        out: dict[str, Any] = {"game": self.game, "version": __version__, "games": games, "failed": self.failed,
+                               "seed": self.seed, "actions": self.actions, "seats": seats}
         if len(self.labels) == 1:
             out.update(summarize(self.scores[0]))
         return out
