@@ -293,8 +293,9 @@ def test_import_18xx_columns_line_up_with_long_player_names(tmp_path):
 def test_simulate_prints_aligned_columns_from_the_command_line():
     proc = rolling_cmd("simulate", "market", "--games", "3", "--workers", "1")
     assert proc.returncode == 0, proc.stderr
-    table = proc.stdout.splitlines()[1:]
-    assert len(table) == 2
+    lines = proc.stdout.splitlines()
+    table, notes = lines[1:3], lines[3:]
+    assert len(notes) == 1 and "95% intervals" in notes[0]
     assert_columns_line_up(table, right=2)
 
 
