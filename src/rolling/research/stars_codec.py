@@ -390,6 +390,8 @@ MONEY_CAP = 2000
 #: the deck runs out or the end card is reached)
 TURN_CAP = 100
 _M, _SH = MONEY_CAP, max(D.CORP_SHARES)
+#: the highest cost of ownership: a top card's colour or the end card (Glossary, Cost of Ownership)
+_COST = max(c for c, _ in (*D.COST_BY_TOP_COLOR, D.END_CARD_BACK, D.END_CARD_FRONT))
 OBS = Layout()
 _me = OBS.add("me", MAXP, "1 at the observing seat (seats 0-5)")
 _present = OBS.add("seat_in_game", MAXP, "1 for each seat in the game")
@@ -412,7 +414,7 @@ _deckpos = OBS.add("deck_position", NC, "open-companies variant: place of the co
                    high=NC)
 _deck = OBS.add("deck", 13, "deck size, top card colour one-hot (red, orange, yellow, green, blue), end card "
                 "flipped, cost of ownership $, colours paying it (5)",
-                high=(NC, 1, 1, 1, 1, 1, 1, max(c for c, _ in D.COST_BY_TOP_COLOR), 1, 1, 1, 1, 1))
+                high=(NC, 1, 1, 1, 1, 1, 1, _COST, 1, 1, 1, 1, 1))
 _corp = OBS.add(
     "corporations", NK * 21,
     "corporation c (0-7: PR DA S VM SI SM JS OS) x 21: active, cash $, share price $, price card (1-27, 0 none), "
