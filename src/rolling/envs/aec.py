@@ -66,7 +66,8 @@ class RollingAEC(AECEnv):
     """A turn-based game as a PettingZoo AEC environment (see the module docstring).
 
     Subclasses set ``metadata`` and implement ``_new_table(seed)``, ``_render_text()``; they pass
-    the player count, the action count, the observation size and the reward kind.
+    the player count, the action count, the observation size, the reward kind, the render mode and
+    the observation's bounds (the codec's ``OBS.low`` and ``OBS.high``).
 
     Observations are ``{"observation": float32 (obs_size,), "action_mask": int8 (n_actions,)}``,
     the observation within the finite bounds ``obs_low``/``obs_high`` (the codec's layout,
@@ -74,7 +75,7 @@ class RollingAEC(AECEnv):
     """
 
     def __init__(self, players: int, n_actions: int, obs_size: int, reward: str, render_mode: str | None,
-                 obs_low: np.ndarray | None = None, obs_high: np.ndarray | None = None):
+                 obs_low: np.ndarray, obs_high: np.ndarray):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -60,8 +60,8 @@ def learner_reward(standings: list[dict[str, Any]], n: int, seat: int, kind: str
 class VsBotsEnv(gym.Env):
     """The learner in one seat of a Rolling game, bots in the others (see the module docstring).
 
-    Subclasses give the game's name, the codec (its table class, ``N_ACTIONS``, ``OBS``) and make
-    the engine state (``_new_state(seed)``).
+    Subclasses set ``game`` (the bots' game name) and ``codec_table_class`` (the codec's table),
+    pass the codec module (``N_ACTIONS``, ``OBS``) and make the engine state (``_new_state(seed)``).
 
     Raises:
         ValueError: a seat outside the table, an opponent list of the wrong length, an unknown
@@ -117,7 +117,7 @@ class VsBotsEnv(gym.Env):
         """
         super().reset(seed=seed)
         rng = self.np_random
-        self.table = self.codec_table(self._new_state(int(rng.integers(0, 2**62))))
+        self.table = self.codec_table_class(self._new_state(int(rng.integers(0, 2**62))))
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(0, self.n))
         others = [s for s in range(self.n) if s != self.seat]
         self.bots = {s: make_bot(self.game, name, seed=int(rng.integers(0, 2**62)))
@@ -125,10 +125,6 @@ class VsBotsEnv(gym.Env):
         self._last = -1
         self._play_bots()
         return self.table.observe(self.seat), self._info()
-
-    def codec_table(self, state):
-        """The codec's table over an engine state."""
-        return self.codec_table_class(state)
 
     def _play_bots(self) -> None:
         """Let the bots act until the learner decides next or the game is over."""
