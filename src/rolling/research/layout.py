@@ -108,8 +108,9 @@ class Layout:
     def bounded(self, raw: np.ndarray) -> np.ndarray:
         """``raw`` scaled and clipped to ``low..high``, in place (the observation); returned.
 
-        The bounds of counts and flags are the rules' maxima, so only dollars (whose rules set no
-        maximum) can be clipped, at the bound the table names."""
+        The bounds of flags and most counts are the rules' maxima; dollars, turn numbers and the
+        few counts the rules leave open are clipped at the bound the table names, far above what
+        games reach (tests/research/test_layout.py)."""
         low, high, inv = self._build()
         raw *= inv
         np.clip(raw, low, high, out=raw)
