@@ -51,3 +51,12 @@ def test_freight_action_formulas():
     assert F.gains_index((1, 2, 3, 4)) == F.BLOCK["end_turn"][0] + 343 + 98 + 21 + 4
     assert F.build_index(5, 3, 2) == F.BLOCK["build"][0] + (5 * F.N_TOKENS + 3) * 3 + 2
     assert F.action_text(F.build_index(5, 0, 0)) == "build link #5 auto"
+
+
+def test_action_layout_tables_are_in_the_docs():
+    """Issue 33 item 5: the action layouts docs/research.md prints are the code's."""
+    from rolling.research.layout import action_layout
+
+    assert action_layout("stars").table() in DOC
+    assert action_layout("freight").table() in DOC
+    assert "| range |" in DOC and "$2000" in DOC and f"{S.MONEY_CAP}" == "2000" and F.MONEY_CAP == 2000

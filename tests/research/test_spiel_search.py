@@ -184,7 +184,7 @@ def test_stars_information_state_tensor_layout():
     t = np.array(s.information_state_tensor(0))
     assert list(t[: S.OBS.size]) == s.observation_tensor(0)
     st = s.table.state
-    assert list(t[I.STARS_INFO["cash_tracked"]][:3]) == st.cash
+    assert [round(float(x) * S.DOLLARS) for x in t[I.STARS_INFO["cash_tracked"]][:3]] == st.cash  # in $100s, as the observation
     assert list(t[S.OBS["cash"]][1:3]) == [0, 0]
     seen = t[I.STARS_INFO["seen"]]
     for i, owner in enumerate(st.company_owner):

@@ -293,7 +293,7 @@ def test_observation_shows_the_deal_being_built_only_to_its_builder():
         o = table.observe(seat)[seg]
         assert o[0] == 1 and o[1] == 1
         b = 2 + S._PURCHASE * i
-        assert o[b] == 1 and o[b + 1 + c] == 1 and o[b + 1 + S.NK] == price
+        assert o[b] == 1 and o[b + 1 + c] == 1 and o[b + 1 + S.NK] == np.float32(price / S.DOLLARS)  # issue 33 item 5: $ / 100
         other = next(p for p in range(s.n) if p != seat)
         assert not table.observe(other)[seg].any()
         assert table.to_act == (seat,)

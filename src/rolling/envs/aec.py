@@ -66,13 +66,16 @@ class RollingAEC(AECEnv):
     """A turn-based game as a PettingZoo AEC environment (see the module docstring).
 
     Subclasses set ``metadata`` and implement ``_new_table(seed)``, ``_render_text()``; they pass
-    the player count, the action count, the observation size and the reward kind.
+    the player count, the action count, the observation size, the reward kind, the render mode and
+    the observation's bounds (the codec's ``OBS.low`` and ``OBS.high``).
 
-    Observations are ``{"observation": float32 (obs_size,), "action_mask": int8 (n_actions,)}``;
-    an agent that may not act sees a zero mask. Illegal actions raise ValueError (nothing changes).
+    Observations are ``{"observation": float32 (obs_size,), "action_mask": int8 (n_actions,)}``,
+    the observation within the finite bounds ``obs_low``/``obs_high`` (the codec's layout,
+    docs/research.md); an agent that may not act sees a zero mask. Illegal actions raise ValueError (nothing changes).
     """
 
-    def __init__(self, players: int, n_actions: int, obs_size: int, reward: str, render_mode: str | None):
+    def __init__(self, players: int, n_actions: int, obs_size: int, reward: str, render_mode: str | None,
+                 obs_low: np.ndarray, obs_high: np.ndarray):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -85,7 +88,7 @@ class RollingAEC(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, shape=(obs_size,), dtype=np.float32),
+                "observation": spaces.Box(obs_low, obs_high, shape=(obs_size,), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, shape=(n_actions,), dtype=np.int8),
             }
         )

@@ -44,8 +44,8 @@ class raw_env(RollingAEC):  # noqa: N801 - PettingZoo's name for the unwrapped e
 
     def __init__(self, map: str = "west-coast", players: int = 3, reward: str = "rank",  # noqa: A002
                  render_mode: str | None = None):
-        self.config = config_from_json({"map": map, "players": players, "payment": "kept"})
-        super().__init__(players, F.N_ACTIONS, F.OBS.size, reward, render_mode)
+        self.config = config_from_json({"map": map, "players": players})
+        super().__init__(players, F.N_ACTIONS, F.OBS.size, reward, render_mode, F.OBS.low, F.OBS.high)
 
     def _new_table(self, seed: int) -> FreightTable:
         return FreightTable(new_game(self.config, seed))

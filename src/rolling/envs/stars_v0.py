@@ -48,7 +48,7 @@ class raw_env(RollingAEC):  # noqa: N801 - PettingZoo's name for the unwrapped e
                  compat: tuple[str, ...] = (), reward: str = "rank", render_mode: str | None = None):
         self.config = S.check_config(Config(players=players, edition=edition, variants=tuple(variants),
                                             compat=tuple(compat)))
-        super().__init__(players, S.N_ACTIONS, S.OBS.size, reward, render_mode)
+        super().__init__(players, S.N_ACTIONS, S.OBS.size, reward, render_mode, S.OBS.low, S.OBS.high)
 
     def _new_table(self, seed: int) -> StarsTable:
         return StarsTable(new_game(self.config, seed))

@@ -41,7 +41,7 @@ from rolling.games.freight.payways import MAX_LISTED
 from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
 
-from .layout import Layout
+from .layout import ActionLayout, Layout
 from .table import Table
 
 _COMP = load_components()
@@ -86,6 +86,31 @@ for _name, _size in _blocks:
     BLOCK[_name] = (_at, _size)
     _at += _size
 N_ACTIONS = _at
+
+#: the action space by blocks and fields (:mod:`rolling.research.layout`): index <-> (block, fields)
+ACTION_LAYOUT = ActionLayout("freight", (
+    ("draft_contract", (("slot", CONTRACT_SLOTS),), "opening draft: take the contract in the slot (0 = lowest)"),
+    ("draft_improvement", (("slot", IMPROVEMENT_SLOTS),), "opening draft: take the improvement in the slot"),
+    ("draft_pass", (), "opening draft: pass"),
+    ("take_contract", (("slot", CONTRACT_SLOTS),), "A: take on the contract in the slot"),
+    ("build", (("link", N_LINKS), ("token", N_TOKENS), ("cubes", 3)),
+     "B: build on the link paying the token (0 the engine's choice, 1 + d die d, 1 + MAX_DICE + k a marker of "
+     "colour k), cubes 0 as many as the payment gives, 1 or 2 with the cubes symbol"),
+    ("steady_build", (("link", N_LINKS),), "Steady Builder: one free cube on the link"),
+    ("route_start", (("city", N_CITIES), ("colour", len(COLOURS))), "C: start a major route from the city with "
+     "a cargo marker of the colour (blue, gray, red, yellow)"),
+    ("route_link", (("link", N_LINKS),), "C: the route's next link"),
+    ("station", (), "D: build a switching station"),
+    ("improvement", (("slot", IMPROVEMENT_SLOTS), ("discard", MAX_IMPROVEMENTS + 2)),
+     "E: buy the improvement in the slot, discarding held improvement discard - 1 (0 none)"),
+    ("end_turn", tuple((c, MARKERS + 1) for c in COLOURS), "end the turn taking that many markers per colour"),
+    ("take_contract_alt", (("slot", CONTRACT_SLOTS), ("alt", PAY_ALTS)),
+     "A: take on the contract paying with listed payment alt + 1"),
+    ("station_alt", (("alt", PAY_ALTS),), "D: build a switching station paying with listed payment alt + 1"),
+    ("improvement_alt", (("slot", IMPROVEMENT_SLOTS), ("discard", MAX_IMPROVEMENTS + 2), ("alt", PAY_ALTS)),
+     "E: buy the improvement as above paying with listed payment alt + 1"),
+    ("route_pay", (("rank", MAX_LISTED),), "C: pay the completed route with listed payment rank (0 the engine's)"),
+), text=lambda index: action_text(index))
 
 
 def _idx(block: str, offset: int = 0) -> int:
@@ -279,6 +304,19 @@ class FreightTable(Table):
 # ------------------------------------------------------------------ observation
 _NF, _NK, _NI, _NCOL = len(FACES), len(DIE_KINDS), len(IMPROVEMENTS), len(COLOURS)
 _PLAYER = MAX_DICE * (_NF + _NK + 1) + _NCOL + 2 * _NI + 5 + _NCOL
+#: dollars (stock) in the observation are divided by DOLLARS and clipped at MONEY_CAP; the turn
+#: number at TURN_CAP, the per-turn counters at PER_TURN_CAP and demand rings at RINGS_CAP (no rule
+#: bounds them; simulated games stay well below, tests/research/test_layout.py)
+DOLLARS = 100
+MONEY_CAP = 2000
+TURN_CAP = 500
+PER_TURN_CAP = 20
+RINGS_CAP = 10
+_CUBES = _COMP.box["cubes_per_player"]
+_CARGO = max(_COMP.box["cargo"].values())
+_N_CONTRACTS = N_LINKS + _COMP.box["end_of_phase_cards"]
+_N_IMPROVEMENTS = sum(i.count for i in _COMP.improvements.values())
+_MOST_OF_ONE = max(i.count for i in _COMP.improvements.values())
 OBS = Layout()
 _me = OBS.add("me", MAX_SEATS, "1 at the observing seat (seats 0-4)")
 _present = OBS.add("seat_in_game", MAX_SEATS, "1 for each seat in the game")
@@ -287,25 +325,33 @@ _stage = OBS.add("stage", 3, "one-hot: opening draft, turns, over")
 _phase = OBS.add("phase", 3, "one-hot phase A, B, C")
 _misc = OBS.add("counters", 8, "turn, contract deck size, improvement deck size, cargo bag size, final turns left "
                 "(-1: none), routes established this turn, switching stations used this turn, Steady Builder uses "
-                "this turn")
+                "this turn",
+                high=(TURN_CAP, _N_CONTRACTS, _N_IMPROVEMENTS, sum(_COMP.box["cargo"].values()), MAX_SEATS,
+                      PER_TURN_CAP, PER_TURN_CAP, PER_TURN_CAP), low=-1)
 _eop = OBS.add("end_of_phase_holder", MAX_SEATS, "1 at the seat that drew the End of Phase card")
-_supply = OBS.add("marker_supply", _NCOL, "stockpile markers left in the supply (blue, gray, red, yellow)")
+_supply = OBS.add("marker_supply", _NCOL, "stockpile markers left in the supply (blue, gray, red, yellow)",
+                     high=MARKERS)
 _ctrack = OBS.add("contract_track", CONTRACT_SLOTS * (N_LINKS + 1),
                   f"slot s (0 = lowest) x [link one-hot ({N_LINKS}), End of Phase card]: entry {N_LINKS + 1}*s + k")
 _itrack = OBS.add("improvement_track", IMPROVEMENT_SLOTS * _NI,
                   f"slot s x improvement one-hot ({', '.join(IMPROVEMENTS)}): entry {_NI}*s + k")
 _links = OBS.add("links", N_LINKS * (2 * (MAX_SEATS + 1) + 1),
                  "link l (index in the map's list, printed id - 1) x [owner one-hot (none, seat 0-4), contract "
-                 f"holder one-hot (none, seat 0-4), cubes on it]: entry {2 * (MAX_SEATS + 1) + 1}*l + k")
+                 f"holder one-hot (none, seat 0-4), cubes on it]: entry {2 * (MAX_SEATS + 1) + 1}*l + k",
+                 high=(*[1] * 2 * (MAX_SEATS + 1), _CUBES))
 _cities = OBS.add("cities", N_CITIES * _NCOL * 4,
                   "city c x colour k x [cargo markers on the city, open unsaturated demand rings, rings opening in "
-                  "a later phase, saturated rings]: entry 16*c + 4*k + j")
+                  "a later phase, saturated rings]: entry 16*c + 4*k + j",
+                  high=(_CARGO, RINGS_CAP, RINGS_CAP, RINGS_CAP))
 _players = OBS.add(
     "players", MAX_SEATS * _PLAYER,
     f"seat p x {_PLAYER}: for each of {MAX_DICE} dice [face one-hot ({', '.join(FACES)}), die kind one-hot "
     f"({', '.join(DIE_KINDS)}), spent]; markers per colour (4); improvements in effect (count per "
     "improvement); improvements bought this turn (count per improvement); contracts in progress, switching "
     "stations, stock $, links owned, cubes left; cargo markers kept per colour (4)",
+    high=(*[1] * MAX_DICE * (_NF + _NK + 1), *[MARKERS] * _NCOL, *[_MOST_OF_ONE] * 2 * _NI,
+          _COMP.box["max_contracts"], PER_TURN_CAP, MONEY_CAP, N_LINKS, _CUBES, *[_CARGO] * _NCOL),
+    scale=(*[1] * (MAX_DICE * (_NF + _NK + 1) + _NCOL + 2 * _NI + 2), DOLLARS, *[1] * (2 + _NCOL)),
 )
 _route = OBS.add("route", 1 + N_CITIES + _NCOL + N_LINKS + N_CITIES,
                  "the observer is laying out a route: flag, origin city one-hot, cargo colour one-hot, links "
@@ -314,7 +360,14 @@ _route = OBS.add("route", 1 + N_CITIES + _NCOL + N_LINKS + N_CITIES,
 
 def observe(table: FreightTable, seat: int) -> np.ndarray:
     """What ``seat`` sees as the flat vector :data:`OBS` documents (everything is open except the
-    order of the decks and of the cargo bag)."""
+    order of the decks and of the cargo bag): :func:`encode`'s raw values scaled to
+    ``OBS.low..OBS.high`` (dollars / :data:`DOLLARS`)."""
+    return OBS.bounded(encode(table, seat))
+
+
+def encode(table: FreightTable, seat: int) -> np.ndarray:
+    """The raw observation of ``seat`` (stock in $, counts as they are; float32, shape (OBS.size,)):
+    what :func:`observe` scales."""
     from rolling.games.freight.construction import cubes_left
 
     s = table.state

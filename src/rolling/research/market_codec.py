@@ -7,9 +7,17 @@ import numpy as np
 
 from rolling.envs.market import N_ACTIONS, OBS_SIZE, action_mask, index_to_action, observe
 
+from .layout import ActionLayout
 from .table import Table
 
-__all__ = ["N_ACTIONS", "OBS_SIZE", "MarketTable"]
+__all__ = ["ACTION_LAYOUT", "N_ACTIONS", "OBS_SIZE", "MarketTable"]
+
+#: the action space of ``rolling/Market-v0`` by blocks and fields (:mod:`rolling.research.layout`)
+ACTION_LAYOUT = ActionLayout("market", (
+    ("done", (), "end the turn's trading"),
+    ("buy", (("company", 4), ("shares_minus_1", 12)), "buy shares_minus_1 + 1 shares of company A-D"),
+    ("sell", (("company", 4), ("shares_minus_1", 12)), "sell shares_minus_1 + 1 shares of company A-D"),
+), text=lambda index: str(index_to_action(index)))
 
 
 class MarketTable(Table):

@@ -55,7 +55,7 @@ from rolling.games.stars.config import FI_STANDING_OFFER, Config
 from rolling.games.stars.state import CORP_BASE, FOREIGN_INVESTOR, IN_OFFERING, MAXP, StarsState
 from rolling.games.stars.view import cash_audience
 
-from .layout import Layout
+from .layout import ActionLayout, Layout
 from .table import Table
 
 MAX_AMOUNT = 999
@@ -111,6 +111,30 @@ PROPOSE_DEAL = TEMPLATE_INDEX[(Deal,)]
 DISCARD_DEAL = TEMPLATE_INDEX[(DiscardDeal,)]
 KINDS = (Pass, LeaveAuction, Done, Bid, StartAuction, BuyShare, SellShare, Offer, Respond, Close, Dividend,
          Issue, FormCorporation, DeclineIpo, AddPurchase, Deal, DiscardDeal, RespondDeal)
+
+
+#: the action space by blocks and fields (:mod:`rolling.research.layout`): index <-> (block, fields)
+ACTION_LAYOUT = ActionLayout("stars", (
+    ("pass", (), "pass (phase 1)"),
+    ("leave_auction", (), "leave the auction"),
+    ("done", (), "done (phases 3, 4)"),
+    ("bid", (), "bid; then the amount"),
+    ("start_auction", (("company", NC),), "start an auction of the company; then the first bid"),
+    ("buy_share", (("corporation", NK), ("presidents_share", 2)), "buy one share (1: name the President's Share)"),
+    ("sell_share", (("corporation", NK),), "sell one share"),
+    ("offer", (("corporation", NK), ("company", NC)), "the corporation offers to buy the company; then the price"),
+    ("respond", (("corporation", NK), ("company", NC), ("reject", 2)), "answer the proposal: 0 accept, 1 reject"),
+    ("close", (("company", NC),), "close the company"),
+    ("dividend", (("corporation", NK),), "the corporation pays a dividend; then the amount per share"),
+    ("issue", (("corporation", NK), ("decline", 2)), "0 issue a share, 1 do not"),
+    ("form_corporation", (("company", NC), ("corporation", NK)), "form the corporation; then the share price"),
+    ("decline_ipo", (("company", NC),), "keep the company private this turn"),
+    ("add_purchase", (("corporation", NK), ("company", NC)), "deals: add a purchase to the deal being built; then the price"),
+    ("propose_deal", (), "deals: propose the deal built so far"),
+    ("discard_deal", (), "deals: discard the deal being built"),
+    ("respond_deal", (("slot", MAX_OPEN_DEALS), ("reject", 2)), "deals: answer the open deal in the slot: 0 accept, 1 reject"),
+    ("amount", (("dollars", AMOUNTS),), "the amount $ of the selected template"),
+), text=lambda index: action_text(index))
 
 
 def check_config(config: Config) -> Config:
@@ -358,17 +382,27 @@ def _slot(s: StarsState, transactions) -> int:
 
 
 # ------------------------------------------------------------------ observation
+#: dollars in the observation are divided by DOLLARS and clipped at MONEY_CAP (no rule bounds them;
+#: no seat, corporation or score came near it in simulated games, tests/research/test_layout.py)
+DOLLARS = 100
+MONEY_CAP = 2000
+#: the turn number is clipped at TURN_CAP (random play ends well before; the rules end the game when
+#: the deck runs out or the end card is reached)
+TURN_CAP = 100
+_M, _SH = MONEY_CAP, max(D.CORP_SHARES)
+#: the highest cost of ownership: a top card's colour or the end card (Glossary, Cost of Ownership)
+_COST = max(c for c, _ in (*D.COST_BY_TOP_COLOR, D.END_CARD_BACK, D.END_CARD_FRONT))
 OBS = Layout()
 _me = OBS.add("me", MAXP, "1 at the observing seat (seats 0-5)")
 _present = OBS.add("seat_in_game", MAXP, "1 for each seat in the game")
-_position = OBS.add("player_order", MAXP, "position of each seat in player order (1 = first), 0 if absent")
-_cash = OBS.add("cash", MAXP, "cash of each seat in $ (0 where not visible)")
+_position = OBS.add("player_order", MAXP, "position of each seat in player order (1 = first), 0 if absent", high=MAXP)
+_cash = OBS.add("cash", MAXP, "cash of each seat in $ (0 where not visible)", high=_M, scale=DOLLARS)
 _cash_seen = OBS.add("cash_visible", MAXP, "1 where that seat's cash is visible to the observer (secret-money hides others' but a two-handed partner's)")
-_worth = OBS.add("worth", MAXP, "score if the game ended now ($; 0 where cash is not visible)")
+_worth = OBS.add("worth", MAXP, "score if the game ended now ($; 0 where cash is not visible)", high=_M, scale=DOLLARS)
 _passed = OBS.add("passed", MAXP, "phase 1: the seat has passed (player order card vertical)")
 _done = OBS.add("done", MAXP, "phases 3-4: the seat has declared done")
 _phase = OBS.add("phase", 9, "one-hot phase 1-9")
-_turn = OBS.add("turn", 1, "turn number (1..)")
+_turn = OBS.add("turn", 1, "turn number (1..)", high=TURN_CAP)
 _owner = OBS.add(
     "company_owner", NC * 17,
     "company i (0-35, ascending face value) x owner one-hot [seat 0-5, corporation 0-7, foreign investor, "
@@ -376,21 +410,27 @@ _owner = OBS.add(
 )
 _avail = OBS.add("available", NC, "company in the offering and not drawn this phase (may be auctioned)")
 _flight = OBS.add("in_flight", NC, "phase 3: company transferred this phase")
-_deckpos = OBS.add("deck_position", NC, "open-companies variant: place of the company in the deck (1 = top), else 0")
+_deckpos = OBS.add("deck_position", NC, "open-companies variant: place of the company in the deck (1 = top), else 0",
+                   high=NC)
 _deck = OBS.add("deck", 13, "deck size, top card colour one-hot (red, orange, yellow, green, blue), end card "
-                "flipped, cost of ownership $, colours paying it (5)")
+                "flipped, cost of ownership $, colours paying it (5)",
+                high=(NC, 1, 1, 1, 1, 1, 1, _COST, 1, 1, 1, 1, 1))
 _corp = OBS.add(
     "corporations", NK * 21,
     "corporation c (0-7: PR DA S VM SI SM JS OS) x 21: active, cash $, share price $, price card (1-27, 0 none), "
     "issued shares, bank shares, president one-hot [none, seat 0-5], shares held by seat 0-5, $ received this "
     "phase, card turned this phase: entry 21*c + k",
+    high=(1, _M, max(D.PRICES), D.N_CARDS, _SH, _SH, *[1] * 7, *[_SH] * MAXP, _M, 1),
+    scale=(1, DOLLARS, DOLLARS, 1, 1, 1, *[1] * 7, *[1] * MAXP, DOLLARS, 1),
 )
-_fi = OBS.add("foreign_investor_cash", 1, "cash of the foreign investor ($)")
+_fi = OBS.add("foreign_investor_cash", 1, "cash of the foreign investor ($)", high=_M, scale=DOLLARS)
 _auction = OBS.add("auction", 1 + NC + 1 + 3 * MAXP,
                    "auction running, company one-hot (36), high bid $, high bidder one-hot (6), starter one-hot (6), "
-                   "seats still in (6)")
+                   "seats still in (6)",
+                   high=(*[1] * (1 + NC), _M, *[1] * 3 * MAXP), scale=(*[1] * (1 + NC), DOLLARS, *[1] * 3 * MAXP))
 _proposals = OBS.add("proposals", NK * NC, "open purchase proposal of corporation c for company i: its price $ "
-                     "(entry 36*c + i; 0 none)")
+                     "(entry 36*c + i; 0 none)",
+                     high=_M, scale=DOLLARS)
 _announce = OBS.add("announcement", 1 + NK + NC + NK, "purchase from the foreign investor announced: flag, "
                     "announcing corporation one-hot, company one-hot, corporation asked now one-hot")
 _pending = OBS.add("selected", 1 + len(KINDS) + NC + NK,
@@ -408,11 +448,13 @@ _open_deals = OBS.add(
     f"respond_deal) x {_DEAL}: open, proposer one-hot (seat 0-5), seats still to accept (6), then company i "
     f"(0-35) x [place in the deal (1 = first purchase, 0 = not in it), buying corporation one-hot (8), price $] "
     f"at 13 + {_PURCHASE}*i + k: entry {_DEAL}*d + k",
+    high=(*[1] * (1 + 2 * MAXP), *(NC, *[1] * NK, _M) * NC), scale=(*[1] * (1 + 2 * MAXP), *(1, *[1] * NK, DOLLARS) * NC),
 )
 _building = OBS.add(
     "deal_building", 2 + NC * _PURCHASE,
     f"variant deals: the observer is building a deal: flag, purchases added so far, then company i x "
     f"[place in the deal, buying corporation one-hot (8), price $] at 2 + {_PURCHASE}*i + k",
+    high=(1, NC, *(NC, *[1] * NK, _M) * NC), scale=(1, 1, *(1, *[1] * NK, DOLLARS) * NC),
 )
 
 
@@ -432,7 +474,14 @@ def _company_and_corp(template: tuple) -> tuple[int | None, int | None]:
 def observe(table: StarsTable, seat: int) -> np.ndarray:
     """What ``seat`` sees, as the flat vector :data:`OBS` documents (hidden: the deck's order unless
     open-companies, others' cash with secret-money, by the rule of ``view``:
-    :func:`rolling.games.stars.view.cash_audience`, so a two-handed hand sees its partner's cash)."""
+    :func:`rolling.games.stars.view.cash_audience`, so a two-handed hand sees its partner's cash):
+    :func:`encode`'s raw values scaled to ``OBS.low..OBS.high`` (dollars / :data:`DOLLARS`)."""
+    return OBS.bounded(encode(table, seat))
+
+
+def encode(table: StarsTable, seat: int) -> np.ndarray:
+    """The raw observation of ``seat`` (dollars in $, counts as they are; float32, shape
+    (OBS.size,)): what :func:`observe` scales."""
     s = table.state
     o = np.zeros(OBS.size, dtype=np.float32)
     o[_me.start + seat] = 1

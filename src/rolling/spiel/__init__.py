@@ -1,4 +1,4 @@
-"""OpenSpiel games for the three Rolling games (needs the ``spiel`` extra: ``pip install 'rolling[spiel]'``).
+"""OpenSpiel games for the three Rolling games (needs the ``research`` extra: ``pip install 'rolling[research]'``).
 
 Importing this package registers ``python_rolling_stars``, ``python_rolling_freight`` and
 ``python_rolling_market`` with ``pyspiel``::
@@ -13,7 +13,7 @@ docs/research.md documents parameters, chance nodes, observations and returns.
 try:
     import pyspiel  # noqa: F401
 except ImportError as e:  # pragma: no cover - depends on the installation
-    raise ImportError("the OpenSpiel games need open_spiel: pip install 'rolling[spiel]'") from e
+    raise ImportError("the OpenSpiel games need open_spiel: pip install 'rolling[research]'") from e
 
 from .games import FreightGame, MarketGame, StarsGame  # noqa: E402
 

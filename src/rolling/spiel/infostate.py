@@ -40,7 +40,8 @@ _SEEN = STARS_INFO.add("seen", D.N_COMPANIES,
                        "owned, closed or removed after being seen (so it is not in the Deck)")
 _CASH = STARS_INFO.add("cash_tracked", MAXP,
                        "cash of each seat 0-5 ($, 0 if absent) as a perfect memory tracks it: with secret-money "
-                       "the others' cash too (002, 3.2: every change is a public transaction)")
+                       "the others' cash too (002, 3.2: every change is a public transaction)",
+                       high=S.MONEY_CAP, scale=S.DOLLARS)
 
 #: Freight's information state tensor (float32): the observation (all but the decks' order is public)
 FREIGHT_INFO = Layout()
@@ -66,7 +67,7 @@ def stars_tensor(table, seen: int, player: int) -> np.ndarray:
         if seen >> i & 1:
             v[_SEEN.start + i] = 1
     for p in range(s.config.players):
-        v[_CASH.start + p] = s.cash[p]
+        v[_CASH.start + p] = min(s.cash[p], S.MONEY_CAP) / S.DOLLARS  # scaled like the observation's cash
     return v
 
 
