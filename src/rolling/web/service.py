@@ -1,10 +1,13 @@
 """Games on the server: each one is its record in the database, with a cached live state.
 
-A game is its config, seed and list of actions. Every action is committed in its own database
-transaction (the row ``(game_id, n)`` is unique) before the cached state counts it and before any
-page is told; the state is rebuilt by replay when a game is first needed after a start, and after
-an undo. Each game has an :class:`asyncio.Lock`, so of two actions sent at once for one game one is
-applied and the other, carrying a version that is no longer current, gets :class:`StaleVersion`.
+A game is its config, seed and list of actions. The database is the only truth (issue 30): every
+change is one transaction guarded by the version this process holds (:func:`.store.claim`), so of
+two actions sent at once for one game, to one process or to two, one is applied and the other gets
+:class:`StaleVersion`; the cached state counts an action only once it is committed, and no page is
+told before. The state is rebuilt by replay when a game is first needed after a start; a process
+behind the database catches up by reading only the new rows (:meth:`GameService._catch_up`), told
+by PostgreSQL's notifications (:meth:`GameService._listen`). Each game also has an
+:class:`asyncio.Lock`, which orders the requests and tasks of one process.
 
 Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry name, or
 ``import`` (the players of an imported game, which nobody plays). Bots act on the server right
