@@ -239,3 +239,37 @@ def test_bots_only_game_served_by_two_processes_finishes_whole(two, db_url):
     # the record (downloadable once over) replays to the end
     rec = GameRecord.from_json(a.get(f"/api/games/{gid}/record").json())
     assert replay(rec).is_over
+
+
+@needs_pg
+def test_a_lost_listen_connection_is_opened_again_and_the_games_rechecked(two, db_url):
+    """issue 30 item 3: the LISTEN connection reconnects after a failure, then re-checks the versions
+    of its cached games (the notifications sent meanwhile are lost)."""
+    from sqlalchemy import create_engine, text
+
+    a, b = two
+    gid, h = _hotseat(a, seed=14)
+    b.get(f"/api/games/{gid}", headers=h)  # B holds the game
+    engine = create_engine(db_url)
+    try:
+        with engine.begin() as conn:
+            killed = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                       "WHERE query = 'LISTEN rolling_games'")).all()
+        assert len(killed) == 2  # one LISTEN connection per web process
+        d = a.get(f"/api/games/{gid}", headers=h).json()
+        seat = int(next(iter(d["decisions"])))
+        r = a.post(f"/api/games/{gid}/actions", json={"version": d["version"], "seat": seat, "action": pick(d, seat)},
+                   headers=h)
+        assert r.status_code == 200, r.text
+        assert _wait_version(b, gid, h, r.json()["version"], seconds=10)["version"] == r.json()["version"]
+        deadline = time.time() + 10
+        while True:  # and both listen again
+            with engine.begin() as conn:
+                listening = conn.execute(text("SELECT count(*) FROM pg_stat_activity "
+                                              "WHERE query = 'LISTEN rolling_games'")).scalar_one()
+            if listening == 2 or time.time() > deadline:
+                break
+            time.sleep(0.1)
+        assert listening == 2
+    finally:
+        engine.dispose()
