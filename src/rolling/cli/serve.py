@@ -42,6 +42,13 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         except OSError as e:
             raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
         url = db or default_db_url()
+        from rolling.web.db import hold_sqlite
+
+        try:
+            held = hold_sqlite(url)  # noqa: F841 (held open while serving: one process per SQLite file)
+        except BaseException:
+            sock.close()
+            raise
         try:
             web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace)
         except BaseException:

@@ -69,6 +69,44 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
 
 
+def hold_sqlite(url: str):
+    """Make this process the only server of an SQLite database (issue 30): an exclusive lock
+    (``flock``) on ``FILE.db.serve-lock`` beside it, held while the returned file stays open (the
+    operating system lets it go when the process ends, even by ``kill -9``). Several processes on
+    one SQLite file would each trust their own cached games: only PostgreSQL is shared safely.
+    Returns None for a URL that is not an SQLite file (PostgreSQL, ``:memory:``) or where ``flock``
+    does not exist (Windows).
+
+    Raises:
+        UsageError: another process serves that file (one line, saying what to do).
+    """
+    try:
+        import fcntl
+    except ImportError:  # (Windows: no flock; SQLite's own locking keeps the file whole)
+        return None
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return None
+    db = u.database or ""
+    if u.get_backend_name() != "sqlite" or not db or db == ":memory:" or db.startswith("file:"):
+        return None
+    path = Path(db).expanduser().resolve()
+    lock_path = path.with_name(path.name + ".serve-lock")
+    try:
+        handle = lock_path.open("a")
+    except OSError as e:
+        raise UsageError(f"--db {url!r}: cannot open {lock_path}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise UsageError(f"{path} is already served by another rolling serve (it holds {lock_path}); "
+                         "an SQLite database serves one process: run several on PostgreSQL "
+                         "(--db postgresql+psycopg://...)") from None
+    return handle
+
+
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest migration (``alembic upgrade head``) on ``engine``.
 

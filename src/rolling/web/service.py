@@ -1,10 +1,13 @@
 """Games on the server: each one is its record in the database, with a cached live state.
 
-A game is its config, seed and list of actions. Every action is committed in its own database
-transaction (the row ``(game_id, n)`` is unique) before the cached state counts it and before any
-page is told; the state is rebuilt by replay when a game is first needed after a start, and after
-an undo. Each game has an :class:`asyncio.Lock`, so of two actions sent at once for one game one is
-applied and the other, carrying a version that is no longer current, gets :class:`StaleVersion`.
+A game is its config, seed and list of actions. The database is the only truth (issue 30): every
+change is one transaction guarded by the version this process holds (:func:`.store.claim`), so of
+two actions sent at once for one game, to one process or to two, one is applied and the other gets
+:class:`StaleVersion`; the cached state counts an action only once it is committed, and no page is
+told before. The state is rebuilt by replay when a game is first needed after a start; a process
+behind the database catches up by reading only the new rows (:meth:`GameService._catch_up`), told
+by PostgreSQL's notifications (:meth:`GameService._listen`). Each game also has an
+:class:`asyncio.Lock`, which orders the requests and tasks of one process.
 
 Seats are ``human`` (a token per seat, stored as its SHA-256), a bot's registry name, or
 ``import`` (the players of an imported game, which nobody plays). Bots act on the server right
@@ -46,10 +49,12 @@ from rolling.games import GAME_MODULES, get_game
 
 from . import decisions as D
 from . import programs as P
+from . import store
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 from .settings import Settings
 from .stale import basis as decision_basis
 from .stale import what_changed
+from .store import Behind
 from .tokens import hash_token, matches, new_game_id, new_token
 
 log = logging.getLogger("rolling.web")
@@ -70,12 +75,14 @@ MAX_CHAT = 500
 NOTHING_TO_UNDO = "there is no decision to take back"
 #: longest bot's reason kept, in characters
 MAX_REASON = 1000
+#: undos remembered in a game's ``meta["undos"]`` (``{"v": version after it, "keep": actions kept}``),
+#: so that a process behind learns which of its actions were taken back (:meth:`GameService._catch_up`)
+MAX_UNDOS_KEPT = 50
 
 _INSERT_ACTION = insert(ActionRow.__table__)
 _INSERT_REASON = insert(BotReasonRow.__table__)
 _UPDATE_GAME = (update(Game.__table__).where(Game.__table__.c.id == bindparam("gid"))
-                .values(version=bindparam("version"), over=bindparam("over"), to_act=bindparam("to_act"),
-                        updated=bindparam("updated")))
+                .values(over=bindparam("over"), to_act=bindparam("to_act"), updated=bindparam("updated")))
 
 # -- errors ------------------------------------------------------------------------------------------
 
@@ -193,6 +200,7 @@ class Live:
     floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild
     bots: dict[int, Any] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
+    chat_rows: int = 0  # chat lines stored when ``chat`` was read (catch-up reads them again when more)
     programs: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -304,10 +312,16 @@ class GameService:
         self.max_cached = max_cached
         self.closed = False
         self.sweeper: asyncio.Task | None = None  # ends idle games (:meth:`_end_idle_games`)
+        self.origin = store.new_origin()  # this process's name in the notifications it sends
+        self.listener: asyncio.Task | None = None  # PostgreSQL LISTEN (:meth:`_listen`)
+        self._catching: set[str] = set()  # games with a catch-up task waiting for their lock
 
     # -- start and stop ------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume the games whose turn is a bot's, a program's or under a time limit (after a restart)."""
+        """Listen for the other processes' changes (PostgreSQL: :meth:`_listen`); resume the games
+        whose turn is a bot's, a program's or under a time limit (after a restart)."""
+        if self.engine.dialect.name == "postgresql" and self.listener is None:
+            self.listener = asyncio.get_running_loop().create_task(self._listen())
         if not self.start_workers:
             return
         with self.Session() as db:
@@ -328,6 +342,8 @@ class GameService:
         tasks = [live.task for live in self.cache.values() if live.task is not None and not live.task.done()]
         if self.sweeper is not None:
             tasks.append(self.sweeper)
+        if self.listener is not None:
+            tasks.append(self.listener)
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -370,6 +386,7 @@ class GameService:
         live.times = [a.created for a in acts]
         live.reasons = {r.n: (r.seat, decode(r.text)) for r in reasons if r.n <= len(live.actions)}
         live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
+        live.chat_rows = len(chat)
         live.programs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
                                              "assumption": dict(p.assumption or {})} for p in progs}
         from .limits import capped  # (limits' errors are WebErrors: imported here, not at the top)
@@ -584,50 +601,178 @@ class GameService:
 
     # -- acting --------------------------------------------------------------------------------------
     def _commit(self, live: Live, action: Any, seat: int | None, by: str, reason: str | None = None) -> None:
-        """Apply ``action`` to the live state, then commit it in its own transaction (with the bot's
-        ``reason`` for it, if any), then tell the pages. On a database error the state is rebuilt
-        from the database and StaleVersion raised.
+        """Commit ``action`` in one transaction guarded by the game's version (:func:`.store.claim`),
+        applying it to the live state inside it (with the bot's ``reason`` for it, if any, and the
+        programs it cancels), then tell the pages (and, on PostgreSQL, the other processes).
 
         Raises:
-            IllegalAction: the rules forbid it; nothing changed.
-            StaleVersion: the database refused the row (another writer took that place).
+            IllegalAction: the rules forbid it; nothing changed (the transaction is rolled back
+                and the engine refuses before it changes the state).
+            Behind: the database's game moved on (another process or task wrote first); nothing
+                changed: the caller catches up (:meth:`_catch_up`).
+            StaleVersion: the database refused the commit otherwise; the state was rebuilt from it.
         """
         s = live.state
-        s.apply(action)
         data = action.to_json()
         n = len(live.actions) + 1
         now = time.time()
         stored = encode(reason, MAX_REASON) if reason and seat is not None else None
+        applied = False
         try:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
+                version = store.claim(conn, live.id, live.version)
+                s.apply(action)  # IllegalAction: the transaction rolls back, the state is as it was
+                applied = True
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
                 if stored:
                     conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": stored})
-                conn.execute(_UPDATE_GAME, {"gid": live.id, "version": live.version + 1, "over": bool(s.is_over),
-                                            "to_act": list(s.to_act), "updated": now})
+                conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
+                                            "updated": now})
+                live.floor.after(n, s)
+                self._check_programs(live, conn)
+                store.notify(conn, live.id, version, self.origin)
         except SQLAlchemyError as e:
             log.warning("game %s: action %d not stored (%s); rebuilding from the database", live.id, n, e)
-            self.cache.pop(live.id, None)
-            try:
-                fresh = self.get(live.id)
-                live.__dict__.update({k: v for k, v in fresh.__dict__.items()
-                                      if k not in ("lock", "wake", "task", "listeners")})
-                self.cache[live.id] = live
-            except WebError:
-                pass
+            if applied:
+                self._reload(live)
             raise StaleVersion() from None
+        except BaseException:
+            if applied:  # (a bug past the engine's apply: the database has nothing of it)
+                self._reload(live)
+            raise
         live.actions.append(data)
-        live.version += 1
+        live.version = version
         live.by.append((seat, by))
         live.times.append(now)
         live.log_marks.append(len(getattr(s, "log", None) or ()))
         if stored:
             live.reasons[n] = (seat, decode(stored))  # as a restart reads it back
-        live.floor.after(n, s)
-        self._check_programs(live)
         self._changed(live)
+
+    def _reload(self, live: Live) -> None:
+        """Read the game again from the database into ``live`` (the same object: pages and tasks
+        keep it), replaying it whole; a game that is gone is marked deleted."""
+        self.cache.pop(live.id, None)
+        try:
+            fresh = self.get(live.id)
+        except NotFound:
+            self._gone(live)
+            return
+        except WebError:
+            return
+        live.__dict__.update({k: v for k, v in fresh.__dict__.items()
+                              if k not in ("lock", "wake", "task", "listeners")})
+        self.cache[live.id] = live
+
+    def _gone(self, live: Live) -> None:
+        """The game was deleted (by another process): its pages hear so, the cache forgets it."""
+        self.cache.pop(live.id, None)
+        if live.meta.get("closed", {}).get("text") != "the game was deleted":
+            live.meta = {**live.meta, "closed": {"by": "creator", "at": _iso(time.time()), "text": "the game was deleted"}}
+        live.docs.clear()
+        self._changed(live)
+
+    def _catch_up(self, live: Live) -> bool:
+        """Bring the cached game up to the database's (issue 30): read only what changed since the
+        version held (the new action rows and their bots' reasons, the game's row, seats, programs,
+        chat when it grew) and apply the new actions to the live state; an undo elsewhere that took
+        back actions held here means a replay (:meth:`_rebuild`). True when anything changed.
+        Call it under the game's lock. Never raises: a database error leaves the game as it was
+        (the next guarded write finds it behind again)."""
+        t = Game.__table__
+        held = len(live.actions)
+        try:
+            with self.engine.connect() as conn:
+                g = conn.execute(select(t.c.version, t.c.meta, t.c.over).where(t.c.id == live.id)).first()
+                if g is None:
+                    self._gone(live)
+                    return True
+                version, meta = int(g.version), dict(g.meta or {})
+                keep = held
+                if version != live.version:
+                    undos = meta.get("undos", [])
+                    if len(undos) >= MAX_UNDOS_KEPT and undos[0]["v"] > live.version + 1:
+                        keep = 0  # undos older than the list keeps: read the whole record
+                    else:
+                        keep = min([held, *(u["keep"] for u in undos if u["v"] > live.version)])
+                acts = conn.execute(select(ActionRow.n, ActionRow.seat, ActionRow.by, ActionRow.action, ActionRow.created)
+                                    .where(ActionRow.game_id == live.id, ActionRow.n > keep)
+                                    .order_by(ActionRow.n)).all() if version != live.version else []
+                reasons = conn.execute(select(BotReasonRow.n, BotReasonRow.seat, BotReasonRow.text)
+                                       .where(BotReasonRow.game_id == live.id, BotReasonRow.n > keep)).all() if acts else []
+                seats = conn.execute(select(Seat.seat, Seat.name, Seat.kind, Seat.token_hash)
+                                     .where(Seat.game_id == live.id).order_by(Seat.seat)).all()
+                progs = conn.execute(select(ProgramRow.seat, ProgramRow.kind, ProgramRow.limit, ProgramRow.assumption)
+                                     .where(ProgramRow.game_id == live.id)).all()
+                chat_rows = conn.execute(select(func.count()).select_from(ChatRow).where(ChatRow.game_id == live.id)).scalar_one()
+                chat = (conn.execute(select(ChatRow.seat, ChatRow.text, ChatRow.created).where(ChatRow.game_id == live.id)
+                                     .order_by(ChatRow.id)).all() if chat_rows != live.chat_rows else None)
+        except SQLAlchemyError as e:
+            log.warning("game %s: catching up failed (%s)", live.id, e)
+            return False
+        changed = False
+        if any(a.n != keep + 1 + i for i, a in enumerate(acts)):
+            log.warning("game %s: the stored actions have a gap after %d; replaying the record", live.id, keep)
+            self._reload(live)
+            return True
+        if version != live.version:
+            changed = True
+            new_reasons = {r.n: (r.seat, decode(r.text)) for r in reasons}
+            if keep < held:  # an undo elsewhere took back actions held here: replay
+                del live.actions[keep:], live.by[keep:], live.times[keep:]
+                live.reasons = {k: v for k, v in live.reasons.items() if k <= keep}
+                live.touched = time.time()
+                for a in acts:
+                    live.actions.append(dict(a.action))
+                    live.by.append((a.seat, a.by))
+                    live.times.append(a.created)
+                live.reasons.update(new_reasons)
+                try:
+                    self._rebuild(live)
+                except WebError:
+                    self._reload(live)
+                    return True
+            else:
+                spec = get_game(live.game)
+                s = live.state
+                for a in acts:
+                    try:
+                        s.apply(spec.action_from_json(a.action))
+                    except IllegalAction as e:
+                        log.error("game %s: stored action %d does not apply on the cached state: %s", live.id, a.n, e)
+                        self._reload(live)
+                        return True
+                    live.actions.append(dict(a.action))
+                    live.by.append((a.seat, a.by))
+                    live.times.append(a.created)
+                    live.floor.after(a.n, s)
+                    live.log_marks.append(len(getattr(s, "log", None) or ()))
+                live.reasons.update(new_reasons)
+            live.version = max(version, len(live.actions))
+        if meta != live.meta:
+            live.meta, changed = meta, True
+        new_seats = [{"seat": r.seat, "name": r.name, "kind": r.kind, "token_hash": r.token_hash} for r in seats]
+        if new_seats != live.seats:
+            from .limits import capped
+
+            for st in new_seats:
+                k = st["seat"]
+                if st["kind"] not in (HUMAN, IMPORTED) and (k >= len(live.seats) or live.seats[k]["kind"] != st["kind"]):
+                    live.bots[k] = capped(make_bot(live.game, st["kind"], seed=live.seed * 101 + k), self.settings)
+            live.seats, changed = new_seats, True
+        new_progs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
+                                         "assumption": dict(p.assumption or {})} for p in progs}
+        if new_progs != live.programs:
+            live.programs, changed = new_progs, True
+        if chat is not None:
+            live.chat = [self._chat_json(live, c.seat, c.text, c.created) for c in chat]
+            live.chat_rows, changed = chat_rows, True
+        if changed:
+            live.docs.clear()
+            self._changed(live)
+        return changed
 
     def _changed(self, live: Live) -> None:
         live.rev += 1
@@ -663,24 +808,34 @@ class GameService:
         if acting != seat:
             raise Forbidden(f"the action is for seat {acting!r}, not seat {seat}")
         async with live.lock:
-            stale = version != live.version
-            if stale and basis is None:
+            if isinstance(version, int) and version > live.version:
+                self._catch_up(live)  # the page saw the game on a process ahead of this one
+            for _ in range(2):  # once more after catching up with a writer that came first
+                if seat not in self.held(live, tokens):  # (the seat was handed to a bot meanwhile)
+                    raise Forbidden(f"this request does not carry the token of seat {seat} ({live.seats[seat]['name']})")
+                stale = version != live.version
+                if stale and basis is None:
+                    raise StaleVersion()
+                if live.watch_only:
+                    raise Conflict("this game was imported to be watched; nobody plays it here")
+                self._require_open(live)
+                if live.state.is_over:
+                    raise Conflict("the game is over")
+                if stale:
+                    changed = what_changed(basis, decision_basis(live.game, live.state, seat), data)
+                    if changed is not None:
+                        raise StaleVersion(changed)
+                try:
+                    self._commit(live, action, seat, BY_HUMAN)
+                    break
+                except Behind:
+                    self._catch_up(live)
+                except IllegalAction as e:
+                    if stale:  # legal on the page's version, not any more
+                        raise StaleVersion(f"the game changed: {e.reason}") from None
+                    raise Illegal(e.reason, rule=e.rule) from None
+            else:
                 raise StaleVersion()
-            if live.watch_only:
-                raise Conflict("this game was imported to be watched; nobody plays it here")
-            if live.state.is_over:
-                raise Conflict("the game is over")
-            self._require_open(live)
-            if stale:
-                changed = what_changed(basis, decision_basis(live.game, live.state, seat), data)
-                if changed is not None:
-                    raise StaleVersion(changed)
-            try:
-                self._commit(live, action, seat, BY_HUMAN)
-            except IllegalAction as e:
-                if stale:  # legal on the page's version, not any more
-                    raise StaleVersion(f"the game changed: {e.reason}") from None
-                raise Illegal(e.reason, rule=e.rule) from None
             self._settle(live)
         self._kick(live)
         return live
@@ -732,25 +887,43 @@ class GameService:
         held = self.held(live, tokens)
         seat = self._require(live, held, seat)
         async with live.lock:
+            if isinstance(version, int) and version > live.version:
+                self._catch_up(live)  # the page saw the game on a process ahead of this one
             if version != live.version:
                 raise StaleVersion()
             self._require_open(live)
+            held = self.held(live, tokens)
             keep, why = self._undo_point(live, held)
             if keep is None:
                 raise UndoRefused(why)
             undone_seat = live.by[keep][0]
             now = time.time()
-            with self.Session.begin() as db:
-                db.execute(delete(ActionRow).where(ActionRow.game_id == live.id, ActionRow.n > keep))
-                db.execute(delete(BotReasonRow).where(BotReasonRow.game_id == live.id, BotReasonRow.n > keep))
-                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
-                del live.actions[keep:], live.by[keep:], live.times[keep:]
-                live.reasons = {k: v for k, v in live.reasons.items() if k <= keep}
-                self._rebuild(live)
-                s = live.state
-                db.execute(update(Game).where(Game.id == live.id).values(
-                    version=live.version + 1, over=bool(s.is_over), to_act=list(s.to_act), updated=now))
-            live.version += 1  # committed: the undo is a change of its own
+            # a process behind learns from meta["undos"] which of its actions went (:meth:`_catch_up`)
+            undos = [*live.meta.get("undos", []), {"v": live.version + 1, "keep": keep}][-MAX_UNDOS_KEPT:]
+            meta = {**live.meta, "undos": undos}
+            try:
+                with self.engine.begin() as conn:
+                    # the guard first: of an undo here and an action elsewhere, one commits, the other is 409
+                    new_version = store.claim(conn, live.id, live.version, values={"meta": meta, "updated": now})
+                    conn.execute(delete(ActionRow.__table__).where(ActionRow.game_id == live.id, ActionRow.n > keep))
+                    conn.execute(delete(BotReasonRow.__table__).where(BotReasonRow.game_id == live.id, BotReasonRow.n > keep))
+                    conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
+                    del live.actions[keep:], live.by[keep:], live.times[keep:]
+                    live.reasons = {k: v for k, v in live.reasons.items() if k <= keep}
+                    self._rebuild(live)
+                    s = live.state
+                    conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
+                                                "updated": now})
+                    store.notify(conn, live.id, new_version, self.origin)
+            except Behind:
+                self._catch_up(live)
+                raise StaleVersion() from None
+            except SQLAlchemyError as e:
+                log.warning("game %s: undo not stored (%s); rebuilding from the database", live.id, e)
+                self._reload(live)
+                raise StaleVersion() from None
+            live.meta = meta
+            live.version = new_version  # committed: the undo is a change of its own
             # a program of the seat would take the same decision again at once
             live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
             live.touched = now
@@ -840,6 +1013,12 @@ class GameService:
             live.broken = f"automated play stopped: a move the rules refuse ({e.rule})"
             log.error("game %s: automated play stopped: %s", live.id, e)
             self._changed(live)  # the pages learn that play stopped (and a cached document goes)
+        except Behind:
+            # another process (or a page's action) wrote first: this move is void, the game goes on
+            # from the stored one (no retry of the same move, nothing to log above debug)
+            log.debug("game %s: an automated move lost the race; catching up", live.id)
+            self._catch_up(live)
+            return False
         except StaleVersion:
             return False
         return False
@@ -913,8 +1092,9 @@ class GameService:
             live.broken = "automated play stopped by an error"
 
     # -- programs ------------------------------------------------------------------------------------
-    def _check_programs(self, live: Live) -> None:
-        """Cancel the programs whose assumption no longer holds; store updated assumptions."""
+    def _check_programs(self, live: Live, conn: Any) -> None:
+        """Cancel the programs whose assumption no longer holds; store updated assumptions (in the
+        action's transaction ``conn``)."""
         if not live.programs:
             return
         gone, changed = [], []
@@ -927,14 +1107,13 @@ class GameService:
                 changed.append(p)
         if not gone and not changed:
             return
-        with self.Session.begin() as db:
-            for seat, kind in gone:
-                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
-                                                    ProgramRow.kind == kind))
-                del live.programs[(seat, kind)]
-            for p in changed:
-                db.execute(update(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == p["seat"],
-                                                    ProgramRow.kind == p["kind"]).values(assumption=p["assumption"]))
+        t = ProgramRow.__table__
+        for seat, kind in gone:
+            conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
+            del live.programs[(seat, kind)]
+        for p in changed:
+            conn.execute(update(t).where(t.c.game_id == live.id, t.c.seat == p["seat"], t.c.kind == p["kind"])
+                         .values(assumption=p["assumption"]))
 
     async def set_program(self, gid: str, tokens: list[str], seat: Any, kind: Any, limit: Any) -> Live:
         """Set (or replace) a programmed action of ``seat`` (see :mod:`.programs`).
@@ -949,15 +1128,27 @@ class GameService:
             if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
                 raise P.ProgramError("the limit is a whole number of $")
             async with live.lock:
-                if live.watch_only:
-                    raise Conflict("this game was imported to be watched; nobody plays it here")
-                self._require_open(live)
-                assumption = P.start(live.game, kind, limit, live.state, seat)
-                with self.Session.begin() as db:
-                    db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
-                                                        ProgramRow.kind == kind))
-                    db.add(ProgramRow(game_id=live.id, seat=seat, kind=kind, limit=limit, assumption=assumption,
-                                      created=time.time()))
+                for attempt in range(2):  # once more after catching up with a writer that came first
+                    if live.watch_only:
+                        raise Conflict("this game was imported to be watched; nobody plays it here")
+                    self._require_open(live)
+                    if seat not in self.held(live, tokens):
+                        raise Forbidden(f"this request does not carry the token of seat {seat}")
+                    assumption = P.start(live.game, kind, limit, live.state, seat)
+                    t = ProgramRow.__table__
+                    try:
+                        with self.engine.begin() as conn:
+                            # a program assumes the state held here: the version must be the stored one
+                            version = store.claim(conn, live.id, live.version, bump=False, open_only=False)
+                            conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
+                            conn.execute(insert(t).values(game_id=live.id, seat=seat, kind=kind, limit=limit,
+                                                          assumption=assumption, created=time.time()))
+                            store.notify(conn, live.id, version, self.origin)
+                        break
+                    except Behind:
+                        self._catch_up(live)
+                        if attempt:
+                            raise StaleVersion() from None
                 live.programs[(seat, kind)] = {"seat": seat, "kind": kind, "limit": limit, "assumption": assumption}
                 self._changed(live)
                 self._settle(live)
@@ -977,9 +1168,15 @@ class GameService:
         kind = P.ALIASES.get(kind, kind)
         async with live.lock:
             if (seat, kind) in live.programs:
-                with self.Session.begin() as db:
-                    db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat,
-                                                        ProgramRow.kind == kind))
+                t = ProgramRow.__table__
+                try:
+                    with self.engine.begin() as conn:
+                        version = store.lock(conn, live.id)  # (cancelling depends on no state)
+                        conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
+                        store.notify(conn, live.id, version, self.origin)
+                except Behind:
+                    self._catch_up(live)
+                    raise NotFound(f"no game {gid!r}") from None
                 del live.programs[(seat, kind)]
                 self._changed(live)
         return live
@@ -1001,10 +1198,24 @@ class GameService:
         if not text:
             raise Malformed("an empty chat line")
         now = time.time()
-        with self.Session.begin() as db:
-            db.add(ChatRow(game_id=live.id, seat=seat, text=text, created=now))
-        live.chat.append(self._chat_json(live, seat, text, now))
-        self._changed(live)
+        async with live.lock:
+            try:
+                with self.engine.begin() as conn:
+                    version = store.lock(conn, live.id)  # (a chat line depends on no state: any version)
+                    conn.execute(insert(ChatRow.__table__).values(game_id=live.id, seat=seat, text=text, created=now))
+                    rows = conn.execute(select(func.count()).select_from(ChatRow)
+                                        .where(ChatRow.game_id == live.id)).scalar_one()
+                    store.notify(conn, live.id, version, self.origin)
+            except Behind:
+                self._catch_up(live)
+                raise NotFound(f"no game {gid!r}") from None
+            if rows == live.chat_rows + 1:
+                live.chat.append(self._chat_json(live, seat, text, now))
+                live.chat_rows = rows
+                self._changed(live)
+            else:  # lines of other processes came meanwhile: read them all, in order
+                live.chat_rows = -1
+                self._catch_up(live)
         return live
 
     # -- reading -------------------------------------------------------------------------------------
@@ -1207,13 +1418,13 @@ class GameService:
         if live.creator_hash is None or not any(matches(t, live.creator_hash) for t in tokens):
             raise Forbidden("only the game's creator (the creator's token) may stop or delete it")
 
-    def _event(self, live: Live, text: str, db: Any) -> None:
-        """Add a server's line to the game's log (kept in ``meta["events"]``, after the actions
-        so far), in the transaction ``db``."""
-        now = time.time()
-        events = [*live.meta.get("events", []), {"n": live.played, "at": _iso(now), "text": text}]
-        live.meta = {**live.meta, "events": events}
-        db.execute(update(Game).where(Game.id == live.id).values(meta=live.meta, updated=now))
+    @staticmethod
+    def _event(live: Live, text: str, meta: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``meta`` (default the game's) with a server's line added to the game's log (kept in
+        ``meta["events"]``, after the actions so far): the meta to store."""
+        meta = live.meta if meta is None else meta
+        events = [*meta.get("events", []), {"n": live.played, "at": _iso(time.time()), "text": text}]
+        return {**meta, "events": events}
 
     def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
         """The viewer's log lines with the server's events (:meth:`_event`) placed after the
@@ -1241,10 +1452,12 @@ class GameService:
         """End the game before its end (``by``: ``creator`` or ``idle``): no more actions, no bots;
         the reason in its log. The hidden information stays hidden (the rules' end did not come)."""
         now = time.time()
-        with self.Session.begin() as db:
-            self._event(live, text, db)
-            live.meta = {**live.meta, "closed": {"by": by, "at": _iso(now), "text": text}}
-            db.execute(update(Game).where(Game.id == live.id).values(meta=live.meta, over=True, to_act=[], updated=now))
+        meta = {**self._event(live, text), "closed": {"by": by, "at": _iso(now), "text": text}}
+        with self.engine.begin() as conn:  # Behind: the game moved on (or ended) meanwhile
+            version = store.claim(conn, live.id, live.version,
+                                  values={"meta": meta, "over": True, "to_act": [], "updated": now})
+            store.notify(conn, live.id, version, self.origin)
+        live.meta, live.version = meta, version
         live.docs.clear()
         self._changed(live)
         log.info("game %s: %s", live.id, text)
@@ -1258,10 +1471,17 @@ class GameService:
         live = self.get(gid)
         self._require_creator(live, tokens)
         async with live.lock:
-            if live.state.is_over or live.watch_only:
-                raise Conflict("the game is over")
-            self._require_open(live)
-            self._close(live, "the game was stopped by its creator", "creator")
+            for _ in range(2):  # once more after catching up with a writer that came first
+                if live.state.is_over or live.watch_only:
+                    raise Conflict("the game is over")
+                self._require_open(live)
+                try:
+                    self._close(live, "the game was stopped by its creator", "creator")
+                    break
+                except Behind:
+                    self._catch_up(live)
+            else:
+                raise StaleVersion()
         return live
 
     async def delete_game(self, gid: str, tokens: list[str]) -> None:
@@ -1273,10 +1493,16 @@ class GameService:
         live = self.get(gid)
         self._require_creator(live, tokens)
         async with live.lock:
-            with self.Session.begin() as db:
+            with self.engine.begin() as conn:
+                try:
+                    version = store.lock(conn, live.id)
+                except Behind:
+                    version = None  # deleted meanwhile: deleted all the same
                 for table in (BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
-                    db.execute(delete(table).where(table.game_id == live.id))
-                db.execute(delete(Game).where(Game.id == live.id))
+                    conn.execute(delete(table.__table__).where(table.game_id == live.id))
+                conn.execute(delete(Game.__table__).where(Game.id == live.id))
+                if version is not None:
+                    store.notify(conn, live.id, version + 1, self.origin)
             self.cache.pop(live.id, None)
             live.meta = {**live.meta, "closed": {"by": "creator", "at": _iso(time.time()), "text": "the game was deleted"}}
             live.docs.clear()
@@ -1305,14 +1531,28 @@ class GameService:
             raise WebError(str(e)) from None
         check_budget(live.game, kind, self.settings)
         async with live.lock:
-            if live.state.is_over or live.watch_only:
-                raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
-            self._require_open(live)
-            name = live.seats[seat]["name"]
-            with self.Session.begin() as db:
-                db.execute(update(Seat).where(Seat.game_id == live.id, Seat.seat == seat).values(kind=kind, token_hash=None))
-                db.execute(delete(ProgramRow).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
-                self._event(live, f"{name} handed their seat to the bot {kind}", db)
+            for _ in range(2):  # once more after catching up with a writer that came first
+                if live.state.is_over or live.watch_only:
+                    raise Conflict("the game is over" if live.state.is_over else "this game is watch only")
+                self._require_open(live)
+                if seat not in self.held(live, tokens):
+                    raise Forbidden(f"this request does not carry the token of seat {seat}")
+                name = live.seats[seat]["name"]
+                meta = self._event(live, f"{name} handed their seat to the bot {kind}")
+                try:
+                    with self.engine.begin() as conn:
+                        # who plays a seat is a change of the game: pages' pending actions of it go stale
+                        version = store.claim(conn, live.id, live.version, values={"meta": meta, "updated": time.time()})
+                        conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == seat)
+                                     .values(kind=kind, token_hash=None))
+                        conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
+                        store.notify(conn, live.id, version, self.origin)
+                    break
+                except Behind:
+                    self._catch_up(live)
+            else:
+                raise StaleVersion()
+            live.meta, live.version = meta, version
             live.seats[seat] = {**live.seats[seat], "kind": kind, "token_hash": None}
             live.bots[seat] = capped(make_bot(live.game, kind, seed=live.seed * 101 + seat), self.settings)
             live.programs = {k: v for k, v in live.programs.items() if k[0] != seat}
@@ -1352,9 +1592,74 @@ class GameService:
             async with live.lock:
                 if live.state.is_over or "closed" in live.meta or live.last_time >= cutoff:
                     continue
-                self._close(live, f"the game ended after {_duration(idle)} without a move", "idle")
+                try:
+                    self._close(live, f"the game ended after {_duration(idle)} without a move", "idle")
+                except Behind:  # moved (or ended) on another process meanwhile: not idle after all
+                    self._catch_up(live)
+                    continue
             ended.append(gid)
         return ended
+
+    # -- other processes' changes (PostgreSQL) -------------------------------------------------------
+    async def _listen(self) -> None:
+        """Background task: one LISTEN connection (psycopg 3, asyncio) on :data:`.store.CHANNEL`; each
+        notification of another process catches up the game if this process holds it
+        (:meth:`_notified`). A lost connection is opened again (waiting 0.2 s, doubling up to 5 s),
+        and every cached game is then checked against the database (:meth:`recheck`), since
+        notifications sent meanwhile are lost."""
+        import psycopg
+
+        dsn = store.listen_dsn(self.engine.url)
+        delay = 0.2
+        while not self.closed:
+            try:
+                async with await psycopg.AsyncConnection.connect(dsn, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {store.CHANNEL}")
+                    delay = 0.2
+                    await self.recheck()
+                    async for n in conn.notifies():
+                        self._notified(n.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database restarted, the network failed: listen again
+                log.warning("listening for other processes' changes failed (%s); again in %.1f s", e, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    def _notified(self, payload: str) -> None:
+        """A notification ``GID:VERSION:ORIGIN``: catch up ``GID`` if it is cached and another
+        process sent it (one catch-up task per game at a time: a burst of moves is one read)."""
+        parsed = store.parse_payload(payload)
+        if parsed is None or parsed[2] == self.origin:
+            return
+        gid, version, _ = parsed
+        live = self.cache.get(gid)
+        if live is None or gid in self._catching:
+            return
+        self._catching.add(gid)
+        asyncio.get_running_loop().create_task(self._catch_up_task(live))
+
+    async def _catch_up_task(self, live: Live) -> None:
+        async with live.lock:
+            self._catching.discard(live.id)  # (a notification from now on needs another look)
+            changed = self._catch_up(live)
+        if changed and live.id in self.cache:
+            self._kick(live)
+
+    async def recheck(self) -> None:
+        """Catch up every cached game whose stored version differs, and those that pages watch
+        (whose chat may have grown): after the LISTEN connection was (re)opened."""
+        gids = list(self.cache)
+        try:
+            with self.engine.connect() as conn:
+                stored = store.versions(conn, gids)
+        except SQLAlchemyError as e:
+            log.warning("checking the cached games failed (%s)", e)
+            return
+        for gid in gids:
+            live = self.cache.get(gid)
+            if live is not None and (stored.get(gid) != live.version or live.listeners):
+                await self._catch_up_task(live)
 
     # -- live pages ----------------------------------------------------------------------------------
     def listen(self, live: Live, held: tuple[int, ...]) -> Listener:

@@ -141,6 +141,8 @@ function notify(d) {
 
 function render(d) {
   if (!d || !d.view) return;
+  // a document older than the one shown (a slower answer, a process behind) is ignored (issue 30)
+  if (doc && d.id === doc.id && typeof d.version === "number" && d.version < doc.version) return;
   if (d.game === "freight" && !freight.hasMap(d)) {
     // the board's map first (once per page); the latest document is drawn when it is here
     doc = d;
