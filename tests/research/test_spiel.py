@@ -9,6 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
+from spiel_helpers import StandingsEvaluator  # noqa: E402
 
 import rolling.spiel  # noqa: E402,F401 - registers the games
 from rolling.games.stars import data as D  # noqa: E402
@@ -177,23 +178,6 @@ def test_mcts_plays_rolling_market_better_than_random():
     mcts_cash = [_play_market(bot, k) for k in seeds]
     random_cash = [_play_market(None, k) for k in seeds]
     assert sum(mcts_cash) > sum(random_cash), (mcts_cash, random_cash)
-
-
-class StandingsEvaluator(mcts.Evaluator):
-    """Values a Stars position by the returns it would give if the game ended now (no rollouts)."""
-
-    def evaluate(self, state):
-        if state.is_terminal():
-            return np.array(state.returns())
-        if state.is_chance_node() or state.table is None:
-            return np.zeros(state.get_game().num_players())
-        return np.array(state.get_game().returns_of(state.table))
-
-    def prior(self, state):
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 def test_mcts_plays_a_short_stars_game_to_the_end():

@@ -12,6 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python import rl_environment  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from spiel_helpers import StandingsEvaluator  # noqa: E402
 
 import rolling.spiel  # noqa: E402,F401 - registers the games
 from rolling.games.stars.state import IN_DECK  # noqa: E402
@@ -35,23 +36,6 @@ def _decisions(game, rng, count: int):
         made += not s.is_chance_node()
         _random_step(s, rng)
     return s
-
-
-class NowEvaluator(mcts.Evaluator):
-    """Values a position by the returns it would give if the game ended now (no rollouts: cheap)."""
-
-    def evaluate(self, state):
-        if state.is_terminal():
-            return np.array(state.returns())
-        if state.is_chance_node() or state.table is None:
-            return np.zeros(state.get_game().num_players())
-        return np.array(state.get_game().returns_of(state.table))
-
-    def prior(self, state):
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions()
-        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 # ------------------------------------------------------------------ item 1: clones and chance
@@ -234,7 +218,7 @@ def test_ismcts_plays_a_full_game_against_random_bots(name, params):
     """Issue 33 item 2 (acceptance): OpenSpiel's ISMCTSBot, which resamples the hidden deck from
     the player's information state in every simulation, plays a whole game (tiny budget)."""
     game = pyspiel.load_game(name, params)
-    bot = ismcts.ISMCTSBot(game, NowEvaluator(), uct_c=2.0, max_simulations=3,
+    bot = ismcts.ISMCTSBot(game, StandingsEvaluator(), uct_c=2.0, max_simulations=3,
                            random_state=np.random.RandomState(0))
     s = _play(game, bot, 0)
     assert sorted(s.returns()) == [-1.0, 1.0] or s.returns() == [1.0, 1.0]
@@ -243,7 +227,7 @@ def test_ismcts_plays_a_full_game_against_random_bots(name, params):
 def test_mcts_plays_a_full_freight_game_against_random_bots():
     """Issue 33 (acceptance): OpenSpiel's MCTSBot plays a whole Freight game (tiny budget)."""
     game = pyspiel.load_game("python_rolling_freight", {"players": 2})
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=3, evaluator=NowEvaluator(),
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=3, evaluator=StandingsEvaluator(),
                        random_state=np.random.RandomState(0))
     s = _play(game, bot, 1)
     assert s.is_terminal() and len(s.returns()) == 2

@@ -18,6 +18,11 @@ COUNTS = {"contracts_taken": "contracts taken", "contracts": "contracts complete
           "stations": "stations", "improvements": "improvements"}
 
 
+
+def count_means(part) -> dict[str, str]:
+    """Each of :data:`COUNTS` over the rows ``part``: its mean ± the half width of its 95% interval."""
+    return {words: fmt_pm(*mean_interval(part[col])) for col, words in COUNTS.items()}
+
 def seats_cell(ok: pd.DataFrame, seats: str) -> dict[str, str]:
     """``{"seat list": seats}`` when the games of ``ok`` have several seat lists (a row names its
     own), else nothing (the page's facts name the one)."""
@@ -87,10 +92,7 @@ def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
     rows = []
     for (map_name, players, seat_list, position), part in ok.groupby([*KEYS, "position"], sort=True):
         row = {"map": map_name, "players": players, **seats_cell(ok, seat_list), "position": position,
-               "seats played": f"{len(part):,}"}
-        for col, words in COUNTS.items():
-            m, lo, hi = mean_interval(part[col])
-            row[words] = fmt_pm(m, lo, hi)
+               "seats played": f"{len(part):,}", **count_means(part)}
         rows.append(row)
     s.table(pd.DataFrame(rows))
     s.heading("Winners and the others")
@@ -98,10 +100,7 @@ def contracts_and_routes(page: Page, ok: pd.DataFrame) -> None:
     for (map_name, players, seat_list), context in ok.groupby(KEYS, sort=True):
         for name, part in (("winners", context[context["rank"] == 1]), ("the others", context[context["rank"] != 1])):
             row = {"map": map_name, "players": players, **seats_cell(ok, seat_list), "of the seats": name,
-                   "n": f"{len(part):,}"}
-            for col, words in COUNTS.items():
-                m, lo, hi = mean_interval(part[col])
-                row[words] = fmt_pm(m, lo, hi)
+                   "n": f"{len(part):,}", **count_means(part)}
             rows.append(row)
     s.table(pd.DataFrame(rows))
     s.figure(plots.histograms({"contracts completed": ok["contracts"].tolist(), "routes": ok["routes"].tolist()},
