@@ -135,7 +135,8 @@ def new_page(browser, width=1280, height=800, csp=False):
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.set_default_timeout(15000)
+    # a full-page screenshot on a busy 2-core CI machine once took over 15 s
+    page.set_default_timeout(30000)
     return page
 
 
