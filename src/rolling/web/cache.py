@@ -78,15 +78,16 @@ class GameCache:
         """
         if not isinstance(gid, str) or len(gid) > 32:
             raise NotFound(f"no game {gid!r}")
-        with self.Session() as db:
-            g = db.get(Game, gid)
+        # SQLAlchemy Core rows, not ORM objects: a long game's cold load reads thousands of rows
+        with self.engine.connect() as conn:
+            g = conn.execute(select(Game.__table__).where(Game.id == gid)).first()
             if g is None:
                 raise NotFound(f"no game {gid!r}")
-            seats = db.execute(select(Seat).where(Seat.game_id == gid).order_by(Seat.seat)).scalars().all()
-            acts = db.execute(select(ActionRow).where(ActionRow.game_id == gid).order_by(ActionRow.n)).scalars().all()
-            chat = db.execute(select(ChatRow).where(ChatRow.game_id == gid).order_by(ChatRow.id)).scalars().all()
-            progs = db.execute(select(ProgramRow).where(ProgramRow.game_id == gid)).scalars().all()
-            reasons = db.execute(select(BotReasonRow).where(BotReasonRow.game_id == gid)).scalars().all()
+            seats = conn.execute(select(Seat.__table__).where(Seat.game_id == gid).order_by(Seat.seat)).all()
+            acts = conn.execute(select(ActionRow.__table__).where(ActionRow.game_id == gid).order_by(ActionRow.n)).all()
+            chat = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == gid).order_by(ChatRow.id)).all()
+            progs = conn.execute(select(ProgramRow.__table__).where(ProgramRow.game_id == gid)).all()
+            reasons = conn.execute(select(BotReasonRow.__table__).where(BotReasonRow.game_id == gid)).all()
         live = Live(
             id=g.id, game=g.game, title=g.title, config=dict(g.config), seed=g.seed, created=g.created,
             seats=[{"seat": s.seat, "name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in seats],
