@@ -12,7 +12,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config as AlembicConfig
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
@@ -108,7 +108,8 @@ def hold_sqlite(url: str):
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (``alembic upgrade head``) on ``engine``.
+    """Bring the schema to the newest migration (``alembic upgrade head``) on ``engine`` (on
+    PostgreSQL under an advisory lock: several processes started at once on a new database).
 
     Raises:
         UsageError: the database cannot be reached or migrated (one line).
@@ -118,6 +119,9 @@ def upgrade(engine: Engine) -> None:
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
     try:
         with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # processes starting together on a new database migrate it once, one after the other
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('rolling:migrations'))"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     except SQLAlchemyError as e:
