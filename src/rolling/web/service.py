@@ -39,7 +39,7 @@ from sqlalchemy import Engine, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
-from rolling.bots import HUMAN, default_names, make_bot, parse_seats
+from rolling.bots import HUMAN, OPEN, default_names, make_bot, parse_seats
 from rolling.bots.reasons import Reason, decode, encode, shown_reason
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.core.events import segment_lines
@@ -271,6 +271,12 @@ def _heading_after(log: list[tuple] | None, start: int, end: int) -> int:
     return end
 
 
+def _waiting(live: Live) -> bool:
+    """Whether the game waits for its open seats to be taken (issue 31): nobody plays meanwhile,
+    neither people nor bots nor clocks."""
+    return any(x["kind"] == OPEN for x in live.seats)
+
+
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
@@ -392,7 +398,7 @@ class GameService:
         from .limits import capped  # (limits' errors are WebErrors: imported here, not at the top)
 
         live.bots = {s["seat"]: capped(make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"]), self.settings)
-                     for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
+                     for s in live.seats if s["kind"] not in (HUMAN, IMPORTED, OPEN)}
         self._rebuild(live)
         self.cache[gid] = live
         self._evict()
@@ -496,13 +502,13 @@ class GameService:
         config = dict(config or {})
         try:
             kinds = parse_seats(game, seats, players=config.get("players") if isinstance(config.get("players"), int) else None,
-                                default_players=2 if game == "stars" else 1)
+                                default_players=2 if game == "stars" else 1, open_seats=True)
         except UsageError as e:
             raise WebError(str(e)) from None
         from .limits import check_budget
 
         for kind in kinds:
-            if kind != HUMAN:
+            if kind not in (HUMAN, OPEN):
                 check_budget(game, kind, self.settings)
         if "players" not in config and game != "market":
             config["players"] = len(kinds)
@@ -757,9 +763,14 @@ class GameService:
         if new_seats != live.seats:
             from .limits import capped
 
+            if not live.actions and [x["name"] for x in new_seats] != [x["name"] for x in live.seats]:
+                self._reload(live)  # a seat taken before the first action renames its player (issue 31)
+                return True
             for st in new_seats:
                 k = st["seat"]
-                if st["kind"] not in (HUMAN, IMPORTED) and (k >= len(live.seats) or live.seats[k]["kind"] != st["kind"]):
+                if st["kind"] in (HUMAN, IMPORTED, OPEN):
+                    live.bots.pop(k, None)  # (a seat reopened or taken by a person elsewhere)
+                elif k >= len(live.seats) or live.seats[k]["kind"] != st["kind"]:
                     live.bots[k] = capped(make_bot(live.game, st["kind"], seed=live.seed * 101 + k), self.settings)
             live.seats, changed = new_seats, True
         new_progs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,
@@ -821,6 +832,8 @@ class GameService:
                 self._require_open(live)
                 if live.state.is_over:
                     raise Conflict("the game is over")
+                if _waiting(live):
+                    raise Conflict("the game waits for its open seats to be taken (or for its creator to start it)")
                 if stale:
                     changed = what_changed(basis, decision_basis(live.game, live.state, seat), data)
                     if changed is not None:
@@ -943,17 +956,19 @@ class GameService:
     def _deadline(self, live: Live) -> float | None:
         s = live.state
         limit = live.time_limits.get(str(getattr(s, "phase", "")))
-        if not limit or s.is_over or not s.to_act:
+        if not limit or s.is_over or not s.to_act or _waiting(live):
             return None
         return live.last_time + limit
 
     def _due(self, live: Live) -> tuple[float, str] | None:
         """``(seconds from now, what)`` of the next automated action, or None."""
         s = live.state
-        if live.watch_only or live.broken or s.is_over or "closed" in live.meta:
+        if live.watch_only or live.broken or s.is_over or "closed" in live.meta or _waiting(live):
             return None
         to_act = s.to_act
-        wait = max(0.0, live.last_time + self.bot_pace - time.time())
+        # a game's own pace (its settings page, issue 31) where the server paces its bots at all
+        pace = float(live.meta.get("bot_pace", self.bot_pace)) if self.bot_pace > 0 else 0.0
+        wait = max(0.0, live.last_time + pace - time.time())
         if any(seat in live.bots for seat in to_act):
             return wait, BY_BOT
         if any(self._program_action(live, seat) is not None for seat in to_act):
@@ -983,7 +998,7 @@ class GameService:
         """Take the automated action due now, if any; True when one was taken. ``chosen``: a bot's
         ``(seat, action, reason)`` already worked out for this state (:meth:`_think`)."""
         s = live.state
-        if live.watch_only or live.broken or s.is_over or "closed" in live.meta:
+        if live.watch_only or live.broken or s.is_over or "closed" in live.meta or _waiting(live):
             return False
         try:
             due = self._bot_to_act(live)
@@ -1258,7 +1273,7 @@ class GameService:
         to_act = list(s.to_act) if not s.is_over else []
         acting = [k for k in held if k in to_act]
         viewer = acting[0] if acting else (held[0] if held else None)
-        decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
+        decisions = {} if live.watch_only or _waiting(live) else {str(k): D.decisions(live.game, s, k) for k in acting}
         # each acting seat's decision basis, sent back with its action (a stale one may still count)
         bases = {k: decision_basis(live.game, s, int(k)) for k in decisions}
         undo: dict[str, bool] = {}
@@ -1300,6 +1315,7 @@ class GameService:
             "meta": {k: v for k, v in live.meta.items() if k in ("source", "site_game_id", "match", "import_error")},
             "stopped": live.broken,
             "closed": live.meta.get("closed"),
+            "open": [x["seat"] for x in live.seats if x["kind"] == OPEN],
         }
         if deadline is None:
             live.docs[key] = (live.rev, doc)
