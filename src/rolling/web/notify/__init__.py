@@ -299,11 +299,13 @@ class Notifier:
                 else:
                     title, body, link = self._text(batch)
                     took, errors = self._send(acc, title, body, link, done)
+                nowhere = not took and not done and not errors  # (the account set no channel)
                 done |= took
                 with self.engine.begin() as conn:
                     for r in batch:
                         if not errors:
-                            conn.execute(update(t).where(t.c.id == r.id).values(status="sent", sent=time.time(), error=None))
+                            conn.execute(update(t).where(t.c.id == r.id).values(
+                                status="dropped" if nowhere else "sent", sent=time.time(), error=None))
                             continue
                         attempts = r.attempts + 1
                         status = "failed" if attempts >= MAX_ATTEMPTS else "pending"
@@ -312,7 +314,7 @@ class Notifier:
                             error="; ".join(errors)[:1000], payload={**(r.payload or {}), "done": sorted(done)}))
                 if errors:
                     log.warning("notification to account %s: %s", account_id, "; ".join(errors))
-                else:
+                elif not nowhere:
                     sent += 1
         return sent
 
