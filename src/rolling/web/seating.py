@@ -21,18 +21,10 @@ from rolling.bots import HUMAN, OPEN, make_bot
 
 from . import store
 from .accounts import Who
+from .errors import Conflict, Forbidden, Malformed, StaleVersion, WebError
+from .live import TIMED_PHASES, Live, _duration
 from .models import Game, GameOptions, Seat, SeatAccount
-from .service import (
-    TIMED_PHASES,
-    Conflict,
-    Forbidden,
-    GameService,
-    Live,
-    Malformed,
-    StaleVersion,
-    WebError,
-    _duration,
-)
+from .service import GameService
 from .store import Behind
 from .tokens import hash_token, matches, new_token
 
