@@ -55,14 +55,16 @@ def people(app):
 
 
 class Hook:
-    """A local webhook server (what apprise's ``json://`` posts to): the bodies it received."""
+    """A local webhook server (what apprise's ``json://`` posts to): the bodies it received, each
+    with the ``path`` it was posted to and when (``at``)."""
 
     def __init__(self):
         got = self.got = []
 
         class H(BaseHTTPRequestHandler):
             def do_POST(self):
-                got.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                got.append({**body, "path": self.path, "at": time.time()})
                 self.send_response(200)
                 self.end_headers()
 
