@@ -113,7 +113,7 @@ def account_of(request: Request) -> Who | None:
 def make_community_router(service: GameService, accounts: Accounts, seating: Seating, notifier: Notifier,
                           rate_limits: RateLimits) -> APIRouter:
     """The routes of accounts, seats and notifications."""
-    api = APIRouter(prefix="/api", responses={**ERRORS, 401: ERRORS[403]})
+    api = APIRouter(prefix="/api", responses={**ERRORS, 401: ERRORS[403]}, tags=["community"])
     limits = rate_limits
     acting = [Depends(limits.dependency("act"))]
 
