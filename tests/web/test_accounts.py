@@ -107,6 +107,9 @@ def test_register_login_me_logout(app):
         r = c.post("/api/session", json={"name": "carol", "password": "wrong password"})
         assert r.status_code == 401 and r.json()["error"] == "Unauthorized" and "set-cookie" not in r.headers
         assert c.post("/api/session", json={"name": "nobody", "password": PASSWORD}).status_code == 401
+        # (PostgreSQL refuses a NUL in a text: a name no account can have is never looked up)
+        assert c.post("/api/session", json={"name": "\x00", "password": PASSWORD}).status_code == 401
+        assert c.post("/api/password-reset", json={"email": "a\x00@b.org"}).status_code == 202
         assert c.get("/api/me").status_code == 401
         r = c.post("/api/session", json={"name": "CAROL", "password": PASSWORD})
         assert r.status_code == 200

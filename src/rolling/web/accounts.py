@@ -40,7 +40,7 @@ COOKIE = "rolling_session"
 #: an account name: letters, digits, ``_ . -`` (a chat mention is ``@name``)
 NAME = re.compile(r"[A-Za-z0-9_.\-]{2,40}")
 #: an email address, loosely (the mail server has the last word)
-EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]+\.[^@\s]+")
+EMAIL = re.compile(r"[^@\s\x00]{1,64}@[^@\s\x00]+\.[^@\s\x00]+")
 #: a password reset link is valid this long, seconds
 RESET_SECONDS = 3600.0
 #: how long a process trusts a session it has looked up, seconds (a logout elsewhere takes this long)
@@ -146,8 +146,10 @@ class Accounts:
             Unauthorized: no such account or a wrong password (the same answer for both).
         """
         key = str(name or "").strip().lower()
-        with Session(self.engine) as db:
-            acc = db.scalars(select(Account).where(Account.name_key == key)).first()
+        acc = None
+        if NAME.fullmatch(key):  # (a name no account can have is not looked up)
+            with Session(self.engine) as db:
+                acc = db.scalars(select(Account).where(Account.name_key == key)).first()
         # an unknown name costs the same hash as a wrong password: the answer time tells nothing
         stored = acc.password_hash if acc is not None else _DUMMY_HASH
         ok, new_hash = _hasher.verify_and_update(str(password or ""), stored)
@@ -229,6 +231,8 @@ class Accounts:
         """Make a one-time reset token for each account of ``email``: ``[(account id, token)]`` (the
         caller queues the emails; the answer to the request is the same whether any exists)."""
         email = str(email or "").strip()
+        if not EMAIL.fullmatch(email):
+            return []
         with self.engine.connect() as conn:
             ids = conn.execute(select(Account.id).where(Account.email == email)).scalars().all()
         out = []

@@ -9,6 +9,7 @@ routes, ``X-Creator-Token`` (or the account that made the game).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -181,6 +182,8 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
         who = me(request)
         sub = body.model_dump()
         notifier.check_endpoint(sub["endpoint"])
+        if "\\u0000" in json.dumps(sub):  # (how json.dumps writes a NUL)
+            raise WebError("a push subscription holds no NUL")
         acc = accounts.account(who.id)
         pushes = [p for p in (acc.notify or {}).get("push", []) if p.get("endpoint") != sub["endpoint"]]
         return accounts.set_notify(who.id, {**(acc.notify or {}), "push": [*pushes, sub][-5:]})

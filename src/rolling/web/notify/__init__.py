@@ -177,7 +177,9 @@ class Notifier:
         if rows:
             with self.engine.begin() as conn:
                 for row in rows:
-                    added += conn.execute(self.insert.values(**row).on_conflict_do_nothing(index_elements=["key"])).rowcount or 0
+                    stmt = self.insert.values(**row).on_conflict_do_nothing(index_elements=["key"])
+                    # (RETURNING, not rowcount, which psycopg leaves at -1 here)
+                    added += len(conn.execute(stmt.returning(OutboxRow.__table__.c.id)).all())
         self.watermark = now - OVERLAP
         return added
 

@@ -60,8 +60,8 @@ def check_url(url: str, allow_private: bool) -> str:
     import apprise
 
     url = str(url).strip()
-    if len(url) > 2000:
-        raise Refused("a notification URL is at most 2000 characters")
+    if len(url) > 2000 or "\x00" in url:
+        raise Refused("a notification URL is at most 2000 characters, and no NUL")
     if apprise.Apprise.instantiate(url) is None:
         raise Refused(f"apprise does not know the URL {url.split('://')[0]}://… (see its list of services)")
     parts = urlsplit(url)
@@ -78,6 +78,8 @@ def check_endpoint(endpoint: str, allow_private: bool) -> str:
     Raises:
         Refused: not such a URL, or its host is refused.
     """
+    if "\x00" in str(endpoint):
+        raise Refused("a push endpoint holds no NUL")
     parts = urlsplit(str(endpoint))
     if parts.scheme != "https" and not (allow_private and parts.scheme == "http"):
         raise Refused("a push endpoint is an https URL")
