@@ -15,6 +15,7 @@ programs, handing the seat to a bot, the live page) holds for the account's seat
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import re
@@ -180,16 +181,26 @@ class Accounts:
         except (BadSignature, UnicodeDecodeError):
             return None
 
+    def cached(self, cookie: str | None) -> tuple[bool, Who | None]:
+        """``(known, account)`` of a session cookie without the database: known when the cookie is
+        not ours (no account) or this process looked its session up less than
+        :data:`SESSION_CACHE_SECONDS` ago; otherwise ask :meth:`who`."""
+        sid = self._sid(cookie)
+        if sid is None:
+            return True, None
+        hit = self._cache.get(sid)
+        if hit is not None and time.time() - hit[0] < SESSION_CACHE_SECONDS:
+            return True, hit[1]
+        return False, None
+
     def who(self, cookie: str | None) -> Who | None:
         """The account of a session cookie, or None (no cookie, a forged or expired one, logged
         out). Looked up at most every :data:`SESSION_CACHE_SECONDS` per session and process."""
+        known, who = self.cached(cookie)
+        if known:
+            return who
         sid = self._sid(cookie)
-        if sid is None:
-            return None
         now = time.time()
-        hit = self._cache.get(sid)
-        if hit is not None and now - hit[0] < SESSION_CACHE_SECONDS:
-            return hit[1]
         oldest = now - self.settings.session_days * 86400
         with self.engine.connect() as conn:
             row = conn.execute(select(Account.id, Account.name).join(SessionRow, SessionRow.account_id == Account.id)
@@ -297,7 +308,9 @@ class AccountSeats:
         if scope["type"] in ("http", "websocket"):
             headers = list(scope.get("headers", ()))
             cookie = _cookie_of(headers)
-            who = self.accounts.who(cookie) if cookie else None
+            known, who = self.accounts.cached(cookie) if cookie else (True, None)
+            if not known:  # (the session's row: a worker thread, not the event loop)
+                who = await asyncio.to_thread(self.accounts.who, cookie)
             if who is not None:
                 old = b""
                 rest = []

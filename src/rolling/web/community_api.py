@@ -9,6 +9,7 @@ routes, ``X-Creator-Token`` (or the account that made the game).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -16,7 +17,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from .accounts import COOKIE, Accounts, Who
+from .accounts import COOKIE, Accounts, Unauthorized, Who
 from .api import ERRORS, _tokens, doc_response
 from .limits import RateLimits
 from .notify import Notifier
@@ -119,7 +120,10 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
     acting = [Depends(limits.dependency("act"))]
 
     def me(request: Request) -> Who:
-        return accounts.require(request.cookies.get(COOKIE))
+        who = account_of(request)
+        if who is None:
+            raise Unauthorized("log in first (POST /api/session)")
+        return who
 
     def set_cookie(request: Request, response: Response, value: str) -> None:
         secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "") == "https"
@@ -131,7 +135,8 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
     async def register(body: Register) -> dict[str, Any]:
         """Make an account (then log in with ``POST /api/session``); 409 NameTaken, 400 for a name,
         email or password that is not allowed."""
-        return accounts.register(body.name, body.email, body.password)
+        # (hashing a password takes a fraction of a second: a worker thread, not the event loop)
+        return await asyncio.to_thread(accounts.register, body.name, body.email, body.password)
 
     @api.post("/session", summary="Log in")
     async def login(body: Login, request: Request) -> JSONResponse:
@@ -139,7 +144,7 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
         name or password; attempts are rate-limited per address and per name (429)."""
         address = request.client.host if request.client else "?"
         limits.hit("login", address, [body.name.strip().lower()])
-        cookie, account = accounts.login(body.name, body.password)
+        cookie, account = await asyncio.to_thread(accounts.login, body.name, body.password)
         response = JSONResponse(account)
         set_cookie(request, response, cookie)
         return response
@@ -147,7 +152,7 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
     @api.delete("/session", status_code=204, summary="Log out")
     async def logout(request: Request) -> Response:
         """End this browser's session (204 also without one)."""
-        accounts.logout(request.cookies.get(COOKIE))
+        await asyncio.to_thread(accounts.logout, request.cookies.get(COOKIE))
         response = Response(status_code=204)
         response.delete_cookie(COOKIE, path="/")
         return response
@@ -157,57 +162,72 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
         """``{"account", "games", "waiting", "stats"}``: the games of the seats it holds (waiting for
         it first) and per game and edition the games finished and won; 401 when not logged in."""
         who = me(request)
-        return {"account": accounts.public(who.id), **seating.games_of(who)}
+        return {"account": await asyncio.to_thread(accounts.public, who.id), **await seating.games_of(who)}
 
     @api.put("/me/notifications", summary="Where to be told of your turns")
     async def put_notifications(body: NotifySettings, request: Request) -> dict[str, Any]:
         """Set the apprise URLs (and email on or off); 400 for a URL apprise cannot read or one
         that points into a private network (unless the server allows it)."""
         who = me(request)
-        acc = accounts.account(who.id)
-        urls = [notifier.check_url(u) for u in body.urls]
-        notify = {**(acc.notify or {}), "urls": urls}
-        if body.email is not None:
-            notify["email"] = body.email
-        return accounts.set_notify(who.id, notify)
+
+        def put() -> dict[str, Any]:  # (resolving the hosts and the database: a worker thread)
+            acc = accounts.account(who.id)
+            urls = [notifier.check_url(u) for u in body.urls]
+            notify = {**(acc.notify or {}), "urls": urls}
+            if body.email is not None:
+                notify["email"] = body.email
+            return accounts.set_notify(who.id, notify)
+
+        return await asyncio.to_thread(put)
 
     @api.get("/push/key", summary="The server's Web Push key")
     async def push_key() -> dict[str, Any]:
         """``{"key"}``: the VAPID application server key (base64url), for ``pushManager.subscribe``."""
-        return {"key": notifier.vapid_public()}
+        return {"key": await asyncio.to_thread(notifier.vapid_public)}
 
     @api.post("/me/push", summary="Send Web Push notifications to this browser")
     async def add_push(body: PushSubscription, request: Request) -> dict[str, Any]:
         """Keep a browser's push subscription (at most 5 per account, the newest kept)."""
         who = me(request)
         sub = body.model_dump()
-        notifier.check_endpoint(sub["endpoint"])
         if "\\u0000" in json.dumps(sub):  # (how json.dumps writes a NUL)
             raise WebError("a push subscription holds no NUL")
-        acc = accounts.account(who.id)
-        pushes = [p for p in (acc.notify or {}).get("push", []) if p.get("endpoint") != sub["endpoint"]]
-        return accounts.set_notify(who.id, {**(acc.notify or {}), "push": [*pushes, sub][-5:]})
+
+        def add() -> dict[str, Any]:
+            notifier.check_endpoint(sub["endpoint"])
+            acc = accounts.account(who.id)
+            pushes = [p for p in (acc.notify or {}).get("push", []) if p.get("endpoint") != sub["endpoint"]]
+            return accounts.set_notify(who.id, {**(acc.notify or {}), "push": [*pushes, sub][-5:]})
+
+        return await asyncio.to_thread(add)
 
     @api.delete("/me/push", summary="Stop Web Push notifications")
     async def delete_push(request: Request) -> dict[str, Any]:
         """Forget every push subscription of the account."""
         who = me(request)
-        acc = accounts.account(who.id)
-        return accounts.set_notify(who.id, {**(acc.notify or {}), "push": []})
+
+        def clear() -> dict[str, Any]:
+            acc = accounts.account(who.id)
+            return accounts.set_notify(who.id, {**(acc.notify or {}), "push": []})
+
+        return await asyncio.to_thread(clear)
 
     @api.post("/password-reset", status_code=202, summary="Email a password reset link",
               dependencies=[Depends(limits.dependency("register"))])
     async def reset(body: ResetRequest) -> dict[str, Any]:
         """Queue a reset link to the accounts of ``email`` (the same answer whether any exists)."""
-        for account_id, token in accounts.start_reset(body.email):
-            notifier.queue_reset(account_id, token)
+        def start() -> None:
+            for account_id, token in accounts.start_reset(body.email):
+                notifier.queue_reset(account_id, token)
+
+        await asyncio.to_thread(start)
         return {"queued": True}
 
     @api.post("/password-reset/confirm", status_code=204, summary="Set a new password")
     async def reset_confirm(body: ResetConfirm) -> Response:
         """Set the password with a reset link's token (once, within an hour); 403 otherwise. Every
         session of the account ends."""
-        accounts.finish_reset(body.token, body.password)
+        await asyncio.to_thread(accounts.finish_reset, body.token, body.password)
         return Response(status_code=204)
 
     @api.post("/games/{gid}/join", summary="Take an open seat", dependencies=acting)
@@ -241,8 +261,8 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
     async def get_settings(gid: str, request: Request, x_creator_token: str | None = Header(None),
                            c: str | None = None) -> dict[str, Any]:
         """Time limits, bot pace, idle time, open seats, each seat's idle time, whether you are the creator."""
-        live = service.get(gid)
-        return seating.settings_of(live, _tokens(x_creator_token, c), account_of(request))
+        live = await service.load(gid)
+        return await seating.settings_of(live, _tokens(x_creator_token, c), account_of(request))
 
     @api.put("/games/{gid}/settings", summary="Change a game's settings (the creator)", dependencies=acting)
     async def put_settings(gid: str, body: GameSettings, request: Request, x_creator_token: str | None = Header(None),

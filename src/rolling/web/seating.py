@@ -3,13 +3,15 @@ joined through an invite link, what a game's creator may do with its seats (star
 bots, replace or reopen a seat idle too long), a game's settings, and an account's games.
 
 Every change of seats is one transaction guarded by the game's version (:func:`.store.claim`),
-like an action, and said in the game's log (``meta["events"]``). A seat taken by an account holds
+like an action, and said in the game's log (``meta["events"]``). Database calls run in worker
+threads, as the service's own (issue 30): the event loop goes on serving meanwhile. A seat taken by an account holds
 the SHA-256 of the account's seat key (:mod:`.accounts`) as its ``token_hash``; the table
 ``seat_accounts`` remembers which account took it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from typing import Any
@@ -53,14 +55,18 @@ class Seating:
         with Session(self.engine) as db:
             return db.get(GameOptions, gid)
 
-    def after_create(self, live: Live, who: Who | None, private: bool) -> str | None:
+    async def after_create(self, live: Live, who: Who | None, private: bool) -> str | None:
         """Keep a new game's options: the account that made it, and for a private game a fresh
         invite code (returned; shown once, stored hashed)."""
         invite = new_token() if private else None
-        with self.engine.begin() as conn:
-            conn.execute(insert(GameOptions.__table__).values(
-                game_id=live.id, private=bool(private), invite_hash=hash_token(invite) if invite else None,
-                creator_account=who.id if who else None, idle_seconds=DEFAULT_IDLE_SECONDS))
+
+        def tx() -> None:
+            with self.engine.begin() as conn:
+                conn.execute(insert(GameOptions.__table__).values(
+                    game_id=live.id, private=bool(private), invite_hash=hash_token(invite) if invite else None,
+                    creator_account=who.id if who else None, idle_seconds=DEFAULT_IDLE_SECONDS))
+
+        await asyncio.to_thread(tx)
         return invite
 
     def private_ids(self, gids: list[str]) -> set[str]:
@@ -71,40 +77,47 @@ class Seating:
             return set(conn.execute(select(GameOptions.game_id).where(GameOptions.game_id.in_(gids),
                                                                       GameOptions.private.is_(True))).scalars())
 
-    def lobby(self, limit: int, open_only: bool) -> list[dict[str, Any]]:
+    async def lobby(self, limit: int, open_only: bool) -> list[dict[str, Any]]:
         """The games of the lobby, newest first: private ones never; with ``open_only``, only the
         unfinished games with an open seat."""
         if not open_only:
-            games = self.service.list_games(limit)
-            private = self.private_ids([g["id"] for g in games])
-            return [g for g in games if g["id"] not in private]
-        with self.engine.connect() as conn:
-            opened = (select(Seat.game_id).where(Seat.kind == OPEN).distinct())
-            private = select(GameOptions.game_id).where(GameOptions.private.is_(True))
-            ids = conn.execute(select(Game.id).where(Game.id.in_(opened), Game.id.not_in(private), Game.over.is_(False),
-                                                     Game.watch_only.is_(False))
-                               .order_by(Game.created.desc()).limit(limit)).scalars().all()
+            def listed() -> list[dict[str, Any]]:
+                games = self.service.list_games(limit)
+                private = self.private_ids([g["id"] for g in games])
+                return [g for g in games if g["id"] not in private]
+
+            return await asyncio.to_thread(listed)
+
+        def waiting() -> list[str]:
+            with self.engine.connect() as conn:
+                opened = (select(Seat.game_id).where(Seat.kind == OPEN).distinct())
+                private = select(GameOptions.game_id).where(GameOptions.private.is_(True))
+                return conn.execute(select(Game.id).where(Game.id.in_(opened), Game.id.not_in(private), Game.over.is_(False),
+                                                          Game.watch_only.is_(False))
+                                    .order_by(Game.created.desc()).limit(limit)).scalars().all()
+
         out = []
-        for gid in ids:
+        for gid in await asyncio.to_thread(waiting):
             try:
-                live = self.service.get(gid)
+                live = await self.service.load(gid)
             except WebError:
                 continue
             if "closed" not in live.meta:
                 out.append({**self.service.summary(live), "open": [s["seat"] for s in live.seats if s["kind"] == OPEN]})
         return out
 
-    def is_creator(self, live: Live, tokens: list[str], who: Who | None) -> bool:
-        """Whether the request is the game's creator's: its creator token, or the account that made it."""
+    def is_creator(self, live: Live, tokens: list[str], who: Who | None, opts: GameOptions | None) -> bool:
+        """Whether the request is the game's creator's: its creator token, or the account that made
+        it (``opts``: the game's :meth:`options`)."""
         if live.creator_hash is not None and any(matches(t, live.creator_hash) for t in tokens):
             return True
-        opts = self.options(live.id) if who is not None else None
-        return opts is not None and opts.creator_account == who.id
+        return who is not None and opts is not None and opts.creator_account == who.id
 
-    def _require_creator(self, live: Live, tokens: list[str], who: Who | None) -> GameOptions | None:
-        if not self.is_creator(live, tokens, who):
+    async def _require_creator(self, live: Live, tokens: list[str], who: Who | None) -> GameOptions | None:
+        opts = await asyncio.to_thread(self.options, live.id)
+        if not self.is_creator(live, tokens, who, opts):
             raise Forbidden("only the game's creator (its account or creator token) may do this")
-        return self.options(live.id)
+        return opts
 
     # -- changing seats -----------------------------------------------------------------------------
     async def _change(self, live: Live, check, seats: dict[int, dict[str, Any]], text: str,
@@ -127,18 +140,22 @@ class Seating:
                 values: dict[str, Any] = {"meta": meta, "updated": now}
                 if new_config is not None:
                     values["config"] = new_config
+
+                def tx(conn: Any, values: dict[str, Any] = values, now: float = now) -> int:
+                    version = store.claim(conn, live.id, live.version, values=values)
+                    for k, change in seats.items():
+                        conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == k).values(**change))
+                    for k, aid in (accounts or {}).items():
+                        conn.execute(delete(SeatAccount.__table__).where(SeatAccount.game_id == live.id, SeatAccount.seat == k))
+                        conn.execute(insert(SeatAccount.__table__).values(game_id=live.id, seat=k, account_id=aid, joined=now))
+                    store.notify(conn, live.id, version, svc.origin)
+                    return version
+
                 try:
-                    with self.engine.begin() as conn:
-                        version = store.claim(conn, live.id, live.version, values=values)
-                        for k, change in seats.items():
-                            conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == k).values(**change))
-                        for k, aid in (accounts or {}).items():
-                            conn.execute(delete(SeatAccount.__table__).where(SeatAccount.game_id == live.id, SeatAccount.seat == k))
-                            conn.execute(insert(SeatAccount.__table__).values(game_id=live.id, seat=k, account_id=aid, joined=now))
-                        store.notify(conn, live.id, version, svc.origin)
+                    version = await svc._transact(tx)
                     break
                 except Behind:
-                    svc._catch_up(live)
+                    await svc._acatch_up(live)
             else:
                 raise StaleVersion()
             from .limits import capped
@@ -154,10 +171,10 @@ class Seating:
                     live.bots[k] = capped(make_bot(live.game, kind, seed=live.seed * 101 + k), svc.settings)
             if new_config is not None:
                 live.config = new_config
-                svc._rebuild(live)
+                svc._rebuild(live)  # (no action yet: nothing to replay but the setup)
             live.docs.clear()
             svc._changed(live)
-            svc._settle(live)
+            await svc._asettle(live)
         svc._kick(live)
         return live
 
@@ -174,9 +191,9 @@ class Seating:
             SeatTaken (409: the seat is not open, or the account already sits in the game),
             Conflict (over, imported or ended).
         """
-        live = self.service.get(gid)
+        live = await self.service.load(gid)
         seat = self._seat(live, seat)
-        opts = self.options(gid)
+        opts = await asyncio.to_thread(self.options, gid)
         if opts is not None and opts.private and not (invite and matches(invite, opts.invite_hash)):
             raise Forbidden("this game is private: join it through its invite link")
         key_hash = hash_token(who.seat_key)
@@ -213,8 +230,8 @@ class Seating:
             NotFound, Forbidden (not the creator), WebError (400: an unknown bot, or no open seat),
             Conflict (over, imported or ended).
         """
-        live = self.service.get(gid)
-        self._require_creator(live, tokens, who)
+        live = await self.service.load(gid)
+        await self._require_creator(live, tokens, who)
         kind = self._bot(live, bot)
         opened = [s["seat"] for s in live.seats if s["kind"] == OPEN]
 
@@ -242,8 +259,8 @@ class Seating:
             person's seat), Conflict (409: not idle long enough, or the game is over or ended),
             WebError (400: an unknown bot).
         """
-        live = self.service.get(gid)
-        opts = self._require_creator(live, tokens, who)
+        live = await self.service.load(gid)
+        opts = await self._require_creator(live, tokens, who)
         seat = self._seat(live, seat)
         reopen = str(to or "").strip().lower() == OPEN
         kind = OPEN if reopen else self._bot(live, to)
@@ -263,10 +280,10 @@ class Seating:
         return await self._change(live, check, {seat: {"kind": kind, "token_hash": None}}, text)
 
     # -- settings -----------------------------------------------------------------------------------
-    def settings_of(self, live: Live, tokens: list[str], who: Who | None) -> dict[str, Any]:
+    async def settings_of(self, live: Live, tokens: list[str], who: Who | None) -> dict[str, Any]:
         """A game's settings (public): time limits, bot pace, idle time, private, open seats, the
         seats' idle times, and whether the request is the creator's."""
-        opts = self.options(live.id)
+        opts = await asyncio.to_thread(self.options, live.id)
         return {"id": live.id, "title": live.title, "time_limits": dict(live.time_limits),
                 "timed_phases": list(TIMED_PHASES.get(live.game, ())),
                 "bot_pace": live.meta.get("bot_pace", self.service.bot_pace),
@@ -275,7 +292,7 @@ class Seating:
                 "open": [s["seat"] for s in live.seats if s["kind"] == OPEN],
                 "seats": [{"seat": s["seat"], "name": s["name"], "kind": s["kind"],
                            "idle": round(self.idle_for(live, s["seat"]))} for s in live.seats],
-                "over": bool(live.state.is_over), "creator": self.is_creator(live, tokens, who)}
+                "over": bool(live.state.is_over), "creator": self.is_creator(live, tokens, who, opts)}
 
     async def set_settings(self, gid: str, tokens: list[str], who: Who | None, time_limits: Any = None,
                            bot_pace: Any = None, idle_seconds: Any = None) -> dict[str, Any]:
@@ -285,8 +302,8 @@ class Seating:
             NotFound, Forbidden (not the creator), WebError (400: a value out of its range),
             Conflict (over or ended).
         """
-        live = self.service.get(gid)
-        self._require_creator(live, tokens, who)
+        live = await self.service.load(gid)
+        await self._require_creator(live, tokens, who)
         limits = None
         if time_limits is not None:
             limits = {}
@@ -313,44 +330,52 @@ class Seating:
                 values: dict[str, Any] = {"meta": meta}
                 if limits is not None:
                     values["time_limits"] = limits
+
+                def tx(conn: Any, values: dict[str, Any] = values) -> int:
+                    # no decision changes: the version stays, the row is still guarded
+                    version = store.claim(conn, live.id, live.version, bump=False, values=values)
+                    if idle_seconds is not None:
+                        got = conn.execute(update(GameOptions.__table__).where(GameOptions.game_id == live.id)
+                                           .values(idle_seconds=float(idle_seconds))).rowcount
+                        if not got:  # (a game made before its options were kept)
+                            conn.execute(insert(GameOptions.__table__).values(
+                                game_id=live.id, private=False, invite_hash=None, creator_account=None,
+                                idle_seconds=float(idle_seconds)))
+                    store.notify(conn, live.id, version, svc.origin)
+                    return version
+
                 try:
-                    with self.engine.begin() as conn:
-                        # no decision changes: the version stays, the row is still guarded
-                        version = store.claim(conn, live.id, live.version, bump=False, values=values)
-                        if idle_seconds is not None:
-                            conn.execute(update(GameOptions.__table__).where(GameOptions.game_id == live.id)
-                                         .values(idle_seconds=float(idle_seconds)))
-                        store.notify(conn, live.id, version, svc.origin)
+                    await svc._transact(tx)
                     break
                 except Behind:
-                    svc._catch_up(live)
+                    await svc._acatch_up(live)
             else:
                 raise StaleVersion()
-            if idle_seconds is not None and self.options(live.id) is None:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(GameOptions.__table__).values(game_id=live.id, private=False, invite_hash=None,
-                                                                      creator_account=None, idle_seconds=float(idle_seconds)))
             live.meta = meta
             if limits is not None:
                 live.time_limits = limits
             live.docs.clear()
             svc._changed(live)
         svc._kick(live)
-        return self.settings_of(live, tokens, who)
+        return await self.settings_of(live, tokens, who)
 
     # -- an account's games -------------------------------------------------------------------------
-    def games_of(self, who: Who) -> dict[str, Any]:
+    async def games_of(self, who: Who) -> dict[str, Any]:
         """The account's games (the seats it holds now; a seat handed on is not its any more), those
         waiting for it first, and per game and edition the games it finished and won. Nothing
         hidden: a game's title, its seats' names, who is to act, whether it is over."""
         key_hash = hash_token(who.seat_key)
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(SeatAccount.game_id, SeatAccount.seat, Seat.name, Seat.token_hash, Game.title, Game.game,
-                       Game.config, Game.over, Game.to_act, Game.updated, Game.meta)
-                .join(Seat, (Seat.game_id == SeatAccount.game_id) & (Seat.seat == SeatAccount.seat))
-                .join(Game, Game.id == SeatAccount.game_id)
-                .where(SeatAccount.account_id == who.id)).all()
+
+        def read() -> list[Any]:
+            with self.engine.connect() as conn:
+                return conn.execute(
+                    select(SeatAccount.game_id, SeatAccount.seat, Seat.name, Seat.token_hash, Game.title, Game.game,
+                           Game.config, Game.over, Game.to_act, Game.updated, Game.meta)
+                    .join(Seat, (Seat.game_id == SeatAccount.game_id) & (Seat.seat == SeatAccount.seat))
+                    .join(Game, Game.id == SeatAccount.game_id)
+                    .where(SeatAccount.account_id == who.id)).all()
+
+        rows = await asyncio.to_thread(read)
         games: dict[str, dict[str, Any]] = {}
         for r in rows:
             if r.token_hash != key_hash:
@@ -370,14 +395,14 @@ class Seating:
             entry = stats.setdefault((g["game"], g["edition"] or ""), {"game": g["game"], "edition": g["edition"],
                                                                        "played": 0, "won": 0})
             entry["played"] += 1
-            if self._won(g["id"], [s["seat"] for s in g["seats"]]):
+            if await self._won(g["id"], [s["seat"] for s in g["seats"]]):
                 entry["won"] += 1
         return {"games": listed, "waiting": [g["id"] for g in listed if g["waiting"]], "stats": list(stats.values())}
 
-    def _won(self, gid: str, seats: list[int]) -> bool:
+    async def _won(self, gid: str, seats: list[int]) -> bool:
         """Whether one of ``seats`` won the finished game ``gid`` (its standings' ``win``)."""
         try:
-            live = self.service.get(gid)
+            live = await self.service.load(gid)
         except WebError:
             return False
         return any(r.get("win", r.get("rank") == 1) and r["seat"] in seats for r in live.state.standings())

@@ -19,7 +19,11 @@ shown under the move's lines of the log, the same to everyone: its public part w
 on, all of it (the bot's limits, valuations, search statistics) once the game is over
 (:func:`rolling.bots.reasons.shown_reason`).
 
-All methods run on the event loop's thread; the database calls are short and synchronous.
+The service runs on the event loop's thread, and its database calls and replays in worker threads
+(``asyncio.to_thread``) while the game's lock is held, so that one slow game never stalls the
+others and one game's changes stay in order. A state once published in :attr:`Live.state` never
+changes (an action is applied to a clone, which replaces it once committed), so pages read it on
+the loop while a worker thread works out the next.
 
 :class:`GameService` is a facade over the rooms of the web app, each a module named after what it
 holds: :mod:`.store` (the guarded SQL writes), :mod:`.cache` (the games in memory, replay and
@@ -87,11 +91,14 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
             self.listener = asyncio.get_running_loop().create_task(self._listen())
         if not self.start_workers:
             return
-        with self.Session() as db:
-            rows = db.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False))).scalars().all()
-        for gid in rows:
+        def open_games() -> list[str]:
+            with self.engine.connect() as conn:
+                return list(conn.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False)))
+                            .scalars())
+
+        for gid in await asyncio.to_thread(open_games):
             try:
-                live = self.get(gid)
+                live = await self.load(gid)
             except WebError:
                 continue
             if self._due(live) is not None:
