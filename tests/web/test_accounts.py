@@ -489,3 +489,76 @@ def test_community_routes_no_server_error(app):
             case.validate_response(case.call(), checks=[not_a_server_error])
 
         no_server_error()
+
+
+def test_web_push_reaches_the_browsers_push_service(people, app):
+    """issue 31: a Web Push subscription gets the turn, encrypted for the browser's keys (RFC 8291,
+    aes128gcm) and signed with the server's VAPID key; the push service (here a local one) reads
+    the VAPID key the pages subscribe with."""
+    import base64
+    import os
+
+    import http_ece
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    got = []
+
+    class PushService(BaseHTTPRequestHandler):
+        def do_POST(self):
+            got.append(({k.lower(): v for k, v in self.headers.items()}, self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(201)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), PushService)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        alice, bob, anon = people
+        browser_key = ec.generate_private_key(ec.SECP256R1())
+        auth = os.urandom(16)
+
+        def b64(b: bytes) -> str:
+            return base64.urlsafe_b64encode(b).decode().rstrip("=")
+
+        public = browser_key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        endpoint = f"http://127.0.0.1:{server.server_address[1]}/push/alice"
+        r = alice.post("/api/me/push", json={"endpoint": endpoint, "keys": {"p256dh": b64(public), "auth": b64(auth)}})
+        assert r.status_code == 200 and r.json()["notifications"]["push"] == 1
+        gid = open_game(alice, seats=("open", "bot:heuristic"))["id"]
+        alice.post(f"/api/games/{gid}/join", json={"seat": 0})
+        play_to(anon, gid, (0,))
+        assert app.state.notifier.run_once() == (1, 1)
+    finally:
+        server.shutdown()
+    headers, body = got[0]
+    assert headers["content-encoding"] == "aes128gcm"
+    assert headers["authorization"].startswith("vapid t=")
+    assert f"k={alice.get('/api/push/key').json()['key']}" in headers["authorization"]
+    message = json.loads(http_ece.decrypt(body, private_key=browser_key, auth_secret=auth, version="aes128gcm"))
+    assert message == {"title": "Your turn: Rolling Stock Stars, 2 players",
+                       "body": f"Your turn in Rolling Stock Stars, 2 players: http://rolling.test/g/{gid}",
+                       "url": f"http://rolling.test/g/{gid}"}
+
+
+def test_account_pages_and_messages_hide_what_the_rules_hide(people, app, hook):
+    """issue 31, hidden information: with secret money, neither /api/me, nor the settings, nor a
+    notification carries a player's cash; the account's game page shows its own seat's view."""
+    alice, bob, anon = people
+    alice.put("/api/me/notifications", json={"urls": [hook.url]})
+    bob.put("/api/me/notifications", json={"urls": [hook.url]})
+    r = alice.post("/api/games", json={"game": "stars", "config": {"players": 3, "variants": ["secret-money"]},
+                                       "seats": ["open", "open", "bot:heuristic"], "seed": 11})
+    gid = r.json()["id"]
+    alice.post(f"/api/games/{gid}/join", json={"seat": 0})
+    bob.post(f"/api/games/{gid}/join", json={"seat": 1})
+    play_to(anon, gid, (0, 1))
+    app.state.notifier.run_once()
+    for text in (alice.get("/api/me").text, alice.get(f"/api/games/{gid}/settings").text, json.dumps(hook.got)):
+        assert "cash" not in text and "$" not in text and "deck" not in text
+    cash = {p["seat"]: p["cash"] for p in doc_of(alice, gid)["view"]["players"]}
+    assert cash[0] is not None and cash[1] is None and cash[2] is None  # alice's own seat only
+    cash = {p["seat"]: p["cash"] for p in doc_of(bob, gid)["view"]["players"]}
+    assert cash[1] is not None and cash[0] is None
