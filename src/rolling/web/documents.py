@@ -129,6 +129,9 @@ class Documents:
             "view": s.view(viewer),
             "log": self._with_events(live, viewer)[0],
             "reasons": _shown(self._with_events(live, viewer)[1], s.is_over),
+            # when each server's line of the log happened, and the latest action (issue 31)
+            "log_times": self._with_events(live, viewer)[2],
+            "last_action_at": _iso(live.times[-1]) if live.times else None,
             "decisions": decisions,
             "basis": {k: b for k, b in bases.items() if b is not None},
             "standings": s.standings() if s.is_over else None,
@@ -229,15 +232,17 @@ class Documents:
         return out
 
 
-    def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+    def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]:
         """The viewer's log lines with the server's events (:meth:`_event`) placed after the
-        lines of the actions before them, and the bots' reasons moved to match."""
+        lines of the actions before them, the bots' reasons moved to match, and the events' times
+        (``[{"line", "at"}]``: line ``line`` of the log happened ``at``, ISO 8601 UTC)."""
         so_far = self._lines(live, viewer)
         events = [e for e in live.meta.get("events", ()) if e["n"] <= live.played]
         if not events:
-            return so_far.lines, so_far.reasons
+            return so_far.lines, so_far.reasons, []
         s = live.state
         lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
+        stamps = []
         for k, e in enumerate(events):
             n = e["n"]
             if n == live.played:
@@ -246,7 +251,8 @@ class Documents:
                 at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1])) if n > 0 else 0
             at = min(at + k, len(lines))  # after the events before it
             lines.insert(at, f"— {e['text']}")
+            stamps.append({"line": at, "at": e.get("at")})
             for r in reasons:
                 if r["n"] > n:
                     r["line"] += 1
-        return lines, reasons
+        return lines, reasons, stamps
