@@ -218,8 +218,10 @@ def test_open_seats_lobby_join_and_play(people):
     assert [x["id"] for x in me["games"]] == [gid] and me["games"][0]["seats"] == [{"seat": seat, "name": me["account"]["name"]}]
 
 
-def test_people_cannot_act_while_seats_are_open(people):
+def test_people_cannot_act_while_seats_are_open(people, app, hook):
+    """issue 31: a game waits for its open seats: no decisions, no action, no "your turn"."""
     alice, bob, anon = people
+    alice.put("/api/me/notifications", json={"urls": [hook.url]})
     g = open_game(alice, seats=("open", "open"))
     gid = g["id"]
     alice.post(f"/api/games/{gid}/join", json={"seat": 0})
@@ -227,6 +229,14 @@ def test_people_cannot_act_while_seats_are_open(people):
     assert doc["decisions"] == {} and doc["open"] == [1]
     r = alice.post(f"/api/games/{gid}/actions", json={"version": doc["version"], "seat": 0, "action": {"type": "pass"}})
     assert r.status_code in (403, 409) and doc_of(anon, gid)["version"] == doc["version"]
+    assert app.state.notifier.run_once() == (0, 0) and hook.got == []
+
+
+def test_a_mention_is_the_whole_name():
+    from rolling.web.notify import _mentions
+
+    assert _mentions("hi @Bob!", "bob") and _mentions("@bob", "bob") and _mentions("(@bob.)", "bob.")
+    assert not _mentions("hi @bobby", "bob") and not _mentions("bob", "bob") and not _mentions("@bo", "bob")
 
 
 def test_private_game_joined_through_its_invite(people):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections import defaultdict
 from typing import Any
@@ -50,6 +51,11 @@ LEASE_SECONDS = 120.0
 LOOK_BACK = 600.0
 #: the overlap of two looks (a change committed while one looked is seen by the next)
 OVERLAP = 5.0
+
+
+def _mentions(text: str, name_key: str) -> bool:
+    """Whether a chat line says ``@name`` (any case; ``@bobby`` does not mention ``bob``)."""
+    return re.search(rf"@{re.escape(name_key)}(?![A-Za-z0-9_.\-])", text.lower()) is not None
 
 
 def _insert(engine: Engine):
@@ -136,6 +142,8 @@ class Notifier:
                 .join(Seat, (Seat.game_id == SeatAccount.game_id) & (Seat.seat == SeatAccount.seat))
                 .join(Account, Account.id == SeatAccount.account_id)
                 .where(SeatAccount.game_id.in_(gids))).all()
+            # a game waiting for its open seats is nobody's turn yet
+            waiting = set(conn.execute(select(Seat.game_id).where(Seat.game_id.in_(gids), Seat.kind == "open")).scalars())
             last = {(r[0], r[1]): r[2] for r in conn.execute(
                 select(ActionRow.game_id, ActionRow.seat, func.max(ActionRow.n))
                 .where(ActionRow.game_id.in_(gids), ActionRow.by.in_(("human", "program")))
@@ -154,7 +162,7 @@ class Notifier:
                     continue
                 rows.append({**base, "key": f"over:{r.account_id}:{r.game_id}", "event": "over",
                              "payload": {"title": g.title, **({"closed": closed["text"]} if closed else {})}})
-            elif r.seat in (g.to_act or []):
+            elif r.seat in (g.to_act or []) and r.game_id not in waiting:
                 n = last.get((r.game_id, r.seat), 0)
                 rows.append({**base, "key": f"turn:{r.account_id}:{r.game_id}:{r.seat}:{n}", "event": "turn",
                              "payload": {"title": g.title}})
@@ -164,7 +172,7 @@ class Notifier:
         names = {}
         for c in said:
             for r in by_game.get(c.game_id, ()):
-                if r.seat != c.seat and f"@{r.name_key}" in c.text.lower():
+                if r.seat != c.seat and _mentions(c.text, r.name_key):
                     if c.game_id not in names:
                         with self.engine.connect() as conn:
                             names[c.game_id] = dict(conn.execute(select(Seat.seat, Seat.name).where(Seat.game_id == c.game_id)).all())
@@ -206,6 +214,7 @@ class Notifier:
             games = {g.id: g for g in conn.execute(select(Game.id, Game.over, Game.to_act).where(Game.id.in_(gids)))} if gids else {}
             seats = {(s.game_id, s.seat): s.token_hash for s in conn.execute(
                 select(Seat.game_id, Seat.seat, Seat.token_hash).where(Seat.game_id.in_(gids)))} if gids else {}
+            waiting = set(conn.execute(select(Seat.game_id).where(Seat.game_id.in_(gids), Seat.kind == "open")).scalars()) if gids else set()
         keep, drop = [], []
         for r in rows:
             if r.event == "reset":
@@ -213,7 +222,7 @@ class Notifier:
                 continue
             g = games.get(r.game_id)
             holds = seats.get((r.game_id, r.seat)) == hash_token(seat_key(self.accounts.secret, r.account_id))
-            if g is None or not holds or (r.event == "turn" and (g.over or r.seat not in (g.to_act or []))):
+            if g is None or not holds or (r.event == "turn" and (g.over or r.seat not in (g.to_act or []) or r.game_id in waiting)):
                 drop.append(r)
             else:
                 keep.append(r)
