@@ -1,7 +1,8 @@
 """Issue 31's acceptance, automated: a fresh ``rolling serve`` (its own process, its embedded
 worker) started with ``ROLLING_NOTIFY_ALLOW_PRIVATE=1``; two accounts; a game with seats
 ``open,open,bot:heuristic``; both join; when it becomes the second player's turn, the ``json://``
-webhook set in that player's notification settings receives a message within 20 s."""
+webhook set in that player's notification settings receives a message within 20 s. On PostgreSQL
+also with the notifications sent by a ``rolling worker`` beside ``rolling serve --no-worker``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -25,19 +27,41 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def serve(tmp_path):
+def _start(args: list[str], env: dict[str, str], log_path: Path) -> tuple[subprocess.Popen, Any]:
+    log = open(log_path, "w")  # noqa: SIM115 - closed by _stop
+    return subprocess.Popen([sys.executable, "-m", "rolling", *args], env=env, stdout=log, stderr=subprocess.STDOUT), log
+
+
+def _stop(proc: subprocess.Popen, log: Any) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(params=["serve", "serve --no-worker + rolling worker"])
+def serve(request, tmp_path):
+    """A fresh ``rolling serve`` (SQLite: its own process plays and notifies); with a PostgreSQL
+    ``ROLLING_TEST_DB`` also ``rolling serve --no-worker`` beside a ``rolling worker``, whose periodic
+    job sends the notifications."""
     import rolling
 
+    from .conftest import TEST_DB, fresh_db_url
+
+    split = request.param != "serve"
+    if split and not TEST_DB:
+        pytest.skip("rolling worker runs on PostgreSQL only (set ROLLING_TEST_DB)")
+    db = fresh_db_url(tmp_path) if split else f"sqlite:///{tmp_path / 'fresh.db'}"
     port = _free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rolling.__file__).resolve().parents[1]) + os.pathsep + env.get("PYTHONPATH", "")
     env["ROLLING_NOTIFY_ALLOW_PRIVATE"] = "1"
     for k in ("ROLLING_PUBLIC_URL", "ROLLING_NOTIFY_DELAY", "ROLLING_NOTIFY_EVERY", "ROLLING_SMTP_HOST"):
         env.pop(k, None)  # the server's defaults
-    log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "rolling", "serve", "--port", str(port),
-                             "--db", f"sqlite:///{tmp_path / 'fresh.db'}"], env=env, stdout=log, stderr=subprocess.STDOUT)
+    procs = [_start(["serve", "--port", str(port), "--db", db, *(["--no-worker"] if split else [])], env,
+                    tmp_path / "serve.log")]
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while True:
@@ -46,18 +70,15 @@ def serve(tmp_path):
                 break
         except httpx.HTTPError:
             pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            log.close()
+        if procs[0][0].poll() is not None or time.time() > deadline:
+            _stop(*procs[0])
             pytest.fail("rolling serve did not start:\n" + (tmp_path / "serve.log").read_text())
         time.sleep(0.2)
+    if split:
+        procs.append(_start(["worker", "--db", db], env, tmp_path / "worker.log"))
     yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    for proc, log in reversed(procs):
+        _stop(proc, log)
 
 
 def test_acceptance_webhook_within_20_seconds_of_the_second_players_turn(serve):

@@ -61,7 +61,7 @@ class ServerTiming:
 
 
 def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE, start_workers: bool = True,
-               settings: Settings | None = None):
+               settings: Settings | None = None, queue: str | None = None):
     """The web app over the database ``db_url`` (default: :func:`~rolling.web.settings.default_db_url`).
 
     The schema is upgraded (Alembic ``upgrade head``) here, before the app is returned; games whose
@@ -73,6 +73,9 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         start_workers: run background tasks (paced bots, time limits, resuming after a restart).
         settings: the server's bounds (bots' budgets, body sizes, rate limits, idle games);
             default :meth:`Settings.from_env() <rolling.web.settings.Settings.from_env>`.
+        queue: PostgreSQL only: the automated actions go through the task queue (:mod:`.tasks`):
+            ``"defer"`` (``rolling serve --no-worker``: ``rolling worker`` plays them) or
+            ``"embedded"`` (a worker in this process too); None: this process plays them.
 
     Raises:
         UsageError: the database cannot be opened or migrated (one line).
@@ -83,7 +86,17 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         access_log.addFilter(RedactTokens())  # seat tokens ride in ?t=: never in a log line
     rate_limits = RateLimits(settings)
     engine = open_database(db_url or default_db_url())
-    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings)
+    if queue is not None:
+        from rolling.core.extras import import_optional
+
+        import_optional("procrastinate")  # (MissingExtra: one line naming rolling[postgres])
+    if queue is not None and engine.dialect.name != "postgresql":
+        from rolling.core.errors import UsageError
+
+        engine.dispose()
+        raise UsageError("the task queue (rolling worker, --no-worker) needs a PostgreSQL database "
+                         "(--db postgresql+psycopg://...): on SQLite rolling serve plays the bots itself")
+    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings, queue=queue)
     accounts = Accounts(engine, settings)
     seating = Seating(service)
     notifier = Notifier(engine, settings, accounts)
@@ -91,8 +104,10 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await service.start()
-        # the embedded worker's notifications (issue 31): found and sent beside the requests
-        notifying = asyncio.get_running_loop().create_task(notifier.run()) if start_workers else None
+        # notifications (issue 31) are a worker's job: on SQLite this process's, beside the requests
+        # (never in them); with the task queue, the periodic job rolling.notify (:mod:`.tasks`) of
+        # the embedded worker or of rolling worker
+        notifying = asyncio.get_running_loop().create_task(notifier.run()) if start_workers and queue is None else None
         try:
             yield
         finally:

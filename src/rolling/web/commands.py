@@ -5,6 +5,7 @@ process holds (:mod:`.store`), then scheduled (the automated actions it makes du
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import secrets
 import time
@@ -20,6 +21,7 @@ from rolling.bots.reasons import decode, encode
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.games import GAME_MODULES, get_game
 
+from . import automation as A
 from . import programs as P
 from . import store
 from .errors import Conflict, Forbidden, Illegal, Malformed, NotFound, StaleVersion, UndoRefused, WebError
@@ -51,7 +53,8 @@ log = logging.getLogger("rolling.web")
 _INSERT_ACTION = insert(ActionRow.__table__)
 _INSERT_REASON = insert(BotReasonRow.__table__)
 _UPDATE_GAME = (update(Game.__table__).where(Game.__table__.c.id == bindparam("gid"))
-                .values(over=bindparam("over"), to_act=bindparam("to_act"), updated=bindparam("updated")))
+                .values(over=bindparam("over"), to_act=bindparam("to_act"), updated=bindparam("updated"),
+                        due_at=bindparam("due_at")))
 
 
 class Commands:
@@ -164,11 +167,16 @@ class Commands:
                 token_hash = hash_token(tokens[k])
             seat_rows.append({"seat": k, "name": names[k], "kind": kind, "token_hash": token_hash})
         title = _title(game, config, len(kinds))
+        # something automated may be due (a worker's first job stores exactly when; the sweeper
+        # finds the game even if that job is never deferred)
+        due = now if (limits or any(kind != HUMAN for kind in kinds)) and not state.is_over else None
+
         def tx() -> None:
             with self.Session.begin() as db:
                 db.add(Game(id=gid, game=game, title=title, config=config, seed=seed, created=now, time_limits=limits,
                             meta={}, watch_only=False, version=0, over=bool(state.is_over), to_act=list(state.to_act),
-                            updated=now, creator_hash=hash_token(creator_token) if creator_token else None))
+                            updated=now, creator_hash=hash_token(creator_token) if creator_token else None,
+                            due_at=due))
                 db.flush()
                 for r in seat_rows:
                     db.add(Seat(game_id=gid, **r))
@@ -177,7 +185,7 @@ class Commands:
         live = await self.load(gid)
         async with live.lock:
             await self._asettle(live)
-        self._kick(live)
+        await self._schedule(live)
         return live, tokens
 
     async def import_export(self, data: Any) -> Live:
@@ -263,9 +271,11 @@ class Commands:
                                               "created": now})
                 if stored:
                     conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": stored})
-                conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
-                                            "updated": now})
                 programs = self._check_programs(live, s, conn)
+                due = self._due_after(live, state=s, touched=now,
+                                      programs=live.programs if programs is None else programs)
+                conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
+                                            "updated": now, "due_at": due})
                 store.notify(conn, live.id, version, self.origin)
         except SQLAlchemyError as e:
             log.warning("game %s: action %d not stored (%s)", live.id, n, e)
@@ -287,6 +297,24 @@ class Commands:
         if c.stored:
             live.reasons[c.n] = (c.seat, decode(c.stored))  # as a restart reads it back
         self._changed(live)
+
+    def _due_after(self, live: Live, **changes: Any) -> float | None:
+        """When the game's next automated action will be due once ``changes`` (attributes of
+        :class:`Live`: ``state``, ``programs``, ``bots``, ``touched``...) are made: the ``due_at``
+        to store with them (:func:`.automation.due_at`; any thread, ``live`` is only read)."""
+        proxy = copy.copy(live)
+        for k, v in changes.items():
+            setattr(proxy, k, v)
+        found = A.due_at(proxy, self.bot_pace)
+        return found[0] if found is not None else None
+
+    async def _schedule(self, live: Live) -> None:
+        """After a change: the automated actions it made due are the queue's (a job deferred,
+        :mod:`.tasks`) or, without a queue, this process's own background task (:meth:`_kick`)."""
+        if self.jobs is not None:
+            await self.jobs.schedule(live)
+        else:
+            self._kick(live)
 
     async def _transact(self, fn: Callable[[Connection], Any]) -> Any:
         """``fn(conn)`` in one transaction, in a worker thread (the event loop goes on meanwhile);
@@ -357,7 +385,7 @@ class Commands:
             else:
                 raise StaleVersion()
             await self._asettle(live)
-        self._kick(live)
+        await self._schedule(live)
         return live
 
     def _has_seat_field(self, live: Live, data: dict[str, Any]) -> bool:
@@ -431,8 +459,10 @@ class Commands:
                     conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
                     past = self._replayed(live, keep)  # (the live game is untouched until the commit)
                     s = past.state
+                    due = self._due_after(live, state=s, touched=now, meta=meta,
+                                          programs={k: v for k, v in live.programs.items() if k[0] != undone_seat})
                     conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
-                                                "updated": now})
+                                                "updated": now, "due_at": due})
                     store.notify(conn, live.id, new_version, self.origin)
                 return new_version, past
 
@@ -452,7 +482,7 @@ class Commands:
             live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
             live.touched = now
             self._changed(live)
-        self._kick(live)
+        await self._schedule(live)
         return live
 
 
@@ -507,7 +537,10 @@ class Commands:
                     def tx(conn: Connection, assumption: dict = assumption) -> None:
                         t = ProgramRow.__table__
                         # a program assumes the state held here: the version must be the stored one
-                        version = store.claim(conn, live.id, live.version, bump=False, open_only=False)
+                        due = self._due_after(live, programs={**live.programs, (seat, kind): {
+                            "seat": seat, "kind": kind, "limit": limit, "assumption": assumption}})
+                        version = store.claim(conn, live.id, live.version, bump=False, open_only=False,
+                                              values={"due_at": due})
                         conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
                         conn.execute(insert(t).values(game_id=live.id, seat=seat, kind=kind, limit=limit,
                                                       assumption=assumption, created=time.time()))
@@ -525,7 +558,7 @@ class Commands:
                 await self._asettle(live)
         except P.ProgramError as e:
             raise WebError(str(e)) from None
-        self._kick(live)
+        await self._schedule(live)
         return live
 
     async def delete_program(self, gid: str, tokens: list[str], seat: Any, kind: str) -> Live:
@@ -642,7 +675,7 @@ class Commands:
 
         def tx(conn: Connection) -> int:  # Behind: the game moved on (or ended) meanwhile
             version = store.claim(conn, live.id, live.version,
-                                  values={"meta": meta, "over": True, "to_act": [], "updated": now})
+                                  values={"meta": meta, "over": True, "to_act": [], "updated": now, "due_at": None})
             store.notify(conn, live.id, version, self.origin)
             return version
 
@@ -735,7 +768,11 @@ class Commands:
 
                 def tx(conn: Connection, meta: dict = meta) -> int:
                     # who plays a seat is a change of the game: pages' pending actions of it go stale
-                    version = store.claim(conn, live.id, live.version, values={"meta": meta, "updated": time.time()})
+                    now = time.time()
+                    due = self._due_after(live, touched=now, bots={**live.bots, seat: kind},
+                                          programs={k: v for k, v in live.programs.items() if k[0] != seat})
+                    version = store.claim(conn, live.id, live.version,
+                                          values={"meta": meta, "updated": now, "due_at": due})
                     conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == seat)
                                  .values(kind=kind, token_hash=None))
                     conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
@@ -756,7 +793,7 @@ class Commands:
             live.docs.clear()
             self._changed(live)
             await self._asettle(live)
-        self._kick(live)
+        await self._schedule(live)
         return live
 
     async def _end_idle_games(self) -> None:

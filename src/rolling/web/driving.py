@@ -67,7 +67,8 @@ class Driving:
             return found, seat, what, None
         if chosen is not None and chosen[0] == seat:
             return chosen[1], seat, BY_BOT, chosen[2]
-        return found.choose(live.state, seat), seat, BY_BOT, getattr(found, "last_reason", None)
+        bot = A.decision_bot(live, seat)
+        return bot.choose(live.state, seat), seat, BY_BOT, getattr(bot, "last_reason", None)
 
     def _step_failed(self, live: Live, e: Exception) -> None:
         if isinstance(e, IllegalAction):
@@ -89,13 +90,14 @@ class Driving:
         due = A.bot_to_act(live)
         if due is None:
             return None
-        seat, bot = due
+        seat = due[0]
+        bot = A.decision_bot(live, seat)
         action = await asyncio.to_thread(bot.choose, live.state, seat)
         return seat, action, getattr(bot, "last_reason", None)
 
     def _settle(self, live: Live) -> None:
         """With a bot pace of 0: take every automated action due now (a bots-only game to its end)."""
-        if self.bot_pace > 0:
+        if self.bot_pace > 0 or self.queue is not None:
             return
         for _ in range(MAX_INLINE):
             if not self._step(live, timers=False):
@@ -103,7 +105,7 @@ class Driving:
 
     async def _asettle(self, live: Live) -> None:
         """:meth:`_settle` with each action's transaction in a worker thread (under the game's lock)."""
-        if self.bot_pace > 0:
+        if self.bot_pace > 0 or self.queue is not None:
             return
         for _ in range(MAX_INLINE):
             if not await self._astep(live, timers=False):
@@ -111,7 +113,7 @@ class Driving:
 
     def _kick(self, live: Live) -> None:
         """Wake the game's background task (started if needed) to look for automated actions."""
-        if not self.start_workers or self.closed:
+        if not self.start_workers or self.closed or self.queue is not None:
             return
         live.wake.set()
         if live.task is None or live.task.done():

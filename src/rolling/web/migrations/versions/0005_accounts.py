@@ -2,7 +2,7 @@
 by accounts and the notifications' outbox (issue 31).
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-26
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
