@@ -274,4 +274,4 @@ def make_community_router(service: GameService, accounts: Accounts, seating: Sea
     return api
 
 
-__all__ = ["WebError", "make_community_router"]
+__all__ = ["make_community_router"]
