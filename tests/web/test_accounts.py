@@ -574,3 +574,23 @@ def test_account_pages_and_messages_hide_what_the_rules_hide(people, app, hook):
     assert cash[0] is not None and cash[1] is None and cash[2] is None  # alice's own seat only
     cash = {p["seat"]: p["cash"] for p in doc_of(bob, gid)["view"]["players"]}
     assert cash[1] is not None and cash[0] is None
+
+
+def test_games_played_and_won_per_game_and_edition(people):
+    """issue 31: "My games" counts, per game and edition, the finished games of the account's seats
+    and those it won (the standings' ``win``)."""
+    alice, bob, anon = people
+    gid = open_game(alice, seats=("open", "bot:random"))["id"]
+    alice.post(f"/api/games/{gid}/join", json={"seat": 0})
+    for _ in range(3000):
+        doc = doc_of(alice, gid)
+        if doc["over"]:
+            break
+        assert alice.post(f"/api/games/{gid}/actions", json={"version": doc["version"], "seat": 0,
+                                                               "action": pick(doc, 0)}).status_code == 200
+    assert doc["over"]
+    won = next(r["win"] for r in doc["standings"] if r["seat"] == 0)
+    me = alice.get("/api/me").json()
+    assert me["stats"] == [{"game": "stars", "edition": "stars", "played": 1, "won": int(won)}]
+    assert me["games"][0]["over"] and me["waiting"] == []
+    assert bob.get("/api/me").json()["stats"] == []
