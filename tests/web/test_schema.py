@@ -27,7 +27,8 @@ def test_no_server_error(tmp_path):
     ids = [g["id"], done["id"]]
     tokens = ",".join(s["token"] for s in g["seats"] if s["token"])
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-    operations = [result.ok() for result in schema.get_all_operations()]
+    # (the accounts' routes have their own, shorter run: tests/web/test_accounts.py::test_community_routes_no_server_error)
+    operations = [result.ok() for result in schema.get_all_operations() if "community" not in (result.ok().tags or [])]
     assert len(operations) >= 12
     for op in operations:
 

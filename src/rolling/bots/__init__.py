@@ -152,11 +152,12 @@ def make_bot(game: str, name: str, seed: int = 0) -> Bot:
     return cls(seed=seed, budget=budget) if budget else cls(seed=seed)
 
 
-from .seats import HUMAN, default_names, default_seats, parse_seats  # noqa: E402
+from .seats import HUMAN, OPEN, default_names, default_seats, parse_seats  # noqa: E402
 
 __all__ = [
     "BOTS",
     "HUMAN",
+    "OPEN",
     "PLAY",
     "STRONGEST",
     "Bot",

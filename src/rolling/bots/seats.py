@@ -18,16 +18,19 @@ from .base import SeatError, UnknownBot
 
 #: the seat of a person at the keyboard
 HUMAN = "human"
+#: a seat of a web game that waits for a person to take it from the lobby (issue 31)
+OPEN = "open"
 
 
-def parse_seat(game: str, word: str, number: int, humans: bool = True) -> str:
-    """One seat: ``"human"`` or the registry name of a bot of ``game``.
+def parse_seat(game: str, word: str, number: int, humans: bool = True, open_seats: bool = False) -> str:
+    """One seat: ``"human"``, ``"open"`` (where ``open_seats``) or the registry name of a bot of ``game``.
 
     Args:
         game: the game's registry name.
         word: what was typed for the seat.
         number: the seat's number from 1, for the message.
         humans: whether ``human`` is allowed (not in ``simulate``).
+        open_seats: whether ``open`` is allowed (a web game's seat taken from the lobby).
 
     Raises:
         SeatError: an unknown seat, or ``human`` where only bots may sit.
@@ -39,6 +42,8 @@ def parse_seat(game: str, word: str, number: int, humans: bool = True) -> str:
         if not humans:
             raise SeatError(f"seat {number} is human, but only bots play here (bots: {known_bots(game)})")
         return HUMAN
+    if w == OPEN and humans and open_seats:
+        return OPEN
     try:
         return resolve_bot(game, w, play=humans)
     except UnknownBot:
@@ -55,6 +60,7 @@ def parse_seats(
     players: int | None = None,
     default_players: int | None = None,
     humans: bool = True,
+    open_seats: bool = False,
 ) -> list[str]:
     """Parse a seat list (``"human,bot,bot:random"`` or a list of words), one entry per player.
 
@@ -63,7 +69,8 @@ def parse_seats(
 
     Raises:
         SeatError: an unknown seat, ``human`` where only bots may sit, no seats at all, or a count
-            that disagrees with ``players`` (``--players``).
+            that disagrees with ``players`` (``--players``). ``open`` is a seat only where
+            ``open_seats`` (the web).
     """
     if spec is None or (isinstance(spec, str) and not spec.strip()):
         n = players if players is not None else default_players
@@ -74,7 +81,7 @@ def parse_seats(
     words = [w for w in words if w.strip()]
     if not words:
         raise SeatError("no seats given")
-    seats = [parse_seat(game, w, k, humans) for k, w in enumerate(words, 1)]
+    seats = [parse_seat(game, w, k, humans, open_seats) for k, w in enumerate(words, 1)]
     if players is not None and players != len(seats):
         raise SeatError(f"--players {players} but --seats names {len(seats)} seat{'s' if len(seats) != 1 else ''}")
     return seats
@@ -92,6 +99,6 @@ def default_seats(game: str, players: int, humans: bool = True) -> list[str]:
 
 
 def default_names(seats: Sequence[str]) -> list[str]:
-    """Names numbered from 1: ``Player 1`` for a human, ``Heuristic 2`` for a heuristic bot."""
-    return [f"Player {k}" if kind == HUMAN else f"{kind.partition(':')[0].capitalize()} {k}"
+    """Names numbered from 1: ``Player 1`` for a human (or an open seat), ``Heuristic 2`` for a heuristic bot."""
+    return [f"Player {k}" if kind in (HUMAN, OPEN) else f"{kind.partition(':')[0].capitalize()} {k}"
             for k, kind in enumerate(seats, 1)]

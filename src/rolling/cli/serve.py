@@ -57,6 +57,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         except BaseException:
             sock.close()
             raise
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
         try:
             from sqlalchemy.engine import make_url
 
@@ -68,12 +69,18 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
                 raise UsageError("--no-worker needs a PostgreSQL database (--db postgresql+psycopg://...): "
                                  "on SQLite nothing but rolling serve could play the bots")
             queue = ("defer" if no_worker else "embedded") if postgres else None
-            web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace, queue=queue)
+            from rolling.web.settings import Settings
+
+            settings = Settings.from_env()
+            if not settings.public_url:  # the notifications' links: this server, unless told otherwise
+                local = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1", "::1") else shown
+                settings = Settings.from_env(public_url=f"http://{local}:{port}")
+            web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace, queue=queue,
+                             settings=settings)
         except BaseException:
             sock.close()
             raise
         where = default_db_path() if db is None else web.state.engine.url.render_as_string(hide_password=True)
-        shown = f"[{host}]" if family == socket.AF_INET6 else host
         worker = {"defer": ", no worker: run rolling worker", "embedded": ", with a worker"}.get(queue or "", "")
         typer.echo(f"rolling: serving http://{shown}:{port}/ (games in {where}{worker})", err=True)
         # every request makes many short-lived objects; the default threshold (700) runs the

@@ -45,6 +45,8 @@ class CreateGame(BaseModel):
     names: list[str] | None = Field(None, max_length=12)
     seed: int | None = Field(None, ge=0, lt=2**31)
     time_limits: dict[str, int] | None = None
+    #: not listed in the lobby; joined through the invite link of the answer (issue 31)
+    private: bool = False
 
 
 class SeatLink(BaseModel):
@@ -66,6 +68,8 @@ class Created(BaseModel):
     seats: list[SeatLink]
     spectator_url: str
     creator_token: str
+    #: a private game's invite link (its open seats are joined through it; shown only here)
+    invite_url: str | None = None
 
 
 class HandToBot(BaseModel):
@@ -120,9 +124,11 @@ def _tokens(header: str | None, query: str | None) -> list[str]:
 ERRORS = {code: {"model": ErrorBody} for code in (400, 403, 404, 409, 413, 422, 429)}
 
 
-def make_router(service: GameService, rate_limits: RateLimits | None = None) -> APIRouter:
+def make_router(service: GameService, rate_limits: RateLimits | None = None, seating: Any = None) -> APIRouter:
     """The API routes, bound to ``service``; creating, acting, chatting and importing counted by
-    ``rate_limits`` (default: those of ``service.settings``)."""
+    ``rate_limits`` (default: those of ``service.settings``); ``seating``
+    (:class:`~rolling.web.seating.Seating`) keeps a game's community options and hides private
+    games from the lobby."""
     api = APIRouter(prefix="/api", responses=ERRORS)
     limits = rate_limits or RateLimits(service.settings)
     acting = [Depends(limits.dependency("act"))]
@@ -137,20 +143,27 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
 
     @api.post("/games", status_code=201, response_model=Created, summary="Create a game",
               dependencies=[Depends(limits.dependency("create"))])
-    async def create(body: CreateGame) -> Created:
-        """Create a game; the answer holds each human seat's secret link (shown only here)."""
+    async def create(body: CreateGame, request: Request) -> Created:
+        """Create a game; the answer holds each human seat's secret link (shown only here). Seats
+        ``open`` wait for accounts to take them from the lobby (or, ``private``, through the
+        answer's invite link)."""
         creator = new_token()
         live, tokens = await service.create(body.game, body.config, body.seats, body.names, body.seed,
                                             body.time_limits, creator_token=creator)
+        invite = await seating.after_create(live, getattr(request.state, "account", None), body.private) if seating else None
         seats = [SeatLink(seat=s["seat"], name=s["name"], kind=s["kind"], token=tokens.get(s["seat"]),
                           url=seat_url(live.id, tokens.get(s["seat"])) if s["seat"] in tokens else None)
                  for s in live.seats]
-        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}", creator_token=creator)
+        return Created(id=live.id, game=live.game, seats=seats, spectator_url=f"/g/{live.id}", creator_token=creator,
+                       invite_url=f"/g/{live.id}/join?invite={invite}" if invite else None)
 
     @api.get("/games", summary="List games, newest first")
-    async def list_games(limit: int = Query(200, ge=1, le=1000)) -> dict[str, Any]:
-        """The newest games with their version, whether over, and who is to act."""
-        return {"games": await asyncio.to_thread(service.list_games, limit)}
+    async def list_games(limit: int = Query(200, ge=1, le=1000), open: bool = False) -> dict[str, Any]:
+        """The newest games with their version, whether over, and who is to act; never the private
+        ones. ``open``: only the unfinished games with an open seat (their ``open`` seats listed)."""
+        if seating is None:
+            return {"games": await asyncio.to_thread(service.list_games, limit)}
+        return {"games": await seating.lobby(limit, open)}
 
     async def view(gid: str, header: str | None, t: str | None) -> tuple[Live, tuple[int, ...]]:
         live = await service.load(gid)

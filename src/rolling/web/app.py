@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from contextlib import asynccontextmanager
@@ -14,10 +16,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
+from .accounts import Accounts, AccountSeats
 from .api import error_response, make_router, make_ws_router
+from .community_api import make_community_router
 from .db import open_database
 from .limits import RateLimits
 from .middleware import BodyLimit, SecurityHeaders
+from .notify import Notifier
+from .seating import Seating
 from .service import GameService, WebError
 from .settings import DEFAULT_BOT_PACE, Settings, default_db_url
 from .tokens import RedactTokens
@@ -91,13 +97,24 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         raise UsageError("the task queue (rolling worker, --no-worker) needs a PostgreSQL database "
                          "(--db postgresql+psycopg://...): on SQLite rolling serve plays the bots itself")
     service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings, queue=queue)
+    accounts = Accounts(engine, settings)
+    seating = Seating(service)
+    notifier = Notifier(engine, settings, accounts)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await service.start()
+        # notifications (issue 31) are a worker's job: on SQLite this process's, beside the requests
+        # (never in them); with the task queue, the periodic job rolling.notify (:mod:`.tasks`) of
+        # the embedded worker or of rolling worker
+        notifying = asyncio.get_running_loop().create_task(notifier.run()) if start_workers and queue is None else None
         try:
             yield
         finally:
+            if notifying is not None:
+                notifying.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await notifying
             await service.stop()
             engine.dispose()
 
@@ -111,6 +128,9 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
     app.state.engine = engine
     app.state.settings = settings
     app.state.rate_limits = rate_limits
+    app.state.accounts = accounts
+    app.state.seating = seating
+    app.state.notifier = notifier
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, e: WebError) -> JSONResponse:
@@ -155,10 +175,12 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         return settings.max_import if path == "/api/import" else settings.max_body
 
     # the last added runs first: headers on every answer, then the body's size before anything reads it
+    app.add_middleware(AccountSeats, accounts=accounts)
     app.add_middleware(ServerTiming)
     app.add_middleware(BodyLimit, limit_for=body_limit)
     app.add_middleware(SecurityHeaders)
-    app.include_router(make_router(service, rate_limits))
+    app.include_router(make_router(service, rate_limits, seating))
+    app.include_router(make_community_router(service, accounts, seating, notifier, rate_limits))
     app.include_router(make_ws_router(service))
     try:
         from .pages import mount_static

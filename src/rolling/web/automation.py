@@ -14,13 +14,13 @@ import time
 from typing import Any
 
 from . import programs as P
-from .live import BY_BOT, BY_PROGRAM, BY_TIMER, Live
+from .live import BY_BOT, BY_PROGRAM, BY_TIMER, Live, waiting
 
 
 def stopped(live: Live) -> bool:
-    """Nothing automated happens in the game: watch-only, broken (a bot's move refused), over or
-    ended before its end."""
-    return bool(live.watch_only or live.broken or live.state.is_over or "closed" in live.meta)
+    """Nothing automated happens in the game: watch-only, broken (a bot's move refused), over,
+    ended before its end, or waiting for its open seats to be taken (issue 31)."""
+    return bool(live.watch_only or live.broken or live.state.is_over or "closed" in live.meta or waiting(live))
 
 
 def program_action(live: Live, seat: int) -> Any | None:
@@ -38,7 +38,7 @@ def deadline(live: Live) -> float | None:
     set for the phase, or nobody to act)."""
     s = live.state
     limit = live.time_limits.get(str(getattr(s, "phase", "")))
-    if not limit or s.is_over or not s.to_act:
+    if not limit or s.is_over or not s.to_act or waiting(live):
         return None
     return live.last_time + limit
 
@@ -46,9 +46,12 @@ def deadline(live: Live) -> float | None:
 def due_at(live: Live, bot_pace: float) -> tuple[float, str] | None:
     """``(when, what)`` of the game's next automated action: ``when`` in seconds since the epoch
     (a bot or program ``bot_pace`` seconds after the latest action; a timer at the phase's
-    deadline), ``what`` one of ``bot``, ``program``, ``timer``; None when nothing is automated."""
+    deadline), ``what`` one of ``bot``, ``program``, ``timer``; None when nothing is automated.
+    A game's ``meta["bot_pace"]`` (its settings) replaces a ``bot_pace`` above 0."""
     if stopped(live):
         return None
+    # a game's own pace (its settings page, issue 31) where the server paces its bots at all
+    bot_pace = float(live.meta.get("bot_pace", bot_pace)) if bot_pace > 0 else 0.0
     to_act = live.state.to_act
     if any(seat in live.bots for seat in to_act):
         return live.last_time + bot_pace, BY_BOT

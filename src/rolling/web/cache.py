@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from rolling.bots import HUMAN, make_bot
+from rolling.bots import HUMAN, OPEN, make_bot
 from rolling.bots.reasons import decode
 from rolling.core.errors import IllegalAction
 from rolling.core.record import GameRecord, new_state
@@ -111,7 +111,7 @@ class GameCache:
         from .limits import capped  # (limits' errors are WebErrors: imported here, not at the top)
 
         live.bots = {s["seat"]: capped(make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"]), self.settings)
-                     for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
+                     for s in live.seats if s["kind"] not in (HUMAN, IMPORTED, OPEN)}
         self._rebuild(live)
         return live
 
@@ -344,9 +344,14 @@ class GameCache:
         if new_seats != live.seats:
             from .limits import capped
 
+            if not live.actions and [x["name"] for x in new_seats] != [x["name"] for x in live.seats]:
+                self._reload(live)  # a seat taken before the first action renames its player (issue 31)
+                return True
             for st in new_seats:
                 k = st["seat"]
-                if st["kind"] not in (HUMAN, IMPORTED) and (k >= len(live.seats) or live.seats[k]["kind"] != st["kind"]):
+                if st["kind"] in (HUMAN, IMPORTED, OPEN):
+                    live.bots.pop(k, None)  # (a seat reopened or taken by a person elsewhere)
+                elif k >= len(live.seats) or live.seats[k]["kind"] != st["kind"]:
                     live.bots[k] = capped(make_bot(live.game, st["kind"], seed=live.seed * 101 + k), self.settings)
             live.seats, changed = new_seats, True
         new_progs = {(p.seat, p.kind): {"seat": p.seat, "kind": p.kind, "limit": p.limit,

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from rolling.bots import HUMAN, default_names, make_bot, parse_seats
+from rolling.bots import HUMAN, OPEN, default_names, make_bot, parse_seats
 from rolling.bots.reasons import decode, encode
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.games import GAME_MODULES, get_game
@@ -41,6 +41,7 @@ from .live import (
     _duration,
     _iso,
     _title,
+    waiting,
 )
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 from .stale import basis as decision_basis
@@ -116,13 +117,13 @@ class Commands:
         config = dict(config or {})
         try:
             kinds = parse_seats(game, seats, players=config.get("players") if isinstance(config.get("players"), int) else None,
-                                default_players=2 if game == "stars" else 1)
+                                default_players=2 if game == "stars" else 1, open_seats=True)
         except UsageError as e:
             raise WebError(str(e)) from None
         from .limits import check_budget
 
         for kind in kinds:
-            if kind != HUMAN:
+            if kind not in (HUMAN, OPEN):
                 check_budget(game, kind, self.settings)
         if "players" not in config and game != "market":
             config["players"] = len(kinds)
@@ -369,6 +370,8 @@ class Commands:
                 self._require_open(live)
                 if live.state.is_over:
                     raise Conflict("the game is over")
+                if waiting(live):
+                    raise Conflict("the game waits for its open seats to be taken (or for its creator to start it)")
                 if stale:
                     changed = what_changed(basis, decision_basis(live.game, live.state, seat), data)
                     if changed is not None:

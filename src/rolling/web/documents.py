@@ -18,7 +18,7 @@ from rolling.core.record import GameRecord
 from . import automation as A
 from . import decisions as D
 from .errors import NotFound
-from .live import NOTHING_TO_UNDO, Live, LogSoFar, _iso
+from .live import NOTHING_TO_UNDO, Live, LogSoFar, _iso, waiting
 from .models import ActionRow, Game, Seat
 from .stale import basis as decision_basis
 
@@ -102,7 +102,7 @@ class Documents:
         to_act = list(s.to_act) if not s.is_over else []
         acting = [k for k in held if k in to_act]
         viewer = acting[0] if acting else (held[0] if held else None)
-        decisions = {} if live.watch_only else {str(k): D.decisions(live.game, s, k) for k in acting}
+        decisions = {} if live.watch_only or waiting(live) else {str(k): D.decisions(live.game, s, k) for k in acting}
         # each acting seat's decision basis, sent back with its action (a stale one may still count)
         bases = {k: decision_basis(live.game, s, int(k)) for k in decisions}
         undo: dict[str, bool] = {}
@@ -129,6 +129,9 @@ class Documents:
             "view": s.view(viewer),
             "log": self._with_events(live, viewer)[0],
             "reasons": _shown(self._with_events(live, viewer)[1], s.is_over),
+            # when each server's line of the log happened, and the latest action (issue 31)
+            "log_times": self._with_events(live, viewer)[2],
+            "last_action_at": _iso(live.times[-1]) if live.times else None,
             "decisions": decisions,
             "basis": {k: b for k, b in bases.items() if b is not None},
             "standings": s.standings() if s.is_over else None,
@@ -144,6 +147,7 @@ class Documents:
             "meta": {k: v for k, v in live.meta.items() if k in ("source", "site_game_id", "match", "import_error")},
             "stopped": live.broken,
             "closed": live.meta.get("closed"),
+            "open": [x["seat"] for x in live.seats if x["kind"] == "open"],
         }
         if deadline is None:
             live.docs[key] = (live.rev, doc)
@@ -228,15 +232,17 @@ class Documents:
         return out
 
 
-    def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]]]:
+    def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]:
         """The viewer's log lines with the server's events (:meth:`_event`) placed after the
-        lines of the actions before them, and the bots' reasons moved to match."""
+        lines of the actions before them, the bots' reasons moved to match, and the events' times
+        (``[{"line", "at"}]``: line ``line`` of the log happened ``at``, ISO 8601 UTC)."""
         so_far = self._lines(live, viewer)
         events = [e for e in live.meta.get("events", ()) if e["n"] <= live.played]
         if not events:
-            return so_far.lines, so_far.reasons
+            return so_far.lines, so_far.reasons, []
         s = live.state
         lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
+        stamps = []
         for k, e in enumerate(events):
             n = e["n"]
             if n == live.played:
@@ -245,7 +251,8 @@ class Documents:
                 at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1])) if n > 0 else 0
             at = min(at + k, len(lines))  # after the events before it
             lines.insert(at, f"— {e['text']}")
+            stamps.append({"line": at, "at": e.get("at")})
             for r in reasons:
                 if r["n"] > n:
                     r["line"] += 1
-        return lines, reasons
+        return lines, reasons, stamps

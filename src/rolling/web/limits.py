@@ -106,6 +106,10 @@ KINDS = {
     "import": ("rate_import", None),
     "act": ("rate_act_address", "rate_act_token"),
     "chat": ("rate_chat_address", "rate_chat_token"),
+    "register": ("rate_register", None),
+    # (the "token" of a login is the account name tried: guessing one account's password from
+    # many addresses is bounded too)
+    "login": ("rate_login_address", "rate_login_name"),
 }
 
 

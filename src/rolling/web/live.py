@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from rolling.bots import OPEN
 from rolling.bots.reasons import Reason
 from rolling.core.record import GameRecord
 
@@ -108,6 +109,12 @@ class Live:
         meta["names"] = [s["name"] for s in self.seats]
         meta["seats"] = [s["kind"] for s in self.seats]
         return GameRecord(self.game, dict(self.config), self.seed, list(self.actions), meta)
+
+
+def waiting(live: Live) -> bool:
+    """Whether the game waits for its open seats to be taken (issue 31): nobody plays meanwhile,
+    neither people nor bots nor clocks."""
+    return any(x["kind"] == OPEN for x in live.seats)
 
 
 def _duration(seconds: float) -> str:

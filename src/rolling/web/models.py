@@ -119,3 +119,108 @@ class BotReasonRow(Base):
     n: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
+
+
+# -- community (issue 31): accounts, seats bound to accounts, notifications ---------------------------
+
+
+class Account(Base):
+    """A person's account: ``name`` (unique, compared case-blind through ``name_key``), ``email``,
+    the argon2id hash of the password (:mod:`rolling.web.accounts`), and ``notify``: where they are
+    told of their turns (``{"urls": [apprise URLs], "email": bool, "push": [Web Push subscriptions]}``).
+    An account holds its seats through its seat key (:func:`rolling.web.accounts.seat_key`), whose
+    SHA-256 is the seat's ``token_hash``: the seats of accounts and of links are one mechanism."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[float] = mapped_column(Float)
+    notify: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the SHA-256 of the session's random id (the cookie carries the id,
+    signed), its account and when it was made (sessions expire after ``session_days``)."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class PasswordReset(Base):
+    """A password reset sent by email: the SHA-256 of its one-time token, until ``expires``."""
+
+    __tablename__ = "password_resets"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class ServerKey(Base):
+    """A key the server made at its first start and every process shares: ``secret`` (signs the
+    session cookies, derives the accounts' seat keys) and the Web Push VAPID key pair."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class GameOptions(Base):
+    """A game's community options: ``private`` (not in the lobby; joined through its invite link,
+    whose code's SHA-256 is ``invite_hash``), the account that made it (``creator_account``: may
+    start it early, replace or reopen an idle seat, change its settings) and ``idle_seconds`` (a
+    seat idle this long may be replaced by the creator; 0: never). A game's own bot pace is kept
+    in ``games.meta["bot_pace"]``, which every process reads."""
+
+    __tablename__ = "game_options"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    creator_account: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    idle_seconds: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class SeatAccount(Base):
+    """Which account took a seat (joined it from the lobby or an invite, or made the game seated
+    in it): kept for "my games" and the account's record even once the seat is handed on."""
+
+    __tablename__ = "seat_accounts"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    joined: Mapped[float] = mapped_column(Float)
+
+
+class OutboxRow(Base):
+    """A notification to deliver (:mod:`rolling.web.notify`): ``key`` is unique, so the same event of
+    the same game version is queued once however many workers see it; ``event`` is ``turn``,
+    ``over``, ``mention`` or ``reset`` (a password reset email, whose link is in ``payload``).
+    ``status``: ``pending`` until ``sent``, ``dropped`` (no longer true when its time came, e.g.
+    the turn was taken) or ``failed`` (after the last try); ``due`` is when it is tried next."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True)
+    account_id: Mapped[str] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    event: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created: Mapped[float] = mapped_column(Float)
+    due: Mapped[float] = mapped_column(Float, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
+    sent: Mapped[float | None] = mapped_column(Float, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)

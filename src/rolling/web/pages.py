@@ -52,6 +52,31 @@ def my_games() -> HTMLResponse:
     return _page("my.html")
 
 
+@router.get("/account")
+def account_page() -> HTMLResponse:
+    """The account: log in, register, reset a password; its games, records and notifications."""
+    return _page("account.html")
+
+
+@router.get("/g/{game_id}/join")
+def join_page(game_id: str) -> HTMLResponse:
+    """Take an open seat of a game (a private game's invite link: ``?invite=CODE``)."""
+    return _page("join.html")
+
+
+@router.get("/g/{game_id}/settings")
+def settings_page(game_id: str) -> HTMLResponse:
+    """A game's settings (time limits, bot pace, idle time) and its creator's seat changes."""
+    return _page("gsettings.html")
+
+
+@router.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker of Web Push notifications, at the root so that it may serve every page."""
+    return Response(STATIC.joinpath("js", "sw.js").read_text(encoding="utf-8"), media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
 @router.get("/import")
 def import_page() -> HTMLResponse:
     """Upload an 18xx.games export to watch and step through it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,24 @@ class Settings:
         rate_act_address, rate_act_token: acting (and undo, programs), per address and per seat token.
         rate_chat_address, rate_chat_token: chat lines, per address and per seat token.
         idle_end_seconds: a game nobody has acted in for this long is ended by the server (0: never).
+        rate_register, rate_login_address, rate_login_name: accounts made per address; login
+            attempts per address and per account name (issue 31).
+        session_days: how long a login lasts.
+        secret_key: the key signing session cookies and deriving accounts' seat keys; empty: one
+            made at the first start and kept in the database (``server_keys``). Set it to keep it
+            out of the database (a copy of the database then gives nobody an account's seats).
+        public_url: the address of the site in notifications' links (``https://rolling.example``);
+            ``rolling serve`` defaults it to its own host and port.
+        notify_allow_private: allow webhooks (apprise URLs, Web Push endpoints) to private,
+            loopback and link-local addresses (``ROLLING_NOTIFY_ALLOW_PRIVATE=1``; off: refused, as
+            18xx.games does, so that nobody makes the server call into its own network).
+        notify_delay: seconds a notification waits before it is sent, so that a burst of bots'
+            moves makes one message, and a turn taken meanwhile none.
+        notify_every: seconds between two rounds of the notifier (finding events, sending).
+        smtp_host, smtp_port, smtp_user, smtp_password, smtp_from, smtp_security: the mail server
+            of email notifications and password resets (``smtp_security``: ``starttls``, ``ssl`` or
+            ``none``; no ``smtp_host``: no email is sent).
+        vapid_subject: the contact (``mailto:...``) sent to Web Push services with each push.
     """
 
     bot_max_seconds: float = 5.0
@@ -57,6 +75,22 @@ class Settings:
     rate_chat_address: str = "20/second"
     rate_chat_token: str = "3/second;60/minute"
     idle_end_seconds: float = 30 * 86400.0
+    rate_register: str = "5/minute;50/day"
+    rate_login_address: str = "20/minute;200/hour"
+    rate_login_name: str = "5/minute;50/hour"
+    session_days: float = 30.0
+    secret_key: str = field(default="", repr=False)
+    public_url: str = ""
+    notify_allow_private: bool = False
+    notify_delay: float = 2.0
+    notify_every: float = 1.0
+    smtp_host: str = ""
+    smtp_port: int = 0
+    smtp_user: str = ""
+    smtp_password: str = field(default="", repr=False)
+    smtp_from: str = "rolling@localhost"
+    smtp_security: str = "starttls"
+    vapid_subject: str = "mailto:rolling@localhost"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

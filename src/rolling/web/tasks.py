@@ -51,6 +51,8 @@ log = logging.getLogger("rolling.worker")
 QUEUE = "rolling"
 #: the task that takes a game's due automated actions
 ADVANCE = "rolling.advance"
+#: the periodic job of notifications (issue 31)
+NOTIFY = "rolling.notify"
 #: the most actions one job takes before it makes way for other games' jobs (a bots-only game at
 #: a pace of 0 is many jobs, each a turn in the queue)
 ACTIONS_PER_JOB = 25
@@ -103,7 +105,24 @@ def make_app(db_url: Any, service: GameService | None = None) -> procrastinate.A
     async def sweep(timestamp: int) -> None:
         await sweep_due(app, service)
 
+    notifier = make_notifier(service)
+
+    @app.periodic(cron="* * * * * *", periodic_id="notify")
+    @app.task(name=NOTIFY, queue=QUEUE, queueing_lock=NOTIFY)
+    async def notify(timestamp: int) -> None:
+        # issue 31: find the accounts' events and send the due notifications (blocking I/O: a thread)
+        await asyncio.to_thread(notifier.run_once)
+
     return app
+
+
+def make_notifier(service: GameService) -> Any:
+    """The notifier (:class:`rolling.web.notify.Notifier`) of a worker's service: its periodic job
+    ``rolling.notify`` finds the accounts' events and sends what is due, every second (issue 31)."""
+    from .accounts import Accounts
+    from .notify import Notifier
+
+    return Notifier(service.engine, service.settings, Accounts(service.engine, service.settings))
 
 
 async def defer(app: procrastinate.App, gid: str, at: float | None = None) -> None:
@@ -243,11 +262,13 @@ async def serve_worker(db_url: str, bot_pace: float, concurrency: int = CONCURRE
     listens to the games' notifications to keep its cached games current) running the jobs."""
     from .db import open_database
     from .service import GameService
+    from .settings import Settings
 
     engine = open_database(db_url)
     try:
         await asyncio.to_thread(ensure_schema, engine)
-        service = GameService(engine, bot_pace=bot_pace, start_workers=False, settings=settings)
+        # (the environment's settings, as rolling serve's: the notifications' SMTP server, their guard)
+        service = GameService(engine, bot_pace=bot_pace, start_workers=False, settings=settings or Settings.from_env())
         await service.start()
         app = make_app(engine.url, service)
         try:

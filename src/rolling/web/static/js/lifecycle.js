@@ -12,6 +12,11 @@ export function renderLifecycle(box, d, { id, tokens, render, showError }) {
     try { await call(); } catch (e) { showError(e.message); }
   };
   if (d.closed) items.push(el("div", { class: "closed" }, `Game ended: ${d.closed.text}`));
+  if ((d.open || []).length && live) {
+    items.push(el("div", { class: "waiting-seats" }, `Waiting for players: seat${d.open.length > 1 ? "s" : ""} ${d.open.map((s) => s + 1).join(", ")} open — `,
+      el("a", { href: `/g/${encodeURIComponent(id)}/join` }, "join")));
+  }
+  if (!d.watch_only) items.push(el("a", { class: "small game-settings", href: `/g/${encodeURIComponent(id)}/settings` }, "settings"));
   if (live) {
     for (const seat of d.you || []) {
       items.push(el("button", { class: "small hand-to-bot", "data-seat": seat, onclick: () => run(

@@ -40,7 +40,7 @@ function drawSeats(force = false) {
   if (!force && document.querySelectorAll(".seat-kind").length === n) return; // nothing to redraw
   const old = [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
   const oldNames = [...document.querySelectorAll(".seat-name")].map((s) => s.value);
-  const kinds = [["human", "human"], ["bot", `bot (${g.strongest || "strongest"})`], ...(g.bots || []).map((b) => [`bot:${b}`, `bot: ${b}`])];
+  const kinds = [["human", "human"], ["open", "open (joined from the lobby)"], ["bot", `bot (${g.strongest || "strongest"})`], ...(g.bots || []).map((b) => [`bot:${b}`, `bot: ${b}`])];
   const cells = [];
   for (let i = 0; i < n; i++) {
     const sel = el("select", { class: "seat-kind", "aria-label": `seat ${i + 1}` }, kinds.map(([v, t]) => el("option", { value: v }, t)));
@@ -72,6 +72,7 @@ async function create(e) {
   if ((g.editions || []).length) config.edition = $("edition").value;
   if ((g.variants || []).length) config.variants = [...document.querySelectorAll("input[name=variant]:checked")].map((x) => x.value);
   const body = { game: $("game").value, config, seats };
+  if ($("private").checked) body.private = true;
   if (names.some(Boolean)) body.names = names.map((x, i) => x || (seats[i] === "human" ? `Player ${i + 1}` : `${seats[i].replace("bot:", "").replace(/^bot$/, spec().strongest || "bot").split(":")[0]} ${i + 1}`.replace(/^./, (c) => c.toUpperCase())));
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const limits = {};
@@ -91,11 +92,17 @@ async function create(e) {
     : el("li", { class: "muted" }, `${s.name}: ${s.kind}`));
   items.push(el("li", {}, el("b", {}, "Spectators: "), el("a", { href: created.spectator_url, class: "spectator-link" }, "watch"), " ", el("code", {}, absolute(created.spectator_url)), " ", copyButton(absolute(created.spectator_url))));
   $("links").replaceChildren(...items);
+  const join = created.invite_url || (created.seats.some((s) => s.kind === "open") ? `/g/${encodeURIComponent(created.id)}/join` : null);
+  $("open-note").hidden = !join;
+  if (join) $("open-note").replaceChildren(el("b", {}, created.invite_url ? "Invite link (private game): " : "Open seats: "),
+    el("a", { href: join, class: "invite-link" }, "join"), " ", el("code", {}, absolute(join)), " ", copyButton(absolute(join)),
+    " ", el("a", { href: `/g/${encodeURIComponent(created.id)}/settings` }, "settings"));
   $("created").hidden = false;
   $("hotseat").hidden = !created.seats.some((s) => s.token);
   $("hotseat").textContent = created.seats.filter((s) => s.token).length > 1 ? "Play every human seat in this browser" : "Play it in this browser";
   $("created").scrollIntoView({ behavior: "smooth" });
   listGames();
+  listOpen();
 }
 
 function hotseat() {
@@ -122,6 +129,32 @@ async function listGames() {
   $("games").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 5, class: "muted" }, "no games yet"))]));
 }
 
+async function joinSeat(id, seat) {
+  $("join-error").hidden = true;
+  try {
+    await api(`/api/games/${encodeURIComponent(id)}/join`, { method: "POST", body: { seat } });
+    location.href = `/g/${encodeURIComponent(id)}`;
+  } catch (e) {
+    $("join-error").replaceChildren(e.status === 401 ? el("span", {}, el("a", { href: "/account" }, "Log in or register"), " to take a seat") : e.message);
+    $("join-error").hidden = false;
+  }
+}
+
+async function listOpen() {
+  let data;
+  try { data = await api("/api/games?open=true"); } catch (e) { $("open-games").replaceChildren(el("tr", {}, el("td", { colspan: 4, class: "error" }, e.message))); return; }
+  const rows = (data.games || []).map((g) => el("tr", { "data-game": g.id },
+    el("td", {}, g.title || g.game),
+    el("td", {}, g.seats.map((s) => (s.kind === "open" ? "open" : `${s.name}${s.kind === "human" ? "" : ` (${s.kind})`}`)).join(", ")),
+    el("td", {}, g.created ? new Date(g.created).toLocaleString() : ""),
+    el("td", {}, ...(g.open || []).map((seat) => el("button", { class: "small join-seat", "data-seat": seat, onclick: () => joinSeat(g.id, seat) }, `take seat ${seat + 1}`)))));
+  $("open-games").replaceChildren(...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 4, class: "muted" }, "no game waits for players"))]));
+}
+
+async function whoAmI() {
+  try { const me = await api("/api/me"); $("account-link").textContent = `${me.account.name}${me.waiting.length ? ` (${me.waiting.length} waiting)` : ""}`; } catch { /* not logged in */ }
+}
+
 async function main() {
   try { options = (await api("/api/games/options")).games || {}; } catch (e) { $("create-error").textContent = e.message; $("create-error").hidden = false; }
   $("game").replaceChildren(...Object.keys(options).map((g) => el("option", { value: g }, options[g].title || g)));
@@ -142,6 +175,8 @@ async function main() {
   $("create").addEventListener("submit", create);
   $("hotseat").addEventListener("click", hotseat);
   listGames();
-  setInterval(listGames, 15000);
+  listOpen();
+  whoAmI();
+  setInterval(() => { listGames(); listOpen(); }, 15000);
 }
 main();
