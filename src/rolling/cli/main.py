@@ -132,6 +132,7 @@ COMMAND_MODULES = [
     "rolling.cli.freight",
     "rolling.cli.serve",
     "rolling.cli.report",
+    "rolling.cli.analyze",
 ]
 
 for _name in COMMAND_MODULES:
