@@ -157,7 +157,7 @@ def check_positions(job):
         if i in chosen:
             data = record.actions[i]
             seat = data.get("seat", s.to_act[0])
-            v = evaluate_position(kit.searcher(seat, seed), s, seat, parse_budget(budget), Rng(seed + i), value)
+            v = evaluate_position(kit.searcher(seat, seed), kit.hidden(s, seat), seat, parse_budget(budget), Rng(seed + i), value)
             out.append((list(v.win), outcome, i / len(record.actions)))
     return out
 

@@ -103,6 +103,35 @@ class Kit:
             memo.observe(s)
             self.seen = memo.seen
 
+    def hidden(self, s: Any, seat: int) -> Any:
+        """A copy of ``s`` in which what ``seat`` cannot see is put in a fixed order, so that an
+        evaluation cannot depend on it even through the order the determinization starts from
+        (Freight: the hidden stretches of the contract deck and the improvement deck are sorted,
+        exactly the parts :meth:`~rolling.bots.freight_search.FreightSearch.determinize` shuffles,
+        and the generator of the dice to come is reset; Market: the generator). Stars needs none:
+        its redeal depends only on the Deck's size and colours and the companies seen.
+
+        The log is left out of the copy (an evaluation writes none)."""
+        if self.game == "stars":
+            return s
+        log = s.log
+        s.log = None
+        try:
+            d = s.clone()
+        finally:
+            s.log = log
+        d.rng = Rng(0)
+        if self.game == "freight":
+            deck = d.contract_deck
+            marks = [k for k, card in enumerate(deck) if card < 0]
+            bounds = marks + [len(deck)]
+            for lo, hi in zip(bounds, bounds[1:], strict=False):
+                deck[lo + 1:hi] = sorted(deck[lo + 1:hi])
+            imps = d.improvement_deck
+            known = min(len(imps), d.eop_removed)
+            imps[known:] = sorted(imps[known:])
+        return d
+
     def searcher(self, seat: int, seed: int) -> Any:
         """The search adapter for the deciding ``seat`` (its memory set from :meth:`observe`)."""
         if self.game == "stars":

@@ -90,7 +90,8 @@ def analyze_chunk(job: tuple[dict, list[int], str, int, ValueFunction | None]) -
             action = spec.action_from_json(data)
             seat = data.get("seat", state.to_act[0] if state.to_act else 0)
             game = kit.searcher(seat, seed)
-            ev = evaluate_decision(game, state, seat, action, budget, Rng(decision_seed(seed, i)), value)
+            ev = evaluate_decision(game, kit.hidden(state, seat), seat, action, budget,
+                                   Rng(decision_seed(seed, i)), value)
             out.append(decision_entry(record.game, kit, state, i, seat, ev))
     return out
 
