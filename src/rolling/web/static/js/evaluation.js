@@ -44,9 +44,10 @@ export function evaluationGraph(a, { colors = {}, onPick = () => {}, width = 760
     svg.append(node("line", { x1: L, x2: L + W, y1: py(v), y2: py(v), stroke: "#eee8dc" }));
     svg.append(node("text", { x: L - 4, y: py(v) + 4, "text-anchor": "end" }, market ? `$${Math.round(v)}` : pct(v)));
   }
-  const every = Math.max(1, Math.ceil(n / 10));
+  const every = Math.max(1, Math.ceil(n / (width < 500 ? 5 : 10)));
   ds.forEach((d, k) => {
-    if (k % every === 0 || k === n - 1) svg.append(node("text", { x: px(k), y: height - 5, "text-anchor": k === 0 ? "start" : k === n - 1 ? "end" : "middle" }, String(d.n + 1)));
+    // the last decision's label, and no other label close enough to run into it
+    if ((k % every === 0 && n - 1 - k >= every / 2) || k === n - 1) svg.append(node("text", { x: px(k), y: height - 5, "text-anchor": k === 0 ? "start" : k === n - 1 ? "end" : "middle" }, String(d.n + 1)));
   });
   const seats = market ? [0] : a.names.map((_, s) => s);
   const colour = (s) => colors[s] || PALETTE[s % PALETTE.length];
