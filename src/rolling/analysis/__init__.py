@@ -10,16 +10,16 @@ docs/analysis.md describes the method, the JSON and the calibration.
 - :mod:`.evaluation`: one decision's evaluation (:func:`evaluate_decision`);
 - :mod:`.labels`: inaccuracy / mistake / blunder thresholds and accuracy;
 - :mod:`.runner`: a whole game, in parallel (:func:`analyze`), and reading the file (:func:`read_game`);
-- :mod:`.summary`: the per-seat summary and its text.
+- :mod:`.summary`: the per-seat summary.
 """
 
 from .evaluation import Evaluation, evaluate_decision
 from .labels import LABELS, THRESHOLDS, label, move_accuracy
 from .runner import analyze, read_game
-from .summary import print_summary, summarize
+from .summary import summarize
 from .values import HeuristicValue, Value, ValueFunction
 
 __all__ = [
     "LABELS", "THRESHOLDS", "Evaluation", "HeuristicValue", "Value", "ValueFunction", "analyze",
-    "evaluate_decision", "label", "move_accuracy", "print_summary", "read_game", "summarize",
+    "evaluate_decision", "label", "move_accuracy", "read_game", "summarize",
 ]

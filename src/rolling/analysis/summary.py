@@ -1,4 +1,4 @@
-"""The per-seat summary of an analysis and its text for the terminal (rich).
+"""The per-seat summary of an analysis (its text for the terminal: :mod:`rolling.cli.analyze`).
 
 Per seat: the decisions it took, its accuracy (:func:`rolling.analysis.labels.move_accuracy`,
 averaged), how many inaccuracies, mistakes and blunders, the win probability and expected final
@@ -44,37 +44,3 @@ def summarize(game: str, names: list[str], decisions: list[dict[str, Any]], fina
         "thresholds": dict(MARKET_THRESHOLDS if game == "market" else THRESHOLDS),
         "loss_unit": "dollars of expected final cash" if game == "market" else "win probability",
     }
-
-
-def print_summary(analysis: dict[str, Any], console=None) -> None:
-    """Print the summary table and each seat's three costliest decisions."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = console or Console()
-    s = analysis["summary"]
-    market = analysis["game"] == "market"
-    by_n = {d["n"]: d for d in analysis["decisions"]}
-    title = f"Analysis of a {analysis['game']} game ({len(analysis['decisions'])} decisions, budget {analysis['budget']})"
-    table = Table(title=title, title_justify="left")
-    table.add_column("player")
-    table.add_column("decisions", justify="right")
-    table.add_column("accuracy", justify="right")
-    for lab in LABELS:
-        table.add_column(lab + "s", justify="right")
-    table.add_column("$ lost" if market else "win % lost", justify="right")
-    for row in s["seats"]:
-        won = " (winner)" if row["seat"] in s["winners"] else ""
-        lost = f"{row['score_loss']:.1f}" if market else f"{100 * row['loss']:.0f}"
-        acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.1f}"
-        table.add_row(row["name"] + won, str(row["decisions"]), acc, *(str(row[lab]) for lab in LABELS), lost)
-    console.print(table)
-    for row in s["seats"]:
-        if not row["costliest"]:
-            continue
-        console.print(f"{row['name']}: costliest decisions")
-        for n in row["costliest"]:
-            d = by_n[n]
-            cost = f"-${d['score_loss']:.1f}" if market else f"-{100 * d['loss']:.0f}% ({d['win_after'][d['seat']]:.0%} instead of {d['best_win']:.0%})"
-            tag = f" [{d['label']}]" if d["label"] else ""
-            console.print(f"  #{n + 1} {d['played']}: {cost}{tag}; best: {d['best_text']}", markup=False, highlight=False)

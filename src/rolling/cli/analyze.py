@@ -8,7 +8,11 @@ from pathlib import Path
 
 import typer
 
-from rolling.cli.shared import fail
+from rolling.analysis.labels import LABELS
+from rolling.cli.shared import columns_table, fail, print_table
+
+#: each label's column
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
@@ -37,7 +41,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        from rolling.analysis import analyze, print_summary, read_game
+        from rolling.analysis import analyze, read_game
 
         if out and Path(out).suffix.lower() not in (".html", ".htm", ".json"):
             fail(f"--out must end in .html or .json, not {Path(out).suffix or 'nothing'!r}")
@@ -62,6 +66,36 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             json.dump(result, sys.stdout)
             sys.stdout.write("\n")
             return
-        print_summary(result, Console(highlight=False))
+        print_summary(result)
         if out:
             print(f"wrote {out}")
+
+
+def print_summary(analysis: dict) -> None:
+    """Print the players' table (decisions, accuracy, each label's count, what they lost) and each
+    player's three costliest decisions with the best move found."""
+    s = analysis["summary"]
+    market = analysis["game"] == "market"
+    by_n = {d["n"]: d for d in analysis["decisions"]}
+    print(f"Analysis of a {analysis['game']} game: {len(analysis['decisions'])} decisions, "
+          f"budget {analysis['budget']} per decision, seed {analysis['seed']}")
+    table = columns_table("player", "decisions>", "accuracy>", *(PLURAL[lab] + ">" for lab in LABELS),
+                          "$ lost>" if market else "win % lost>")
+    for row in s["seats"]:
+        won = " (winner)" if row["seat"] in s["winners"] else ""
+        lost = f"{row['score_loss']:.1f}" if market else f"{100 * row['loss']:.0f}"
+        acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.1f}"
+        table.add_row(row["name"] + won, str(row["decisions"]), acc, *(str(row[lab]) for lab in LABELS), lost)
+    print_table(table, indent=2)
+    for row in s["seats"]:
+        if not row["costliest"]:
+            continue
+        print(f"{row['name']}: costliest decisions")
+        for n in row["costliest"]:
+            d = by_n[n]
+            if market:
+                cost = f"-${d['score_loss']:.1f}"
+            else:
+                cost = f"-{100 * d['loss']:.0f}% ({d['win_after'][d['seat']]:.0%} instead of {d['best_win']:.0%})"
+            tag = f" [{d['label']}]" if d["label"] else ""
+            print(f"  #{n + 1} {d['played']}: {cost}{tag}; best: {d['best_text']}")

@@ -68,7 +68,8 @@ def graph(analysis: dict[str, Any]) -> str:
             ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=colour, s=42,
                        edgecolors="black", linewidths=0.5, zorder=3, label=lab + "s")
     ax.set_xlabel("decision")
-    ax.legend(loc="upper left", fontsize=8, ncols=min(4, len(names) + 2), frameon=False)
+    # below the plot, where it hides no line
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncols=min(6, len(names) + 2), frameon=False)
     return png(fig)
 
 
