@@ -26,12 +26,13 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "18xx"
 DECISION_KEYS = {"n", "seat", "action", "text", "win_before", "win_after", "best", "best_win", "loss", "label"}
 
 
-def play(game: str, players: int, seed: int, variants: tuple[str, ...] = (), upto=None):
-    """A heuristic game: ``(record, state)``; ``upto(state, seat)`` stops before that decision."""
+def play(game: str, players: int, seed: int, variants: tuple[str, ...] = (), upto=None, edition: str = "stars"):
+    """A heuristic game: ``(record, state, seat)``; ``upto(state, seat)`` stops before that decision
+    (then ``seat`` is the decider's)."""
     if game == "stars":
         from rolling.games.stars import Config, new_game
 
-        s = new_game(Config(players=players, variants=variants), seed)
+        s = new_game(Config(players=players, edition=edition, variants=variants), seed)
         bots = [StarsHeuristicBot(k) for k in range(players)]
     else:
         from rolling.games.freight import Config, new_game
@@ -212,6 +213,21 @@ def test_same_result_whatever_the_worker_count():
     one = analyze(record, budget="1", seed=4, workers=1)
     two = analyze(record, budget="1", seed=4, workers=2)
     assert one == two
+
+
+@pytest.mark.parametrize("edition, variants, players", [
+    ("v2.2", (), 3),
+    ("stars", ("open-companies",), 3),
+    ("stars", ("secret-money",), 3),
+    ("stars", ("deals",), 3),
+    ("stars", ("two-handed",), 4),
+])
+def test_every_edition_and_variant(edition, variants, players):
+    """issue 32: both editions and every variant (the first 120 actions of a heuristic game)."""
+    record, _, _ = play("stars", players, 2, variants, upto=lambda s, seat: False, edition=edition)
+    record.actions = record.actions[:120]
+    result = analyze(record, budget="1", seed=0, workers=1)
+    check_shape(result, 120)
 
 
 # -- the command line ----------------------------------------------------------------------------
