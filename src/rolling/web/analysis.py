@@ -14,9 +14,11 @@ docs/analysis.md) of the game's record, computed **once** per game and stored in
 **The job** (:func:`run_job`) is a plain function of the database and the game's id: it reads the
 record from the database, marks the row ``running``, analyses with :data:`BUDGET` (a number of
 determinizations: the stored result is the same whoever computes it) and stores the result. In
-the server process it runs on a thread (:func:`schedule`, when the server runs its background
-tasks); a worker process can run the same function for every ``queued`` row (:func:`queued`),
-claiming each with :func:`claim` so that two workers never analyse one game twice. Imported games
+PostgreSQL it is the task queue's task ``rolling.analyze`` (:func:`add_task`, registered by
+:func:`rolling.web.tasks.make_app`), run by ``rolling worker`` or the worker embedded in ``rolling
+serve``; without a queue (SQLite) it runs on a thread of the server (:func:`schedule`). Each job
+first claims the row (:func:`claim`), so two jobs never analyse one game twice; :func:`queued` lists
+the games waiting. Imported games
 (an 18xx.games export uploaded to the watch page) are finished games like any other.
 """
 
@@ -38,6 +40,9 @@ from .models import ActionRow, AnalysisRow, Game, Seat
 
 log = logging.getLogger("rolling.web.analysis")
 
+#: the task queue's task that runs :func:`run_job`, and its queue (:mod:`.tasks`'s)
+ANALYZE = "rolling.analyze"
+QUEUE = "rolling"
 #: the evaluation's budget per decision on the server: determinizations (deterministic)
 BUDGET = "6"
 #: processes a job in the server analyses on (the thread that runs it only waits for them)
@@ -112,41 +117,61 @@ def queued(engine: Engine) -> list[str]:
                                .order_by(AnalysisRow.created)).scalars().all())
 
 
-def request(service: Any, gid: str) -> tuple[int, dict[str, Any]]:
-    """Answer ``GET /api/games/{gid}/analysis``: ``(HTTP status, body)`` (module docstring).
+async def request(service: Any, gid: str) -> tuple[int, dict[str, Any]]:
+    """Answer ``GET /api/games/{gid}/analysis``: ``(HTTP status, body)`` (module docstring); the
+    database work runs in a worker thread.
 
     Raises:
         NotFound: no such game.
         GameNotOver: the game is not over.
     """
-    live = service.get(gid)
+    live = await service.load(gid)
     if not live.state.is_over:
         raise GameNotOver("the analysis is made once the game is over")
+    version = live.version
+    status, body = await asyncio.to_thread(_read_or_queue, service, gid, version)
+    if status == 202:
+        await schedule(service, gid)
+    return status, body
+
+
+def _read_or_queue(service: Any, gid: str, version: int) -> tuple[int, dict[str, Any]]:
     with service.Session() as db:
         row = db.get(AnalysisRow, gid)
         if row is None:
             now = time.time()
-            db.add(AnalysisRow(game_id=gid, status="queued", version=len(live.record().actions), budget=BUDGET,
-                               created=now, updated=now))
+            db.add(AnalysisRow(game_id=gid, status="queued", version=version, budget=BUDGET, created=now, updated=now))
             try:
                 db.commit()
             except IntegrityError:  # asked for at once by another request: that one queued it
                 db.rollback()
             row = db.get(AnalysisRow, gid)
-        status, result, error = row.status, row.result, row.error
-    if status == "done":
-        return 200, {"status": "done", "analysis": result}
-    if status == "failed":
-        return 200, {"status": "failed", "error": error}
-    if status == "queued" or (status == "running" and time.time() - row.updated > STALE_SECONDS):
-        schedule(service, gid)
-    return 202, {"status": status}
+        if row.status == "done":
+            return 200, {"status": "done", "analysis": row.result}
+        if row.status == "failed":
+            return 200, {"status": "failed", "error": row.error}
+        if row.status == "running" and time.time() - row.updated > STALE_SECONDS:
+            return 202, {"status": "queued"}  # its job died: claimed again (:func:`claim`)
+        return 202, {"status": row.status}
 
 
-def schedule(service: Any, gid: str) -> None:
-    """Run the job on a thread of this server, once per game at a time, when the server runs its
-    background tasks (``start_workers``); else a worker process runs it (:func:`queued`)."""
-    if not getattr(service, "start_workers", False) or getattr(service, "closed", False):
+async def schedule(service: Any, gid: str) -> None:
+    """Hand the job to the background: the task queue's ``rolling.analyze`` where the server has
+    one (PostgreSQL: :mod:`.tasks`; a ``rolling worker`` or the embedded worker runs it, one job
+    per game waiting at most), else a thread of this server when it runs its background tasks
+    (``start_workers``; SQLite), once per game at a time. A job finds the row already claimed or
+    done and does nothing, so asking twice is harmless."""
+    if getattr(service, "closed", False):
+        return
+    jobs = getattr(service, "jobs", None)
+    if jobs is not None:
+        try:
+            await jobs.app.configure_task(ANALYZE, queue=QUEUE, lock=f"analysis:{gid}",
+                                          queueing_lock=f"analysis:{gid}").defer_async(game_id=gid)
+        except Exception as e:  # AlreadyEnqueued, or the queue's database failed: the next request defers it
+            log.debug("analysis of game %s not deferred: %s", gid, e)
+        return
+    if not getattr(service, "start_workers", False):
         return
     running: set[str] = service.__dict__.setdefault("_analysing", set())
     if gid in running:
@@ -160,3 +185,12 @@ def schedule(service: Any, gid: str) -> None:
             running.discard(gid)
 
     asyncio.get_running_loop().create_task(job())
+
+
+def add_task(app: Any, service: Any) -> None:
+    """Register the task ``rolling.analyze(game_id)`` (:func:`run_job` in a thread) on the
+    procrastinate ``app`` of a worker (:func:`rolling.web.tasks.make_app`)."""
+
+    @app.task(name=ANALYZE, queue=QUEUE)
+    async def analyze_game(game_id: str) -> None:
+        await asyncio.to_thread(run_job, service.engine, game_id, WORKERS)

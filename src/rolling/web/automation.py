@@ -9,6 +9,7 @@ then (Stars, the any-order phases 3 and 4: Stars 002, 3.1) the phase's time runn
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
@@ -75,6 +76,27 @@ def bot_to_act(live: Live) -> tuple[int, Any] | None:
         if bot is not None:
             return seat, bot
     return None
+
+
+def decision_seed(seed: int, seat: int, n: int) -> int:
+    """The seed of a bot's decision: action ``n`` (from 1) of the game of ``seed``, by ``seat``
+    (31 bits of BLAKE2b): the same move whichever process, thread or restart makes it (issue 30)."""
+    digest = hashlib.blake2b(f"{seed}:{seat}:{n}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % 2**31
+
+
+def decision_bot(live: Live, seat: int) -> Any:
+    """The seat's bot, ready for the seat's next decision: its random numbers (``bot.rng``: the
+    random and search bots) seeded by :func:`decision_seed`, so that a move depends on the game, not
+    on how many moves the bot made before in this process. A bot's other memory stays (the
+    heuristic Stars bot remembers the offers it tried this phase, which keeps it from offering
+    the same again and again; a worker that loads the game mid-phase starts that memory afresh)."""
+    from rolling.core.rng import Rng
+
+    bot = live.bots[seat]
+    if isinstance(getattr(bot, "rng", None), Rng):
+        bot.rng = Rng(decision_seed(live.seed, seat, live.played + 1))
+    return bot
 
 
 def timer_action(state: Any) -> tuple[int, Any] | None:

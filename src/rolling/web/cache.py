@@ -5,8 +5,11 @@ a bound, and brought up to the database's version by reading only the new rows (
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
+from types import SimpleNamespace
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -30,15 +33,49 @@ class GameCache:
 
     # -- loading -------------------------------------------------------------------------------------
     def get(self, gid: str) -> Live:
-        """The live game ``gid``, loaded and replayed from the database on first use.
+        """The live game ``gid``, loaded and replayed from the database on first use, in the calling
+        thread (the event loop's tasks use :meth:`load`).
 
         Raises:
             NotFound: no such game.
         """
+        live = self._held(gid)
+        return live if live is not None else self._keep(self._read(gid))
+
+    async def load(self, gid: str) -> Live:
+        """:meth:`get` with the database read and the replay in a worker thread, so that the event
+        loop goes on serving the other games meanwhile (issue 30).
+
+        Raises:
+            NotFound: no such game.
+        """
+        live = self._held(gid)
+        return live if live is not None else self._keep(await asyncio.to_thread(self._read, gid))
+
+    def _held(self, gid: str) -> Live | None:
         live = self.cache.get(gid)
         if live is not None:
             self.cache.move_to_end(gid)
-            return live
+        return live
+
+    def _keep(self, live: Live) -> Live:
+        """Put a game just read in the cache; one read meanwhile by another task wins (so that
+        every page and task of the game shares one :class:`Live`)."""
+        held = self._held(live.id)
+        if held is not None:
+            return held
+        self.cache[live.id] = live
+        self._evict()
+        return live
+
+    def _read(self, gid: str) -> Live:
+        """The game ``gid`` read from the database and replayed (any thread: it touches nothing of
+        the service's but its settings).
+
+        Raises:
+            NotFound: no such game.
+            WebError: the stored record does not replay.
+        """
         if not isinstance(gid, str) or len(gid) > 32:
             raise NotFound(f"no game {gid!r}")
         with self.Session() as db:
@@ -70,8 +107,6 @@ class GameCache:
         live.bots = {s["seat"]: capped(make_bot(live.game, s["kind"], seed=live.seed * 101 + s["seat"]), self.settings)
                      for s in live.seats if s["kind"] not in (HUMAN, IMPORTED)}
         self._rebuild(live)
-        self.cache[gid] = live
-        self._evict()
         return live
 
     def _evict(self) -> None:
@@ -118,17 +153,48 @@ class GameCache:
         live.rev += 1
 
 
+    def _replayed(self, live: Live, keep: int) -> Live:
+        """A watch-only copy of ``live`` as of after its first ``keep`` actions, replayed (any
+        thread: ``live`` is only read)."""
+        past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
+                    created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
+                    actions=live.actions[:keep], by=live.by[:keep], times=live.times[:keep],
+                    reasons={k: v for k, v in live.reasons.items() if k <= keep})
+        self._rebuild(past)
+        return past
+
+    def _take_replay(self, live: Live, past: Live) -> None:
+        """Make ``live`` the game ``past`` replayed (:meth:`_replayed`): an undo, once committed."""
+        live.actions, live.by, live.times, live.reasons = past.actions, past.by, past.times, past.reasons
+        live.state, live.floor, live.log_marks = past.state, past.floor, past.log_marks
+        live.lines.clear()
+        live.docs.clear()
+        live.rev += 1
+
     def _reload(self, live: Live) -> None:
         """Read the game again from the database into ``live`` (the same object: pages and tasks
         keep it), replaying it whole; a game that is gone is marked deleted."""
-        self.cache.pop(live.id, None)
         try:
-            fresh = self.get(live.id)
+            fresh = self._read(live.id)
         except NotFound:
             self._gone(live)
             return
         except WebError:
             return
+        self._replace(live, fresh)
+
+    async def _areload(self, live: Live) -> None:
+        """:meth:`_reload` with the read and the replay in a worker thread."""
+        try:
+            fresh = await asyncio.to_thread(self._read, live.id)
+        except NotFound:
+            self._gone(live)
+            return
+        except WebError:
+            return
+        self._replace(live, fresh)
+
+    def _replace(self, live: Live, fresh: Live) -> None:
         live.__dict__.update({k: v for k, v in fresh.__dict__.items()
                               if k not in ("lock", "wake", "task", "listeners")})
         self.cache[live.id] = live
@@ -147,15 +213,34 @@ class GameCache:
         chat when it grew) and apply the new actions to the live state; an undo elsewhere that took
         back actions held here means a replay (:meth:`_rebuild`). True when anything changed.
         Call it under the game's lock. Never raises: a database error leaves the game as it was
-        (the next guarded write finds it behind again)."""
+        (the next guarded write finds it behind again). In the calling thread (the event loop's
+        tasks use :meth:`_acatch_up`)."""
+        got = self._catch_up_read(live)
+        changed = self._catch_up_apply(live, got)
+        if changed is None:
+            self._reload(live)
+            return True
+        return changed
+
+    async def _acatch_up(self, live: Live) -> bool:
+        """:meth:`_catch_up` with the database read in a worker thread (under the game's lock)."""
+        got = await asyncio.to_thread(self._catch_up_read, live)
+        changed = self._catch_up_apply(live, got)
+        if changed is None:
+            await self._areload(live)
+            return True
+        return changed
+
+    def _catch_up_read(self, live: Live) -> Any:
+        """What changed in the database since the version ``live`` holds (any thread, under the
+        game's lock): None after a database error, ``"gone"`` for a deleted game, else the rows."""
         t = Game.__table__
         held = len(live.actions)
         try:
             with self.engine.connect() as conn:
                 g = conn.execute(select(t.c.version, t.c.meta, t.c.over).where(t.c.id == live.id)).first()
                 if g is None:
-                    self._gone(live)
-                    return True
+                    return "gone"
                 version, meta = int(g.version), dict(g.meta or {})
                 keep = held
                 if version != live.version:
@@ -178,12 +263,25 @@ class GameCache:
                                      .order_by(ChatRow.id)).all() if chat_rows != live.chat_rows else None)
         except SQLAlchemyError as e:
             log.warning("game %s: catching up failed (%s)", live.id, e)
+            return None
+        return SimpleNamespace(version=version, meta=meta, keep=keep, acts=acts, reasons=reasons, seats=seats,
+                               progs=progs, chat_rows=chat_rows, chat=chat)
+
+    def _catch_up_apply(self, live: Live, got: Any) -> bool | None:
+        """Apply what :meth:`_catch_up_read` found (on the event loop, under the game's lock): True
+        when anything changed, None when only a whole replay (:meth:`_reload`) will do."""
+        if got is None:
             return False
+        if got == "gone":
+            self._gone(live)
+            return True
+        held = len(live.actions)
+        version, meta, keep, acts, reasons = got.version, got.meta, got.keep, got.acts, got.reasons
+        seats, progs, chat_rows, chat = got.seats, got.progs, got.chat_rows, got.chat
         changed = False
         if any(a.n != keep + 1 + i for i, a in enumerate(acts)):
             log.warning("game %s: the stored actions have a gap after %d; replaying the record", live.id, keep)
-            self._reload(live)
-            return True
+            return None
         if version != live.version:
             changed = True
             new_reasons = {r.n: (r.seat, decode(r.text)) for r in reasons}
@@ -199,23 +297,22 @@ class GameCache:
                 try:
                     self._rebuild(live)
                 except WebError:
-                    self._reload(live)
-                    return True
+                    return None
             else:
                 spec = get_game(live.game)
-                s = live.state
+                s = live.state.clone()  # (a published state never changes: threads may be reading it)
                 for a in acts:
                     try:
                         s.apply(spec.action_from_json(a.action))
                     except IllegalAction as e:
                         log.error("game %s: stored action %d does not apply on the cached state: %s", live.id, a.n, e)
-                        self._reload(live)
-                        return True
+                        return None
                     live.actions.append(dict(a.action))
                     live.by.append((a.seat, a.by))
                     live.times.append(a.created)
                     live.floor.after(a.n, s)
                     live.log_marks.append(len(getattr(s, "log", None) or ()))
+                live.state = s
                 live.reasons.update(new_reasons)
             live.version = max(version, len(live.actions))
         if meta != live.meta:

@@ -5,13 +5,15 @@ process holds (:mod:`.store`), then scheduled (the automated actions it makes du
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from rolling.bots import HUMAN, default_names, make_bot, parse_seats
@@ -19,6 +21,7 @@ from rolling.bots.reasons import decode, encode
 from rolling.core.errors import IllegalAction, RecordError, UsageError
 from rolling.games import GAME_MODULES, get_game
 
+from . import automation as A
 from . import programs as P
 from . import store
 from .errors import Conflict, Forbidden, Illegal, Malformed, NotFound, StaleVersion, UndoRefused, WebError
@@ -49,7 +52,8 @@ log = logging.getLogger("rolling.web")
 _INSERT_ACTION = insert(ActionRow.__table__)
 _INSERT_REASON = insert(BotReasonRow.__table__)
 _UPDATE_GAME = (update(Game.__table__).where(Game.__table__.c.id == bindparam("gid"))
-                .values(over=bindparam("over"), to_act=bindparam("to_act"), updated=bindparam("updated")))
+                .values(over=bindparam("over"), to_act=bindparam("to_act"), updated=bindparam("updated"),
+                        due_at=bindparam("due_at")))
 
 
 class Commands:
@@ -162,17 +166,25 @@ class Commands:
                 token_hash = hash_token(tokens[k])
             seat_rows.append({"seat": k, "name": names[k], "kind": kind, "token_hash": token_hash})
         title = _title(game, config, len(kinds))
-        with self.Session.begin() as db:
-            db.add(Game(id=gid, game=game, title=title, config=config, seed=seed, created=now, time_limits=limits,
-                        meta={}, watch_only=False, version=0, over=bool(state.is_over), to_act=list(state.to_act),
-                        updated=now, creator_hash=hash_token(creator_token) if creator_token else None))
-            db.flush()
-            for r in seat_rows:
-                db.add(Seat(game_id=gid, **r))
-        live = self.get(gid)
+        # something automated may be due (a worker's first job stores exactly when; the sweeper
+        # finds the game even if that job is never deferred)
+        due = now if (limits or any(kind != HUMAN for kind in kinds)) and not state.is_over else None
+
+        def tx() -> None:
+            with self.Session.begin() as db:
+                db.add(Game(id=gid, game=game, title=title, config=config, seed=seed, created=now, time_limits=limits,
+                            meta={}, watch_only=False, version=0, over=bool(state.is_over), to_act=list(state.to_act),
+                            updated=now, creator_hash=hash_token(creator_token) if creator_token else None,
+                            due_at=due))
+                db.flush()
+                for r in seat_rows:
+                    db.add(Seat(game_id=gid, **r))
+
+        await asyncio.to_thread(tx)
+        live = await self.load(gid)
         async with live.lock:
-            self._settle(live)
-        self._kick(live)
+            await self._asettle(live)
+        await self._schedule(live)
         return live, tokens
 
     async def import_export(self, data: Any) -> Live:
@@ -202,71 +214,115 @@ class Commands:
             meta["import_error"] = result.error
         state = result.state
         title = f"{_title('stars', rec.config, players)} (18xx.games {rec.meta.get('site_game_id') or 'export'})"
-        with self.Session.begin() as db:
-            db.add(Game(id=gid, game="stars", title=title[:200], config=rec.config, seed=rec.seed, created=now,
-                        time_limits={}, meta=meta, watch_only=True, version=len(rec.actions), over=bool(state.is_over),
-                        to_act=list(state.to_act), updated=now))
-            db.flush()
-            for k in range(players):
-                db.add(Seat(game_id=gid, seat=k, name=names[k][:100], kind=IMPORTED, token_hash=None))
-            db.flush()
-            db.add_all([ActionRow(game_id=gid, n=i + 1, seat=a.get("seat"), by=BY_IMPORT, action=a, created=now)
-                        for i, a in enumerate(rec.actions)])
-        return self.get(gid)
+        def tx() -> None:
+            with self.Session.begin() as db:
+                db.add(Game(id=gid, game="stars", title=title[:200], config=rec.config, seed=rec.seed, created=now,
+                            time_limits={}, meta=meta, watch_only=True, version=len(rec.actions),
+                            over=bool(state.is_over), to_act=list(state.to_act), updated=now))
+                db.flush()
+                for k in range(players):
+                    db.add(Seat(game_id=gid, seat=k, name=names[k][:100], kind=IMPORTED, token_hash=None))
+                db.flush()
+                db.add_all([ActionRow(game_id=gid, n=i + 1, seat=a.get("seat"), by=BY_IMPORT, action=a, created=now)
+                            for i, a in enumerate(rec.actions)])
+
+        await asyncio.to_thread(tx)
+        return await self.load(gid)
 
 
     # -- acting --------------------------------------------------------------------------------------
     def _commit(self, live: Live, action: Any, seat: int | None, by: str, reason: str | None = None) -> None:
-        """Commit ``action`` in one transaction guarded by the game's version (:func:`.store.claim`),
-        applying it to the live state inside it (with the bot's ``reason`` for it, if any, and the
-        programs it cancels), then tell the pages (and, on PostgreSQL, the other processes).
+        """Commit ``action`` in one transaction guarded by the game's version (:func:`.store.claim`)
+        with the bot's ``reason`` for it, if any, and the programs it cancels; then count it in the
+        live game and tell the pages (and, on PostgreSQL, the other processes). In the calling
+        thread; the event loop's tasks use :meth:`_acommit`, the same with the transaction in a
+        worker thread.
 
         Raises:
-            IllegalAction: the rules forbid it; nothing changed (the transaction is rolled back
-                and the engine refuses before it changes the state).
+            IllegalAction: the rules forbid it; nothing changed (the transaction is rolled back).
             Behind: the database's game moved on (another process or task wrote first); nothing
                 changed: the caller catches up (:meth:`_catch_up`).
-            StaleVersion: the database refused the commit otherwise; the state was rebuilt from it.
+            StaleVersion: the database refused the commit otherwise; nothing changed.
         """
-        s = live.state
+        self._committed(live, self._commit_tx(live, action, seat, by, reason))
+
+    async def _acommit(self, live: Live, action: Any, seat: int | None, by: str, reason: str | None = None) -> None:
+        """:meth:`_commit` with the database's transaction (and the engine's apply) in a worker
+        thread, so that the event loop serves other games meanwhile; the caller holds the game's
+        lock, so the game's changes stay in order (issue 30)."""
+        self._committed(live, await asyncio.to_thread(self._commit_tx, live, action, seat, by, reason))
+
+    def _commit_tx(self, live: Live, action: Any, seat: int | None, by: str, reason: str | None) -> SimpleNamespace:
+        """The transaction of :meth:`_commit` (any thread, under the game's lock): ``action`` is
+        applied to a copy of the live state (``state.clone()``), so that the pages, read on the
+        event loop meanwhile, see the game as stored until the commit; what to count once committed."""
+        s = live.state.clone()
         data = action.to_json()
         n = len(live.actions) + 1
         now = time.time()
         stored = encode(reason, MAX_REASON) if reason and seat is not None else None
-        applied = False
         try:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 version = store.claim(conn, live.id, live.version)
-                s.apply(action)  # IllegalAction: the transaction rolls back, the state is as it was
-                applied = True
+                s.apply(action)  # IllegalAction: the transaction rolls back, the live state is untouched
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
                 if stored:
                     conn.execute(_INSERT_REASON, {"game_id": live.id, "n": n, "seat": seat, "text": stored})
+                programs = self._check_programs(live, s, conn)
+                due = self._due_after(live, state=s, touched=now,
+                                      programs=live.programs if programs is None else programs)
                 conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
-                                            "updated": now})
-                live.floor.after(n, s)
-                self._check_programs(live, conn)
+                                            "updated": now, "due_at": due})
                 store.notify(conn, live.id, version, self.origin)
         except SQLAlchemyError as e:
-            log.warning("game %s: action %d not stored (%s); rebuilding from the database", live.id, n, e)
-            if applied:
-                self._reload(live)
+            log.warning("game %s: action %d not stored (%s)", live.id, n, e)
             raise StaleVersion() from None
-        except BaseException:
-            if applied:  # (a bug past the engine's apply: the database has nothing of it)
-                self._reload(live)
-            raise
-        live.actions.append(data)
-        live.version = version
-        live.by.append((seat, by))
-        live.times.append(now)
-        live.log_marks.append(len(getattr(s, "log", None) or ()))
-        if stored:
-            live.reasons[n] = (seat, decode(stored))  # as a restart reads it back
+        return SimpleNamespace(state=s, data=data, n=n, now=now, stored=stored, version=version, seat=seat, by=by,
+                               programs=programs)
+
+    def _committed(self, live: Live, c: SimpleNamespace) -> None:
+        """Count a committed action (:meth:`_commit_tx`) in the live game (on the event loop)."""
+        live.state = c.state
+        live.floor.after(c.n, c.state)
+        if c.programs is not None:
+            live.programs = c.programs
+        live.actions.append(c.data)
+        live.version = c.version
+        live.by.append((c.seat, c.by))
+        live.times.append(c.now)
+        live.log_marks.append(len(getattr(c.state, "log", None) or ()))
+        if c.stored:
+            live.reasons[c.n] = (c.seat, decode(c.stored))  # as a restart reads it back
         self._changed(live)
 
+    def _due_after(self, live: Live, **changes: Any) -> float | None:
+        """When the game's next automated action will be due once ``changes`` (attributes of
+        :class:`Live`: ``state``, ``programs``, ``bots``, ``touched``...) are made: the ``due_at``
+        to store with them (:func:`.automation.due_at`; any thread, ``live`` is only read)."""
+        proxy = copy.copy(live)
+        for k, v in changes.items():
+            setattr(proxy, k, v)
+        found = A.due_at(proxy, self.bot_pace)
+        return found[0] if found is not None else None
+
+    async def _schedule(self, live: Live) -> None:
+        """After a change: the automated actions it made due are the queue's (a job deferred,
+        :mod:`.tasks`) or, without a queue, this process's own background task (:meth:`_kick`)."""
+        if self.jobs is not None:
+            await self.jobs.schedule(live)
+        else:
+            self._kick(live)
+
+    async def _transact(self, fn: Callable[[Connection], Any]) -> Any:
+        """``fn(conn)`` in one transaction, in a worker thread (the event loop goes on meanwhile);
+        its result. The caller holds the game's lock: the game's changes stay in order."""
+        def run() -> Any:
+            with self.engine.begin() as conn:
+                return fn(conn)
+
+        return await asyncio.to_thread(run)
 
     async def act(self, gid: str, tokens: list[str], seat: Any, version: Any, data: Any, basis: Any = None) -> Live:
         """Apply a person's action for ``seat`` chosen on ``version``, when the page showed the seat's
@@ -281,7 +337,7 @@ class Commands:
             seat), StaleVersion (``version`` is not current and the decision changed), Illegal (the
             rules forbid it; the rule is named), Conflict (the game is over or watch-only).
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         held = self.held(live, tokens)
         seat = self._require(live, held, seat)
         if not isinstance(data, dict):
@@ -298,7 +354,7 @@ class Commands:
             raise Forbidden(f"the action is for seat {acting!r}, not seat {seat}")
         async with live.lock:
             if isinstance(version, int) and version > live.version:
-                self._catch_up(live)  # the page saw the game on a process ahead of this one
+                await self._acatch_up(live)  # the page saw the game on a process ahead of this one
             for _ in range(2):  # once more after catching up with a writer that came first
                 if seat not in self.held(live, tokens):  # (the seat was handed to a bot meanwhile)
                     raise Forbidden(f"this request does not carry the token of seat {seat} ({live.seats[seat]['name']})")
@@ -315,18 +371,18 @@ class Commands:
                     if changed is not None:
                         raise StaleVersion(changed)
                 try:
-                    self._commit(live, action, seat, BY_HUMAN)
+                    await self._acommit(live, action, seat, BY_HUMAN)
                     break
                 except Behind:
-                    self._catch_up(live)
+                    await self._acatch_up(live)
                 except IllegalAction as e:
                     if stale:  # legal on the page's version, not any more
                         raise StaleVersion(f"the game changed: {e.reason}") from None
                     raise Illegal(e.reason, rule=e.rule) from None
             else:
                 raise StaleVersion()
-            self._settle(live)
-        self._kick(live)
+            await self._asettle(live)
+        await self._schedule(live)
         return live
 
     def _has_seat_field(self, live: Live, data: dict[str, Any]) -> bool:
@@ -372,12 +428,12 @@ class Commands:
         Raises:
             NotFound, Forbidden, Malformed (no such seat), StaleVersion, UndoRefused.
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         held = self.held(live, tokens)
         seat = self._require(live, held, seat)
         async with live.lock:
             if isinstance(version, int) and version > live.version:
-                self._catch_up(live)  # the page saw the game on a process ahead of this one
+                await self._acatch_up(live)  # the page saw the game on a process ahead of this one
             if version != live.version:
                 raise StaleVersion()
             self._require_open(live)
@@ -390,60 +446,69 @@ class Commands:
             # a process behind learns from meta["undos"] which of its actions went (:meth:`_catch_up`)
             undos = [*live.meta.get("undos", []), {"v": live.version + 1, "keep": keep}][-MAX_UNDOS_KEPT:]
             meta = {**live.meta, "undos": undos}
-            try:
+
+            def tx() -> tuple[int, Live]:
                 with self.engine.begin() as conn:
                     # the guard first: of an undo here and an action elsewhere, one commits, the other is 409
                     new_version = store.claim(conn, live.id, live.version, values={"meta": meta, "updated": now})
                     conn.execute(delete(ActionRow.__table__).where(ActionRow.game_id == live.id, ActionRow.n > keep))
                     conn.execute(delete(BotReasonRow.__table__).where(BotReasonRow.game_id == live.id, BotReasonRow.n > keep))
                     conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == undone_seat))
-                    del live.actions[keep:], live.by[keep:], live.times[keep:]
-                    live.reasons = {k: v for k, v in live.reasons.items() if k <= keep}
-                    self._rebuild(live)
-                    s = live.state
+                    past = self._replayed(live, keep)  # (the live game is untouched until the commit)
+                    s = past.state
+                    due = self._due_after(live, state=s, touched=now, meta=meta,
+                                          programs={k: v for k, v in live.programs.items() if k[0] != undone_seat})
                     conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
-                                                "updated": now})
+                                                "updated": now, "due_at": due})
                     store.notify(conn, live.id, new_version, self.origin)
+                return new_version, past
+
+            try:
+                new_version, past = await asyncio.to_thread(tx)
             except Behind:
-                self._catch_up(live)
+                await self._acatch_up(live)
                 raise StaleVersion() from None
             except SQLAlchemyError as e:
                 log.warning("game %s: undo not stored (%s); rebuilding from the database", live.id, e)
-                self._reload(live)
+                await self._areload(live)
                 raise StaleVersion() from None
+            self._take_replay(live, past)
             live.meta = meta
             live.version = new_version  # committed: the undo is a change of its own
             # a program of the seat would take the same decision again at once
             live.programs = {k: v for k, v in live.programs.items() if k[0] != undone_seat}
             live.touched = now
             self._changed(live)
-        self._kick(live)
+        await self._schedule(live)
         return live
 
 
     # -- programs ------------------------------------------------------------------------------------
-    def _check_programs(self, live: Live, conn: Any) -> None:
-        """Cancel the programs whose assumption no longer holds; store updated assumptions (in the
-        action's transaction ``conn``)."""
+    def _check_programs(self, live: Live, state: Any, conn: Any) -> dict | None:
+        """The game's programs after an action led to ``state``: those whose assumption no longer
+        holds cancelled, the others' assumptions updated, both stored in the action's transaction
+        ``conn``; None when nothing changed (``live.programs`` is left as it is: the caller counts
+        the new ones once committed)."""
         if not live.programs:
-            return
+            return None
         gone, changed = [], []
         for key, p in live.programs.items():
-            new = P.check(p["kind"], p["assumption"], live.state, p["seat"])
+            new = P.check(p["kind"], p["assumption"], state, p["seat"])
             if new is None:
                 gone.append(key)
             elif new != p["assumption"]:
-                p["assumption"] = new
-                changed.append(p)
+                changed.append({**p, "assumption": new})
         if not gone and not changed:
-            return
+            return None
         t = ProgramRow.__table__
+        out = {k: v for k, v in live.programs.items() if k not in gone}
         for seat, kind in gone:
             conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
-            del live.programs[(seat, kind)]
         for p in changed:
             conn.execute(update(t).where(t.c.game_id == live.id, t.c.seat == p["seat"], t.c.kind == p["kind"])
                          .values(assumption=p["assumption"]))
+            out[(p["seat"], p["kind"])] = p
+        return out
 
     async def set_program(self, gid: str, tokens: list[str], seat: Any, kind: Any, limit: Any) -> Live:
         """Set (or replace) a programmed action of ``seat`` (see :mod:`.programs`).
@@ -451,7 +516,7 @@ class Commands:
         Raises:
             NotFound, Forbidden, Malformed (no such seat), WebError (400: the program cannot be set now).
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         seat = self._require(live, self.held(live, tokens), seat)
         try:
             kind = P.canonical(str(kind))
@@ -465,26 +530,32 @@ class Commands:
                     if seat not in self.held(live, tokens):
                         raise Forbidden(f"this request does not carry the token of seat {seat}")
                     assumption = P.start(live.game, kind, limit, live.state, seat)
-                    t = ProgramRow.__table__
+
+                    def tx(conn: Connection, assumption: dict = assumption) -> None:
+                        t = ProgramRow.__table__
+                        # a program assumes the state held here: the version must be the stored one
+                        due = self._due_after(live, programs={**live.programs, (seat, kind): {
+                            "seat": seat, "kind": kind, "limit": limit, "assumption": assumption}})
+                        version = store.claim(conn, live.id, live.version, bump=False, open_only=False,
+                                              values={"due_at": due})
+                        conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
+                        conn.execute(insert(t).values(game_id=live.id, seat=seat, kind=kind, limit=limit,
+                                                      assumption=assumption, created=time.time()))
+                        store.notify(conn, live.id, version, self.origin)
+
                     try:
-                        with self.engine.begin() as conn:
-                            # a program assumes the state held here: the version must be the stored one
-                            version = store.claim(conn, live.id, live.version, bump=False, open_only=False)
-                            conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
-                            conn.execute(insert(t).values(game_id=live.id, seat=seat, kind=kind, limit=limit,
-                                                          assumption=assumption, created=time.time()))
-                            store.notify(conn, live.id, version, self.origin)
+                        await self._transact(tx)
                         break
                     except Behind:
-                        self._catch_up(live)
+                        await self._acatch_up(live)
                         if attempt:
                             raise StaleVersion() from None
                 live.programs[(seat, kind)] = {"seat": seat, "kind": kind, "limit": limit, "assumption": assumption}
                 self._changed(live)
-                self._settle(live)
+                await self._asettle(live)
         except P.ProgramError as e:
             raise WebError(str(e)) from None
-        self._kick(live)
+        await self._schedule(live)
         return live
 
     async def delete_program(self, gid: str, tokens: list[str], seat: Any, kind: str) -> Live:
@@ -493,19 +564,22 @@ class Commands:
         Raises:
             NotFound, Forbidden, Malformed.
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         seat = self._require(live, self.held(live, tokens), seat)
         kind = P.ALIASES.get(kind, kind)
         async with live.lock:
             if (seat, kind) in live.programs:
                 t = ProgramRow.__table__
+
+                def tx(conn: Connection) -> None:
+                    version = store.lock(conn, live.id)  # (cancelling depends on no state)
+                    conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
+                    store.notify(conn, live.id, version, self.origin)
+
                 try:
-                    with self.engine.begin() as conn:
-                        version = store.lock(conn, live.id)  # (cancelling depends on no state)
-                        conn.execute(delete(t).where(t.c.game_id == live.id, t.c.seat == seat, t.c.kind == kind))
-                        store.notify(conn, live.id, version, self.origin)
+                    await self._transact(tx)
                 except Behind:
-                    self._catch_up(live)
+                    await self._acatch_up(live)
                     raise NotFound(f"no game {gid!r}") from None
                 del live.programs[(seat, kind)]
                 self._changed(live)
@@ -518,22 +592,26 @@ class Commands:
         Raises:
             NotFound, Forbidden, Malformed (no such seat, or an empty line).
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         seat = self._require(live, self.held(live, tokens), seat)
         text = " ".join(str(text or "").split())[:MAX_CHAT]
         if not text:
             raise Malformed("an empty chat line")
         now = time.time()
+
+        def tx(conn: Connection) -> int:
+            version = store.lock(conn, live.id)  # (a chat line depends on no state: any version)
+            conn.execute(insert(ChatRow.__table__).values(game_id=live.id, seat=seat, text=text, created=now))
+            rows = conn.execute(select(func.count()).select_from(ChatRow)
+                                .where(ChatRow.game_id == live.id)).scalar_one()
+            store.notify(conn, live.id, version, self.origin)
+            return rows
+
         async with live.lock:
             try:
-                with self.engine.begin() as conn:
-                    version = store.lock(conn, live.id)  # (a chat line depends on no state: any version)
-                    conn.execute(insert(ChatRow.__table__).values(game_id=live.id, seat=seat, text=text, created=now))
-                    rows = conn.execute(select(func.count()).select_from(ChatRow)
-                                        .where(ChatRow.game_id == live.id)).scalar_one()
-                    store.notify(conn, live.id, version, self.origin)
+                rows = await self._transact(tx)
             except Behind:
-                self._catch_up(live)
+                await self._acatch_up(live)
                 raise NotFound(f"no game {gid!r}") from None
             if rows == live.chat_rows + 1:
                 live.chat.append(self._chat_json(live, seat, text, now))
@@ -541,7 +619,7 @@ class Commands:
                 self._changed(live)
             else:  # lines of other processes came meanwhile: read them all, in order
                 live.chat_rows = -1
-                self._catch_up(live)
+                await self._acatch_up(live)
         return live
 
 
@@ -586,15 +664,19 @@ class Commands:
         return {**meta, "events": events}
 
 
-    def _close(self, live: Live, text: str, by: str) -> None:
+    async def _close(self, live: Live, text: str, by: str) -> None:
         """End the game before its end (``by``: ``creator`` or ``idle``): no more actions, no bots;
         the reason in its log. The hidden information stays hidden (the rules' end did not come)."""
         now = time.time()
         meta = {**self._event(live, text), "closed": {"by": by, "at": _iso(now), "text": text}}
-        with self.engine.begin() as conn:  # Behind: the game moved on (or ended) meanwhile
+
+        def tx(conn: Connection) -> int:  # Behind: the game moved on (or ended) meanwhile
             version = store.claim(conn, live.id, live.version,
-                                  values={"meta": meta, "over": True, "to_act": [], "updated": now})
+                                  values={"meta": meta, "over": True, "to_act": [], "updated": now, "due_at": None})
             store.notify(conn, live.id, version, self.origin)
+            return version
+
+        version = await self._transact(tx)
         live.meta, live.version = meta, version
         live.docs.clear()
         self._changed(live)
@@ -606,7 +688,7 @@ class Commands:
         Raises:
             NotFound, Forbidden (not the creator's token), Conflict (over, imported or already ended).
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         self._require_creator(live, tokens)
         async with live.lock:
             for _ in range(2):  # once more after catching up with a writer that came first
@@ -614,10 +696,10 @@ class Commands:
                     raise Conflict("the game is over")
                 self._require_open(live)
                 try:
-                    self._close(live, "the game was stopped by its creator", "creator")
+                    await self._close(live, "the game was stopped by its creator", "creator")
                     break
                 except Behind:
-                    self._catch_up(live)
+                    await self._acatch_up(live)
             else:
                 raise StaleVersion()
         return live
@@ -628,19 +710,22 @@ class Commands:
         Raises:
             NotFound, Forbidden (not the creator's token).
         """
-        live = self.get(gid)
+        live = await self.load(gid)
         self._require_creator(live, tokens)
+
+        def tx(conn: Connection) -> None:
+            try:
+                version = store.lock(conn, live.id)
+            except Behind:
+                version = None  # deleted meanwhile: deleted all the same
+            for table in (AnalysisRow, BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
+                conn.execute(delete(table.__table__).where(table.game_id == live.id))
+            conn.execute(delete(Game.__table__).where(Game.id == live.id))
+            if version is not None:
+                store.notify(conn, live.id, version + 1, self.origin)
+
         async with live.lock:
-            with self.engine.begin() as conn:
-                try:
-                    version = store.lock(conn, live.id)
-                except Behind:
-                    version = None  # deleted meanwhile: deleted all the same
-                for table in (AnalysisRow, BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
-                    conn.execute(delete(table.__table__).where(table.game_id == live.id))
-                conn.execute(delete(Game.__table__).where(Game.id == live.id))
-                if version is not None:
-                    store.notify(conn, live.id, version + 1, self.origin)
+            await self._transact(tx)
             self.cache.pop(live.id, None)
             live.meta = {**live.meta, "closed": {"by": "creator", "at": _iso(time.time()), "text": "the game was deleted"}}
             live.docs.clear()
@@ -661,7 +746,7 @@ class Commands:
 
         from .limits import capped, check_budget
 
-        live = self.get(gid)
+        live = await self.load(gid)
         seat = self._require(live, self.held(live, tokens), seat)
         try:
             kind = resolve_bot(live.game, str(bot or "bot")[:64], play=True)
@@ -677,17 +762,25 @@ class Commands:
                     raise Forbidden(f"this request does not carry the token of seat {seat}")
                 name = live.seats[seat]["name"]
                 meta = self._event(live, f"{name} handed their seat to the bot {kind}")
+
+                def tx(conn: Connection, meta: dict = meta) -> int:
+                    # who plays a seat is a change of the game: pages' pending actions of it go stale
+                    now = time.time()
+                    due = self._due_after(live, touched=now, bots={**live.bots, seat: kind},
+                                          programs={k: v for k, v in live.programs.items() if k[0] != seat})
+                    version = store.claim(conn, live.id, live.version,
+                                          values={"meta": meta, "updated": now, "due_at": due})
+                    conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == seat)
+                                 .values(kind=kind, token_hash=None))
+                    conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
+                    store.notify(conn, live.id, version, self.origin)
+                    return version
+
                 try:
-                    with self.engine.begin() as conn:
-                        # who plays a seat is a change of the game: pages' pending actions of it go stale
-                        version = store.claim(conn, live.id, live.version, values={"meta": meta, "updated": time.time()})
-                        conn.execute(update(Seat.__table__).where(Seat.game_id == live.id, Seat.seat == seat)
-                                     .values(kind=kind, token_hash=None))
-                        conn.execute(delete(ProgramRow.__table__).where(ProgramRow.game_id == live.id, ProgramRow.seat == seat))
-                        store.notify(conn, live.id, version, self.origin)
+                    version = await self._transact(tx)
                     break
                 except Behind:
-                    self._catch_up(live)
+                    await self._acatch_up(live)
             else:
                 raise StaleVersion()
             live.meta, live.version = meta, version
@@ -696,8 +789,8 @@ class Commands:
             live.programs = {k: v for k, v in live.programs.items() if k[0] != seat}
             live.docs.clear()
             self._changed(live)
-            self._settle(live)
-        self._kick(live)
+            await self._asettle(live)
+        await self._schedule(live)
         return live
 
     async def _end_idle_games(self) -> None:
@@ -718,22 +811,21 @@ class Commands:
         idle = self.settings.idle_end_seconds
         now = time.time() if now is None else now
         cutoff = now - idle
-        with self.Session() as db:
-            ids = db.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False),
-                                                   Game.updated < cutoff)).scalars().all()
+        ids = await self._transact(lambda conn: conn.execute(
+            select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False), Game.updated < cutoff)).scalars().all())
         ended = []
         for gid in ids:
             try:
-                live = self.get(gid)
+                live = await self.load(gid)
             except WebError:
                 continue
             async with live.lock:
                 if live.state.is_over or "closed" in live.meta or live.last_time >= cutoff:
                     continue
                 try:
-                    self._close(live, f"the game ended after {_duration(idle)} without a move", "idle")
+                    await self._close(live, f"the game ended after {_duration(idle)} without a move", "idle")
                 except Behind:  # moved (or ended) on another process meanwhile: not idle after all
-                    self._catch_up(live)
+                    await self._acatch_up(live)
                     continue
             ended.append(gid)
         return ended

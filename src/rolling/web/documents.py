@@ -209,11 +209,7 @@ class Documents:
         """
         if not isinstance(n, int) or not 0 <= n <= live.played:
             raise NotFound(f"no action {n} in this game (0 to {live.played})")
-        past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
-                    created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
-                    actions=live.actions[:n], by=live.by[:n], times=live.times[:n],
-                    reasons={k: v for k, v in live.reasons.items() if k <= n})
-        self._rebuild(past)
+        past = self._replayed(live, n)
         doc = self.document(past, held)
         doc.update({"version": live.version, "played": live.played, "at": n, "watch_only": live.watch_only, "undo": {}, "undo_refused": None, "decisions": {},
                     "chat": [], "programs": [],

@@ -26,39 +26,59 @@ class Driving:
 
     def _step(self, live: Live, timers: bool = True, chosen: tuple | None = None) -> bool:
         """Take the automated action due now, if any; True when one was taken. ``chosen``: a bot's
-        ``(seat, action, reason)`` already worked out for this state (:meth:`_think`)."""
-        if A.stopped(live):
-            return False
+        ``(seat, action, reason)`` already worked out for this state (:meth:`_think`). In the
+        calling thread (the event loop's tasks use :meth:`_astep`)."""
         try:
-            move = A.next_move(live, timers=timers)
+            move = self._move(live, timers, chosen)
             if move is None:
                 return False
-            what, seat, found = move
-            if what == BY_BOT:
-                if chosen is not None and chosen[0] == seat:
-                    action, reason = chosen[1], chosen[2]
-                else:
-                    action = found.choose(live.state, seat)
-                    reason = getattr(found, "last_reason", None)
-                self._commit(live, action, seat, BY_BOT, reason)
-            else:
-                self._commit(live, found, seat, what)
+            self._commit(live, *move)
             return True
-        except IllegalAction as e:
+        except (IllegalAction, Behind, StaleVersion) as e:
+            if isinstance(e, Behind):
+                self._catch_up(live)
+            else:
+                self._step_failed(live, e)
+            return False
+
+    async def _astep(self, live: Live, timers: bool = True, chosen: tuple | None = None) -> bool:
+        """:meth:`_step` with the database's transaction in a worker thread (under the game's lock)."""
+        try:
+            move = self._move(live, timers, chosen)
+            if move is None:
+                return False
+            await self._acommit(live, *move)
+            return True
+        except (IllegalAction, Behind, StaleVersion) as e:
+            if isinstance(e, Behind):
+                await self._acatch_up(live)
+            else:
+                self._step_failed(live, e)
+            return False
+
+    def _move(self, live: Live, timers: bool, chosen: tuple | None) -> tuple | None:
+        """``(action, seat, by, reason)`` of the automated action due now (:func:`.automation.next_move`;
+        a bot chooses here unless ``chosen`` holds its choice), or None."""
+        move = A.next_move(live, timers=timers)
+        if move is None:
+            return None
+        what, seat, found = move
+        if what != BY_BOT:
+            return found, seat, what, None
+        if chosen is not None and chosen[0] == seat:
+            return chosen[1], seat, BY_BOT, chosen[2]
+        bot = A.decision_bot(live, seat)
+        return bot.choose(live.state, seat), seat, BY_BOT, getattr(bot, "last_reason", None)
+
+    def _step_failed(self, live: Live, e: Exception) -> None:
+        if isinstance(e, IllegalAction):
             # every page shows why play stopped: the rule only, since the engine's reason may state
             # the mover's cash (secret with secret money, issue 29); the server's log has it whole
             live.broken = f"automated play stopped: a move the rules refuse ({e.rule})"
             log.error("game %s: automated play stopped: %s", live.id, e)
             self._changed(live)  # the pages learn that play stopped (and a cached document goes)
-        except Behind:
-            # another process (or a page's action) wrote first: this move is void, the game goes on
-            # from the stored one (no retry of the same move, nothing to log above debug)
-            log.debug("game %s: an automated move lost the race; catching up", live.id)
-            self._catch_up(live)
-            return False
-        except StaleVersion:
-            return False
-        return False
+        # (Behind: another process, or a page's action, wrote first: this move is void, the game goes
+        # on from the stored one, after catching up; StaleVersion: the database failed, try later)
 
     async def _think(self, live: Live) -> tuple | None:
         """The first bot to act works out its move in a worker thread, so that a search bot's
@@ -70,21 +90,30 @@ class Driving:
         due = A.bot_to_act(live)
         if due is None:
             return None
-        seat, bot = due
+        seat = due[0]
+        bot = A.decision_bot(live, seat)
         action = await asyncio.to_thread(bot.choose, live.state, seat)
         return seat, action, getattr(bot, "last_reason", None)
 
     def _settle(self, live: Live) -> None:
         """With a bot pace of 0: take every automated action due now (a bots-only game to its end)."""
-        if self.bot_pace > 0:
+        if self.bot_pace > 0 or self.queue is not None:
             return
         for _ in range(MAX_INLINE):
             if not self._step(live, timers=False):
                 return
 
+    async def _asettle(self, live: Live) -> None:
+        """:meth:`_settle` with each action's transaction in a worker thread (under the game's lock)."""
+        if self.bot_pace > 0 or self.queue is not None:
+            return
+        for _ in range(MAX_INLINE):
+            if not await self._astep(live, timers=False):
+                return
+
     def _kick(self, live: Live) -> None:
         """Wake the game's background task (started if needed) to look for automated actions."""
-        if not self.start_workers or self.closed:
+        if not self.start_workers or self.closed or self.queue is not None:
             return
         live.wake.set()
         if live.task is None or live.task.done():
@@ -110,7 +139,7 @@ class Driving:
                 async with live.lock:
                     due = self._due(live)
                     if due is not None and due[0] <= 0.001:
-                        self._step(live, chosen=await self._think(live))
+                        await self._astep(live, chosen=await self._think(live))
                 await asyncio.sleep(0)
         except asyncio.CancelledError:
             raise

@@ -76,7 +76,7 @@ class FanOut:
     async def _catch_up_task(self, live: Live) -> None:
         async with live.lock:
             self._catching.discard(live.id)  # (a notification from now on needs another look)
-            changed = self._catch_up(live)
+            changed = await self._acatch_up(live)
         if changed and live.id in self.cache:
             self._kick(live)
 
@@ -84,9 +84,12 @@ class FanOut:
         """Catch up every cached game whose stored version differs, and those that pages watch
         (whose chat may have grown): after the LISTEN connection was (re)opened."""
         gids = list(self.cache)
-        try:
+        def read() -> dict[str, int]:
             with self.engine.connect() as conn:
-                stored = store.versions(conn, gids)
+                return store.versions(conn, gids)
+
+        try:
+            stored = await asyncio.to_thread(read)
         except SQLAlchemyError as e:
             log.warning("checking the cached games failed (%s)", e)
             return

@@ -19,7 +19,11 @@ shown under the move's lines of the log, the same to everyone: its public part w
 on, all of it (the bot's limits, valuations, search statistics) once the game is over
 (:func:`rolling.bots.reasons.shown_reason`).
 
-All methods run on the event loop's thread; the database calls are short and synchronous.
+The service runs on the event loop's thread, and its database calls and replays in worker threads
+(``asyncio.to_thread``) while the game's lock is held, so that one slow game never stalls the
+others and one game's changes stay in order. A state once published in :attr:`Live.state` never
+changes (an action is applied to a clone, which replaces it once committed), so pages read it on
+the loop while a worker thread works out the next.
 
 :class:`GameService` is a facade over the rooms of the web app, each a module named after what it
 holds: :mod:`.store` (the guarded SQL writes), :mod:`.cache` (the games in memory, replay and
@@ -33,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import sessionmaker
@@ -62,10 +67,17 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
             restart); off, only what happens inline happens.
         settings: the server's bounds (:class:`~rolling.web.settings.Settings`): bots' budgets
             are capped by them.
+        queue: PostgreSQL only: the automated actions are the task queue's (:mod:`.tasks`), not
+            this process's background tasks: ``"defer"`` defers the jobs of the games it changes
+            (``rolling serve --no-worker``; ``rolling worker`` runs them), ``"embedded"`` also runs
+            a worker in this process (``rolling serve`` on PostgreSQL); None: no queue (SQLite,
+            and the tests' single process). ``start_workers`` and a pace of 0 then play no bot here.
     """
 
     def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True,
-                 max_cached: int = MAX_CACHED, settings: Settings | None = None):
+                 max_cached: int = MAX_CACHED, settings: Settings | None = None, queue: str | None = None):
+        if queue not in (None, "defer", "embedded"):
+            raise ValueError(f"queue must be None, 'defer' or 'embedded', not {queue!r}")
         self.engine = engine
         self.settings = settings or Settings()
         self.Session = sessionmaker(engine, expire_on_commit=False)
@@ -78,6 +90,8 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
         self.origin = store.new_origin()  # this process's name in the notifications it sends
         self.listener: asyncio.Task | None = None  # PostgreSQL LISTEN (:meth:`_listen`)
         self._catching: set[str] = set()  # games with a catch-up task waiting for their lock
+        self.queue = queue
+        self.jobs: Any = None  # the task queue's side of this process (:class:`.tasks.Jobs`), once started
 
     # -- start and stop ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -85,13 +99,26 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
         whose turn is a bot's, a program's or under a time limit (after a restart)."""
         if self.engine.dialect.name == "postgresql" and self.listener is None:
             self.listener = asyncio.get_running_loop().create_task(self._listen())
+        if self.queue is not None:
+            from .tasks import Jobs
+
+            jobs = Jobs(self, embedded=self.queue == "embedded")
+            await jobs.open()
+            self.jobs = jobs
+            if self.settings.idle_end_seconds > 0:
+                self.sweeper = asyncio.get_running_loop().create_task(self._end_idle_games())
+            return
         if not self.start_workers:
             return
-        with self.Session() as db:
-            rows = db.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False))).scalars().all()
-        for gid in rows:
+
+        def open_games() -> list[str]:
+            with self.engine.connect() as conn:
+                return list(conn.execute(select(Game.id).where(Game.over.is_(False), Game.watch_only.is_(False)))
+                            .scalars())
+
+        for gid in await asyncio.to_thread(open_games):
             try:
-                live = self.get(gid)
+                live = await self.load(gid)
             except WebError:
                 continue
             if self._due(live) is not None:
@@ -100,8 +127,10 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
             self.sweeper = asyncio.get_running_loop().create_task(self._end_idle_games())
 
     async def stop(self) -> None:
-        """Cancel the background tasks (the database holds everything)."""
+        """Cancel the background tasks (the database holds everything); stop the embedded worker."""
         self.closed = True
+        if self.jobs is not None:
+            await self.jobs.close()
         tasks = [live.task for live in self.cache.values() if live.task is not None and not live.task.done()]
         if self.sweeper is not None:
             tasks.append(self.sweeper)

@@ -1,7 +1,7 @@
 """The analyses of finished games (issue 32), computed once by a background job.
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0004
 Create Date: 2026-11-26
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
