@@ -133,6 +133,7 @@ COMMAND_MODULES = [
     "rolling.cli.serve",
     "rolling.cli.worker",
     "rolling.cli.report",
+    "rolling.cli.analyze",
 ]
 
 for _name in COMMAND_MODULES:

@@ -51,9 +51,11 @@ def load(paths: Sequence[str | Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def build_report(paths: Sequence[str | Path], markdown: bool = False) -> str:
+def build_report(paths: Sequence[str | Path], markdown: bool = False, analyses: Sequence[dict] = ()) -> str:
     """The HTML page of the results files ``paths`` (see the module docstring); with
-    ``markdown``, the same as Markdown (tables and text, plots named by their captions).
+    ``markdown``, the same as Markdown (tables and text, plots named by their captions);
+    ``analyses`` (``rolling analyze --json`` outputs) add their evaluation graphs at the end
+    (:mod:`rolling.report.analysis`).
 
     Raises:
         ValueError, OSError: as :func:`load`.
@@ -75,17 +77,22 @@ def build_report(paths: Sequence[str | Path], markdown: bool = False) -> str:
     common.scores(page, ok)
     common.lengths(page, ok, TURN_UNITS[game])
     importlib.import_module(f"rolling.report.{game}").sections(page, ok)
+    if analyses:
+        from rolling.report import analysis
+
+        for a in analyses:
+            analysis.sections(page, a)
     return page.markdown() if markdown else page.render()
 
 
-def write_report(paths: Sequence[str | Path], out: str | Path) -> Path:
-    """Write the report of ``paths`` to ``out``: Markdown when ``out`` ends in ``.md``, else HTML;
-    return its path.
+def write_report(paths: Sequence[str | Path], out: str | Path, analyses: Sequence[dict] = ()) -> Path:
+    """Write the report of ``paths`` (and ``analyses``, see :func:`build_report`) to ``out``:
+    Markdown when ``out`` ends in ``.md``, else HTML; return its path.
 
     Raises:
         ValueError, OSError: as :func:`load`, or ``out`` cannot be written.
     """
     out = Path(out)
-    text = build_report(paths, markdown=out.suffix.lower() == ".md")
+    text = build_report(paths, markdown=out.suffix.lower() == ".md", analyses=analyses)
     out.write_text(text, encoding="utf-8")
     return out

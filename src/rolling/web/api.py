@@ -248,6 +248,16 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None, sea
         live, held = await view(gid, x_seat_tokens, t)
         return charts_for(live, held, service.charts(live))
 
+    @api.get("/games/{gid}/analysis", summary="Every decision of a finished game evaluated")
+    async def analysis(gid: str) -> JSONResponse:
+        """``{"status": "done", "analysis": {...}}`` (``rolling analyze --json``, docs/analysis.md),
+        computed once by a background job: 202 ``{"status": "queued"|"running"}`` until then; 409
+        ``GameRunning`` before the game is over (:mod:`.analysis`)."""
+        from .analysis import request
+
+        code, body = await request(service, gid)
+        return JSONResponse(body, status_code=code)
+
     @api.get("/games/{gid}/hint", summary="What the strongest bot would do in your seat")
     async def hint(gid: str, seat: int, x_seat_tokens: str | None = Header(None),
                    t: str | None = None) -> dict[str, Any]:

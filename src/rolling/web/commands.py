@@ -43,7 +43,7 @@ from .live import (
     _title,
     waiting,
 )
-from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
+from .models import ActionRow, AnalysisRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 from .stale import basis as decision_basis
 from .stale import what_changed
 from .store import Behind
@@ -724,7 +724,7 @@ class Commands:
                 version = store.lock(conn, live.id)
             except Behind:
                 version = None  # deleted meanwhile: deleted all the same
-            for table in (BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
+            for table in (AnalysisRow, BotReasonRow, ProgramRow, ChatRow, ActionRow, Seat):
                 conn.execute(delete(table.__table__).where(table.game_id == live.id))
             conn.execute(delete(Game.__table__).where(Game.id == live.id))
             if version is not None:

@@ -224,3 +224,21 @@ class OutboxRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="pending", index=True)
     sent: Mapped[float | None] = mapped_column(Float, nullable=True)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class AnalysisRow(Base):
+    """The analysis of a finished game (``rolling analyze``'s JSON, :mod:`rolling.web.analysis`),
+    computed once by a background job: ``status`` ``queued``, ``running``, ``done`` or ``failed``
+    (``error`` says why); ``version``: the game's number of actions when it was asked for;
+    ``budget``: the evaluation's budget per decision."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    budget: Mapped[str] = mapped_column(String(32))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float)

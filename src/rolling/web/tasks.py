@@ -100,6 +100,10 @@ def make_app(db_url: Any, service: GameService | None = None) -> procrastinate.A
     async def advance(game_id: str) -> None:
         await play_due(app, service, game_id)
 
+    from .analysis import add_task
+
+    add_task(app, service)  # rolling.analyze: a finished game's analysis (issue 32)
+
     @app.periodic(cron="* * * * * *", periodic_id="sweep")
     @app.task(name="rolling.sweep", queue=QUEUE, queueing_lock="rolling.sweep")
     async def sweep(timestamp: int) -> None:

@@ -1,6 +1,7 @@
 // The history page: step through the actions with the table as it was, the charts, the record.
 import { api, el, gameIdFromPath, takeUrlTokens, tokensFor } from "./api.js";
 import { lineChart } from "./charts.js";
+import { evaluationGraph, stepWords, summaryTable } from "./evaluation.js";
 import * as freight from "./freight.js";
 import { logItems } from "./log.js";
 import * as market from "./market.js";
@@ -14,6 +15,7 @@ let hist = { actions: [], version: 0, played: 0 };
 let at = 0;
 let pending = null;
 let chartData = null;
+let evaluation = null; // {analysis, graph, byAction}: the analysed game's evaluation graph
 
 // Scroll the list of actions, and only it, to show `item`: scrollIntoView would scroll the page
 // as well and open it past its header (on a phone the list is below the board).
@@ -33,6 +35,7 @@ async function show(n) {
   if (cur) scrollListTo($("actions"), cur);
   const want = at;
   pending = want;
+  showStep(at);
   try {
     const d = await api(`/api/games/${encodeURIComponent(id)}/history/${want}`, { tokens });
     if (pending !== want) return;
@@ -83,6 +86,38 @@ async function charts() {
   }
 }
 
+// The evaluation at action n: the graph's cursor and the step's words (the best alternative).
+function showStep(n) {
+  if (!evaluation) return;
+  evaluation.graph.cursor(n);
+  const d = evaluation.byAction.get(n);
+  $("eval-step").textContent = d ? stepWords(evaluation.analysis, d) : "";
+  $("eval-step").className = `eval-step${d && d.label ? ` ${d.label}` : ""}`;
+}
+
+// A finished game's analysis, computed once on the server: asked for, waited for, drawn.
+async function analysis(tries = 0) {
+  $("eval-panel").hidden = false;
+  let r;
+  try { r = await api(`/api/games/${encodeURIComponent(id)}/analysis`, { tokens }); }
+  catch (e) { $("chart-eval").replaceChildren(el("span", { class: "muted" }, `no analysis: ${e.message}`)); return; }
+  if (r.status === "failed") { $("chart-eval").replaceChildren(el("span", { class: "muted" }, `the analysis failed: ${r.error}`)); return; }
+  if (r.status !== "done") {
+    $("chart-eval").replaceChildren(el("span", { class: "muted" }, `analysing every decision (${r.status})…`));
+    setTimeout(() => analysis(tries + 1), Math.min(8000, 1500 + 500 * tries));
+    return;
+  }
+  const a = r.analysis;
+  const colors = a.game === "freight" ? Object.fromEntries(a.names.map((_, k) => [k, freight.SEAT[k]])) : {};
+  // drawn at the panel's own width, so that its words keep their size on a phone
+  const width = Math.max(300, Math.min(1000, $("chart-eval").clientWidth || 760));
+  const graph = evaluationGraph(a, { colors, onPick: (n) => show(n), width, height: width < 500 ? 190 : 210 });
+  evaluation = { analysis: a, graph, byAction: new Map(a.decisions.map((d) => [d.n + 1, d])) };
+  $("chart-eval").replaceChildren(graph.el);
+  $("eval-summary").replaceChildren(summaryTable(a));
+  showStep(at);
+}
+
 async function main() {
   $("table-link").href = `/g/${encodeURIComponent(id)}`;
   $("record").href = `/api/games/${encodeURIComponent(id)}/record`;
@@ -110,6 +145,7 @@ async function main() {
     if (e.key === "End") { e.preventDefault(); show(hist.played); }
   });
   await charts();
+  if (hist.over) analysis();
   const start = Number(new URL(location.href).searchParams.get("at"));
   await show(Number.isInteger(start) && start > 0 ? start : hist.played);
 }

@@ -1,0 +1,235 @@
+"""Fit and check the win probabilities of ``rolling analyze`` (docs/analysis.md, "Calibration").
+
+``fit``: plays heuristic games (Stars: 2 to 6 players; Freight: 2 to 4 on the West Coast), notes at
+the start of every turn each seat's expected final score by the search
+bots' valuation and who won in the end, and fits per turn (round) the temperature of the softmax
+that :mod:`rolling.analysis.values` turns those values into win probabilities with, by maximum
+likelihood (a grid of 200 temperatures from 0.01 to 10, log-spaced). Writes
+``src/rolling/analysis/data/temperatures.json``.
+
+``check``: on other games (other seeds, the same bots), evaluates ``--positions`` decisions per
+game, drawn at random, exactly as ``rolling analyze`` does (from the decider's information set,
+``--budget`` determinizations), and compares every seat's predicted win probability before the
+decision (``win_before``) with whether it won: the Brier score (mean over positions of the sum
+over seats of (p - won)^2; 1/n ties: won = 1/k), the same for the uninformed guess 1/n, and a
+reliability diagram (10 bins) in ``--png``.
+
+    python scripts/analysis_calibration.py fit --games 2000
+    python scripts/analysis_calibration.py check --games 1000 --positions 2 --budget 4 --png docs/img/analysis-calibration.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPERATURES = ROOT / "src/rolling/analysis/data/temperatures.json"
+GRID = np.exp(np.linspace(math.log(0.01), math.log(10.0), 200))
+#: buckets with fewer samples than this take the fit of the buckets around them together
+MIN_SAMPLES = 200
+
+
+def new_game(game: str, seed: int):
+    """Game ``seed`` of a run: its state and the heuristic bots, players cycling through the counts."""
+    if game == "stars":
+        from rolling.bots.stars_heuristic import StarsHeuristicBot
+        from rolling.games.stars import Config
+        from rolling.games.stars import new_game as ng
+
+        n = 2 + seed % 5
+        return ng(Config(players=n), seed), [StarsHeuristicBot(seed * 10 + k) for k in range(n)]
+    from rolling.bots.freight import FreightHeuristicBot
+    from rolling.games.freight import Config
+    from rolling.games.freight import new_game as ng
+
+    n = 2 + seed % 3
+    return ng(Config(players=n), seed), [FreightHeuristicBot(seed * 10 + k) for k in range(n)]
+
+
+def play(game: str, seed: int, on_state=None):
+    """Play game ``seed`` to the end; ``on_state(state)`` before every action. Returns the record
+    (``GameRecord``) and the final state."""
+    from rolling.core.record import GameRecord
+    from rolling.sim.stars import pick_seat
+
+    s, bots = new_game(game, seed)
+    config = s.config.to_json()
+    record = GameRecord(game, config, seed)
+    last = 0
+    while not s.is_over:
+        if on_state:
+            on_state(s)
+        seat = pick_seat(s, last) if game == "stars" else s.to_act[0]
+        a = bots[seat].choose(s, seat)
+        record.actions.append(a.to_json())
+        s.apply(a)
+        last = seat
+    return record, s
+
+
+def fit_samples(job):
+    """One game's samples for ``fit``: ``[(bucket, values, outcome)]``."""
+    game, seed = job
+    from rolling.analysis.values import expected_scores, freight_bucket, result_value, stars_bucket
+
+    bucket_of = stars_bucket if game == "stars" else freight_bucket
+    rows = []
+    last = [-1]
+
+    def note(s):
+        # the start of every turn: where the analysis's playouts stop (its horizon)
+        if s.turn != last[0]:
+            last[0] = s.turn
+            values = expected_scores(game, s)
+            if max(values) > min(values):  # equal values say nothing of the temperature
+                rows.append((bucket_of(s), values))
+
+    _, final = play(game, seed, note)
+    outcome = list(result_value(final.standings(), final.n).win)
+    return [(b, v, outcome) for b, v in rows]
+
+
+def nll(samples, t: float) -> float:
+    """Negative log-likelihood of the outcomes under the softmax at temperature ``t``."""
+    from rolling.analysis.values import softmax_win
+
+    total = 0.0
+    for _, values, outcome in samples:
+        p = softmax_win(values, t)
+        total -= sum(o * math.log(max(1e-12, q)) for o, q in zip(outcome, p, strict=True))
+    return total
+
+
+def fit(args) -> None:
+    games = {}
+    for game in args.game:
+        jobs = [(game, args.seed + g) for g in range(args.games)]
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            samples = [row for rows in pool.map(fit_samples, jobs, chunksize=8) for row in rows]
+        top = max(b for b, _, _ in samples)
+        temps = []
+        counts = []
+        for b in range(top + 1):
+            group = [x for x in samples if x[0] == b]
+            reach = 0
+            while len(group) < MIN_SAMPLES and reach <= top:  # a sparse bucket borrows its neighbours'
+                reach += 1
+                group += [x for x in samples if abs(x[0] - b) == reach]
+            best = min(GRID, key=lambda t: nll(group, t))
+            temps.append(round(float(best), 4))
+            counts.append(sum(1 for x in samples if x[0] == b))
+        games[game] = {"temperature": temps, "samples": counts}
+        print(game, "temperatures by bucket:", temps, file=sys.stderr)
+    data = json.loads(TEMPERATURES.read_text()) if TEMPERATURES.exists() else {"games": {}}
+    data["games"].update(games)
+    data["made_by"] = ("scripts/analysis_calibration.py fit " + " ".join(sys.argv[2:])).strip()
+    TEMPERATURES.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {TEMPERATURES}")
+
+
+def check_positions(job):
+    """``check``'s samples of one game: ``[(win_before per seat, outcome per seat)]``."""
+    game, seed, positions, budget = job
+    from rolling.analysis.evaluation import evaluate_position
+    from rolling.analysis.games import Kit
+    from rolling.analysis.values import result_value
+    from rolling.bots.ismcts import parse_budget
+    from rolling.core.record import replay_steps
+    from rolling.core.rng import Rng
+    record, final = play(game, seed)
+    outcome = list(result_value(final.standings(), final.n).win)
+    pick = Rng(seed * 31 + 7)
+    chosen = sorted({pick.below(len(record.actions)) for _ in range(positions)})
+    kit = Kit(game)
+    value = kit.default_value()
+    out = []
+    for i, s in enumerate(replay_steps(record, upto=chosen[-1] + 1)):
+        kit.observe(s)
+        if i in chosen:
+            data = record.actions[i]
+            seat = data.get("seat", s.to_act[0])
+            v = evaluate_position(kit.searcher(seat, seed), kit.hidden(s, seat), seat, parse_budget(budget), Rng(seed + i), value)
+            out.append((list(v.win), outcome, i / len(record.actions)))
+    return out
+
+
+def check(args) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(args.game), figsize=(5.2 * len(args.game), 5), squeeze=False)
+    report = {}
+    for ax, game in zip(axes[0], args.game, strict=True):
+        jobs = [(game, args.seed + g, args.positions, args.budget) for g in range(args.games)]
+        t0 = time.time()
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            rows = [row for rows in pool.map(check_positions, jobs, chunksize=4) for row in rows]
+        p = np.array([q for pred, _, _ in rows for q in pred])
+        y = np.array([o for _, out, _ in rows for o in out])
+        brier = float(np.mean([sum((a - b) ** 2 for a, b in zip(pred, out, strict=True)) for pred, out, _ in rows]))
+        base = float(np.mean([sum((1 / len(out) - b) ** 2 for b in out) for _, out, _ in rows]))
+        bins = np.minimum((p * 10).astype(int), 9)
+        xs, ys, ns = [], [], []
+        for b in range(10):
+            m = bins == b
+            if m.sum():
+                xs.append(float(p[m].mean()))
+                ys.append(float(y[m].mean()))
+                ns.append(int(m.sum()))
+        report[game] = {"games": args.games, "positions": len(rows), "probabilities": int(len(p)),
+                        "brier": round(brier, 4), "brier_uniform": round(base, 4),
+                        "bins": [{"predicted": round(a, 3), "observed": round(b, 3), "n": c}
+                                 for a, b, c in zip(xs, ys, ns, strict=True)],
+                        "seconds": round(time.time() - t0, 1)}
+        ax.plot([0, 1], [0, 1], color="#999", linestyle="--", label="perfect calibration")
+        ax.plot(xs, ys, marker="o", label="rolling analyze")
+        for a, b, c in zip(xs, ys, ns, strict=True):
+            ax.annotate(str(c), (a, b), textcoords="offset points", xytext=(4, -12), fontsize=7, color="#555")
+        ax.set_title(f"{game}: {len(rows)} positions of {args.games} games\n"
+                     f"Brier {brier:.3f} (uniform guess {base:.3f})")
+        ax.set_xlabel("predicted win probability (bin mean)")
+        ax.set_ylabel("observed win frequency")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.legend(loc="upper left")
+        print(game, json.dumps(report[game]), file=sys.stderr)
+    fig.tight_layout()
+    Path(args.png).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.png, dpi=110)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    print(f"wrote {args.png}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("fit", "check"):
+        p = sub.add_parser(name)
+        p.add_argument("--game", action="append", choices=("stars", "freight"))
+        p.add_argument("--games", type=int, default=1000)
+        p.add_argument("--seed", type=int, default=1 if name == "fit" else 1_000_000)
+        p.add_argument("--workers", type=int, default=os.cpu_count())
+        if name == "check":
+            p.add_argument("--positions", type=int, default=2)
+            p.add_argument("--budget", default="4")
+            p.add_argument("--png", default=str(ROOT / "docs/img/analysis-calibration.png"))
+            p.add_argument("--json", default=None)
+    args = ap.parse_args()
+    args.game = args.game or ["stars", "freight"]
+    fit(args) if args.cmd == "fit" else check(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""What a position is worth to each seat: :class:`Value` (win probabilities and expected final
+scores) and the pluggable :class:`ValueFunction` that gives it.
+
+The analysis (:mod:`rolling.analysis.evaluation`) plays each candidate move out to the search bots'
+horizon (:mod:`rolling.bots.stars_search`: the end of the turn; :mod:`rolling.bots.freight_search`:
+the end of the deciding seat's next turn) and then asks a value function what the position there is
+worth. The default, :class:`HeuristicValue`, turns the search bots' own valuation of each seat's
+expected final score (Stars: :func:`rolling.bots.stars_search.wealth`; Freight:
+:func:`rolling.bots.freight_search.expected_stock`) into win probabilities with a softmax::
+
+    win[i] = exp(x[i] / T) / sum_j exp(x[j] / T),    x[i] = value[i] / max(1, mean of the values)
+
+Values are divided by their mean so that one temperature fits every player count and every stage
+of the game's money; the temperature ``T`` depends on how far the game has gone (a turn or round
+bucket: the further from the end, the less a lead means) and was fitted by maximum likelihood on
+simulated games (``scripts/analysis_calibration.py fit``, the file
+``rolling/analysis/data/temperatures.json``; docs/analysis.md). When the game is over the value is
+the result: 1/k for each of k winners (the standings' ``win``), 0 for the others.
+
+A learned value function (issue 34) plugs in as any callable ``(state, seat) -> Value``: ``seat``
+is the seat whose information set the position was sampled from, and the function must use no
+more than that seat may know.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Protocol
+
+TEMPERATURES_FILE = "temperatures.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """What a position is worth, seat by seat.
+
+    Attributes:
+        win: each seat's win probability (sums to 1; in the Stars two-handed variant each hand
+            holds half of its person's chance).
+        score: each seat's expected final score ($).
+    """
+
+    win: tuple[float, ...]
+    score: tuple[float, ...]
+
+
+class ValueFunction(Protocol):
+    """Position + seat -> per-seat win probabilities and expected scores (see the module
+    docstring); ``seat`` is the observer whose information set ``state`` was sampled from."""
+
+    def __call__(self, state: Any, seat: int) -> Value: ...
+
+
+def result_value(standings: list[dict[str, Any]], n: int) -> Value:
+    """The value of a finished game: 1/k for each of the k winners (``win``), the final scores."""
+    win = [0.0] * n
+    score = [0.0] * n
+    winners = [r["seat"] for r in standings if r["win"]]
+    for r in standings:
+        score[r["seat"]] = float(r["score"])
+        if r["seat"] in winners:
+            win[r["seat"]] = 1.0 / len(winners)
+    return Value(tuple(win), tuple(score))
+
+
+def softmax_win(values: list[float], temperature: float) -> list[float]:
+    """Win probabilities from expected final scores (module docstring); ``temperature`` > 0."""
+    scale = max(1.0, sum(values) / len(values)) * temperature
+    top = max(values)
+    ex = [math.exp(max(-60.0, (v - top) / scale)) for v in values]
+    total = sum(ex)
+    return [e / total for e in ex]
+
+
+@lru_cache(maxsize=1)
+def shipped_temperatures() -> dict[str, list[float]]:
+    """The fitted temperatures, ``{game: [T for bucket 0, 1, ...]}`` (read once)."""
+    with resources.files("rolling.analysis.data").joinpath(TEMPERATURES_FILE).open("r", encoding="utf-8") as f:
+        data = json.load(f)
+    return {game: [float(t) for t in entry["temperature"]] for game, entry in data["games"].items()}
+
+
+def stars_bucket(s: Any) -> int:
+    """Stars: the turn the position is in, from 0 (turn 1)."""
+    return max(0, s.turn - 1)
+
+
+def freight_bucket(s: Any) -> int:
+    """Freight: the round the position is in (a round is one turn of every player), from 0."""
+    return max(0, s.turn) // max(1, s.n)
+
+
+class HeuristicValue:
+    """The default value function (module docstring) for ``game`` (``"stars"`` or ``"freight"``).
+
+    Args:
+        temperatures: one temperature per bucket (the last one serves every later bucket);
+            default: the shipped, fitted ones.
+    """
+
+    def __init__(self, game: str, temperatures: list[float] | None = None) -> None:
+        self.game = game
+        self.temperatures = temperatures if temperatures is not None else shipped_temperatures()[game]
+
+    def bucket(self, s: Any) -> int:
+        """The temperature bucket of ``s``."""
+        return stars_bucket(s) if self.game == "stars" else freight_bucket(s)
+
+    def temperature(self, s: Any) -> float:
+        """The temperature for ``s``."""
+        t = self.temperatures
+        return t[min(self.bucket(s), len(t) - 1)]
+
+    def __call__(self, s: Any, seat: int) -> Value:
+        if s.is_over:
+            return result_value(s.standings(), s.n)
+        values = expected_scores(self.game, s)
+        t = self.temperature(s)
+        if self.game == "stars" and "two-handed" in s.config.variants:
+            from rolling.bots.stars_search import person_wealth
+            from rolling.games.stars.state import two_handed_person
+
+            persons = softmax_win(person_wealth(values), t)
+            win = [persons[0 if two_handed_person(k) == "A" else 1] / 2 for k in range(s.n)]
+        else:
+            win = softmax_win(values, t)
+        return Value(tuple(win), tuple(values))
+
+
+def expected_scores(game: str, s: Any) -> list[float]:
+    """Each seat's expected final score ($) by the search bots' valuation (module docstring)."""
+    if game == "stars":
+        from rolling.bots.stars_heuristic import StarsHeuristicBot, schedule
+        from rolling.bots.stars_search import wealth
+
+        return wealth(s, schedule(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n)))
+    from rolling.bots.freight_search import expected_stock
+
+    return expected_stock(s)
