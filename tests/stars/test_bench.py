@@ -29,9 +29,11 @@ def test_bench_json_reports_fixture_replay_ms():
     )
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
-    assert set(res) == {"replay_actions_per_s", "random_games_per_s", "clone_us", "fixture_replay_ms", "search"}
-    assert set(res["fixture_replay_ms"]) == {"rss_1005", "rss_hotseat_dividend"}
-    assert all(ms > 0 for ms in res["fixture_replay_ms"].values())
+    assert set(res) == {"replay_actions_per_s", "random_games_per_s", "clone_us", "fixture_replay_ms",
+                        "fixture_replay_parse_ms", "search"}
+    for key in ("fixture_replay_ms", "fixture_replay_parse_ms"):  # issue 34: replay with parsing too
+        assert set(res[key]) == {"rss_1005", "rss_hotseat_dividend"}
+        assert all(ms > 0 for ms in res[key].values())
 
 
 def test_bench_reports_search_playouts_in_a_mid_game_position():

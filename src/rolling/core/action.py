@@ -79,6 +79,16 @@ def _exact_check(cls: type):
     return namespace["ok"]
 
 
+def exact_check(cls: type):
+    """``ok(action)``: whether each int, bool and str field of a ``cls`` action holds exactly its
+    kind (no ``bool`` for an ``int``, no subclass of ``str``); built once per class. True means
+    :func:`check_fields` would pass; False, that it must look closer (it may still pass)."""
+    ok = _CHECKS.get(cls)
+    if ok is None:
+        ok = _CHECKS[cls] = _exact_check(cls)
+    return ok
+
+
 def check_fields(action: Any, rule: str) -> None:
     """Check that each ``int`` field of ``action`` holds an ``int`` that is not a ``bool`` (amounts
     are whole $; seats, slots and dice are counted), each ``bool`` field a ``bool`` and each
@@ -88,10 +98,7 @@ def check_fields(action: Any, rule: str) -> None:
     Raises:
         IllegalAction: ``rule`` and the field named, e.g. "field 'amount' must be an integer, got 8.5".
     """
-    ok = _CHECKS.get(type(action))
-    if ok is None:
-        ok = _CHECKS[type(action)] = _exact_check(type(action))
-    if ok(action):
+    if exact_check(type(action))(action):
         return
     for name, kind, words in field_kinds(type(action)):
         v = getattr(action, name)
@@ -105,38 +112,58 @@ def _holds(v: Any, kind: type) -> bool:
 
 
 def action_from_json(registry: dict[str, type], data: Any) -> Action:
-    """Build an action from its JSON form: one look-up by ``type`` in a table of readers, one
-    generated per action class (see :func:`_reader`), so no field is introspected per call.
+    """Build an action of a game's ``registry`` from its JSON form (see :func:`json_reader`).
 
     Raises:
         RecordError: unknown ``type``, missing or unexpected fields, or values of the wrong kind
             (the field named; see :func:`_build_checked`).
     """
-    try:
-        read = _TABLES[id(registry)][1][data["type"]]
-    except (KeyError, TypeError, IndexError):
-        return _read_checked(registry, data)  # a new registry, a new type, or no action at all
-    return read(data)
+    return json_reader(registry)(data)
 
 
-#: id(registry) -> (the registry, kept alive so its id stays its own; {type name: reader})
-_TABLES: dict[int, tuple[dict[str, type], dict[str, Any]]] = {}
+def json_reader(registry: dict[str, type]):
+    """``from_json(data)``: the reader of a game's actions (``registry``: type name -> class),
+    made once per registry. It looks ``data["type"]`` up in a table of readers, one generated per
+    action class (:func:`reader`), so no field is introspected per call; whatever the table does
+    not hold (an unknown type, no action at all) takes the checked path, which raises the error.
+
+    Raises (the reader):
+        RecordError: see :func:`action_from_json`.
+    """
+    entry = _TABLES.get(id(registry))
+    if entry is None or entry[0] is not registry:
+        table: dict[str, Any] = {}
+
+        def from_json(data: Any) -> Action:
+            """Build an action of this game from its JSON form (raises RecordError)."""
+            try:
+                read = table[data["type"]]
+            except (KeyError, TypeError, IndexError):
+                return _read_checked(registry, table, data)
+            return read(data)
+
+        entry = _TABLES[id(registry)] = (registry, from_json)
+    return entry[1]
+
+
+#: id(registry) -> (the registry, kept alive so its id stays its own; its reader)
+_TABLES: dict[int, tuple[dict[str, type], Any]] = {}
 #: action class -> its reader / writer (generated once, on first use)
 _READERS: dict[type, Any] = {}
 _WRITERS: dict[type, Any] = {}
 
 
-def _read_checked(registry: dict[str, type], data: Any) -> Action:
+def _read_checked(registry: dict[str, type], table: dict[str, Any], data: Any) -> Action:
     """Build an action from its JSON form, checking one thing after another (the path for what
-    the dispatch table does not hold: a new registry, an unknown type, no action at all); add
-    ``registry``'s readers to the table.
+    ``table``, the dispatch table of :func:`json_reader`, does not hold); first fill the table
+    with a reader for each class of ``registry`` (again if classes were registered since).
 
     Raises:
         RecordError: see :func:`action_from_json`.
     """
-    table = _TABLES.get(id(registry))
-    if table is None or table[0] is not registry or len(table[1]) != len(registry):
-        _TABLES[id(registry)] = (registry, {name: reader(cls) for name, cls in registry.items()})
+    if len(table) != len(registry) or any(table.get(name) is not reader(cls) for name, cls in registry.items()):
+        table.clear()
+        table.update({name: reader(cls) for name, cls in registry.items()})
     if not isinstance(data, dict) or "type" not in data:
         raise RecordError(f"an action must be an object with a 'type', got {data!r}")
     cls = registry.get(data["type"]) if isinstance(data["type"], str) else None
