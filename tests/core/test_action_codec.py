@@ -156,3 +156,14 @@ def test_no_introspection_per_call(monkeypatch):
         state = replay(record)
         assert state.over or record.meta.get("note") or state.turn > 1
         assert [a.to_json() for a in map(get_game("stars").action_from_json, record.actions)] == record.actions
+
+
+def test_an_action_of_one_seat_is_shared():
+    """Issue 34: pass and done (about half of a Stars record's actions) are read without allocating:
+    one frozen instance per seat, equal to a new one; other values still read as before."""
+    read = get_game("stars").action_from_json
+    a, b = read({"type": "pass", "seat": 2}), read({"type": "pass", "seat": 2})
+    assert a is b and a == STARS["pass"](2)
+    assert read({"type": "done", "seat": 40}) == STARS["done"](40)
+    with pytest.raises(RecordError, match="'seat' must be an integer"):
+        read({"type": "pass", "seat": True})

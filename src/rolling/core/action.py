@@ -212,6 +212,10 @@ def reader(cls: type):
     return read
 
 
+#: how many values of a lone int field get a shared instance (seats are 0..5)
+_POOLED = 8
+
+
 def _reader(cls: type):
     """Generate :func:`reader`'s function for ``cls`` (locals are prefixed, so that no field name
     can shadow another)."""
@@ -238,6 +242,12 @@ def _reader(cls: type):
     test = " and ".join(f"type(v_{f.name}) is {kinds[f.name].__name__}" for f in fields if f.name in kinds)
     if test:
         lines += [f"    if not ({test}):", "        return _slow(_d)"]
+    if simple and len(fields) == 1 and kinds.get(fields[0].name) is int:
+        # an action holding only a small count (a seat): one shared instance per value, as frozen
+        # actions may be (no allocation for the commonest actions, pass and done)
+        env["_POOL"] = tuple(cls(i) for i in range(_POOLED))
+        name = fields[0].name
+        lines += [f"    if 0 <= v_{name} < {_POOLED}:", f"        return _POOL[v_{name}]"]
     if simple:
         lines.append("    _a = _new(_cls)")
         for f in fields:
