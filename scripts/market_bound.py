@@ -9,9 +9,10 @@ position ``y`` just before it and the dice ``d`` it shows, the penalty is
 
     z_j = h(y, d) - E[h(y, D)]        (D: the roll's dice, drawn as the game draws them)
 
-where ``h`` values the position after the roll: the overflow cash of any split plus, for each
-company, the policy's worth table at the position reached (``T[t]`` after a closed-market roll,
-``T[t-1]`` after an open one; see docs/market-policy.md). Whatever ``h`` is, ``E[z_j | what a
+where ``h`` values the position after the roll: its overflow cash plus, for each company, the
+value of its (value, shares) from a dynamic program over that company alone (dollars priced at
+``kappa``, fitted on games of the policy; :func:`dp_values`, :func:`penalty_tables`; see
+docs/market-policy.md). Whatever ``h`` is, ``E[z_j | what a
 real player knows before roll j] = 0``: a real player's trades fix ``y`` before the dice fall,
 and the dice do not depend on them. So for every real (non-anticipating) policy ``pi``,
 ``E[cash_pi] = E[cash_pi - sum_j z_j] <= E[max over all trade sequences of (cash - sum_j z_j)]``:
@@ -28,15 +29,16 @@ next turn, with their overflow cash and penalties); the companies are coupled on
 allowed per turn (one buy and one sell, of different companies; in the last two turns a buy and a
 sell or two sells). A flow of one unit through each company's graph, those couplings as linear
 constraints, the arcs' flows between 0 and 1: its optimum is at least the best integer plan's.
-(SciPy's HiGHS solves it, in about a tenth of a second a game.)
+(SciPy's HiGHS solves it, in about a second a game.)
 
 Usage (``pip install -e '.[train]'`` for SciPy)::
 
     nice python scripts/market_bound.py --games 1000 --out runs/market-bound.json
 
 Prints and writes the bound's mean over the games of ``rolling simulate market --seed 0`` (the
-first ``--games``), its 95% interval, the same bound without penalty (the clairvoyant, relaxed)
-and the shipped policy's mean on the same games.
+first ``--games``), its 95% interval, the same bound without penalty (the clairvoyant, relaxed;
+``--no-clairvoyant`` skips it) and the shipped policy's mean on the same games. The penalty is
+fitted on other games (``--fit-seed``): one that knew the estimate's dice would void the bound.
 """
 
 from __future__ import annotations
@@ -405,7 +407,7 @@ def main() -> None:
         if not a.no_clairvoyant:
             row["clairvoyant"] = game_bound(seed, None)
         rows.append(row)
-        if (i + 1) % 100 == 0:
+        if (i + 1) % 25 == 0:
             print(f"{i + 1} games, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     out = {"games": a.games, "run_seed": a.seed, "fit_games": a.fit_games, "fit_seed": a.fit_seed,
            "values": a.values, "fee": a.fee, "kappa": np.round(kappa, 4).tolist(), "wall_s": round(time.time() - t0, 1)}
