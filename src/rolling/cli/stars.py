@@ -137,7 +137,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
                                     "mid-game position (for --seconds)"),
     ) -> None:
         """Measure replay speed, random-playout speed, clone() time, the replay time of two
-        imported 18xx.games records and the search bot's playouts/s (one core); with --scaling, how batch simulation scales; with
+        imported 18xx.games records (actions parsed beforehand, and with parsing) and the search bot's playouts/s (one core); with --scaling, how batch simulation scales; with
         --search, how many playouts per second the search bot runs in a mid-game position."""
         from rolling.games.stars.bench import run_bench
 
@@ -158,7 +158,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         print(f"random playouts: {res['random_games_per_s']:,.1f} 4-player games/s")
         print(f"clone():         {res['clone_us']:.2f} µs")
         for name, ms in res["fixture_replay_ms"].items():
-            print(f"replay {name}: {ms:.2f} ms")
+            print(f"replay {name}: {ms:.2f} ms; with parsing: {res['fixture_replay_parse_ms'][name]:.2f} ms")
         print_search(res["search"])
 
 

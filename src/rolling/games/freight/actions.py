@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rolling.core.action import Action, action_from_json, action_type
+from rolling.core.action import Action, action_type, json_reader
 
 #: action type name -> class
 REGISTRY: dict[str, type] = {}
@@ -130,6 +130,6 @@ class EndTurn(Action):
     store: str = ""
 
 
-def freight_action_from_json(data) -> Action:
-    """Build a Rolling Freight action from its JSON form (raises ``RecordError``)."""
-    return action_from_json(REGISTRY, data)
+#: ``freight_action_from_json(data)``: build a Rolling Freight action from its JSON form (raises
+#: ``RecordError``; see :func:`rolling.core.action.json_reader`)
+freight_action_from_json = json_reader(REGISTRY)

@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rolling.core.action import Action, action_type
-from rolling.core.action import action_from_json as _core_from_json
+from rolling.core.action import Action, action_type, json_reader
 from rolling.core.errors import RecordError
 
 from .rules import COMPANIES, MAX_SHARES, N_COMPANIES
@@ -75,13 +74,16 @@ def sell(company: int, shares: int) -> Sell:
     return Sell(company, shares)
 
 
+_read = json_reader(ACTIONS)
+
+
 def action_from_json(data: Any) -> Action:
     """Read a Rolling Market action from ``{"type": "buy"|"sell"|"done", ...}``.
 
     Raises:
         RecordError: unknown type, missing or extra fields, wrong kinds, or a company outside 0..3.
     """
-    action = _core_from_json(ACTIONS, data)
+    action = _read(data)
     if isinstance(action, (Buy, Sell)) and not 0 <= action.company < N_COMPANIES:
         raise RecordError(f"action {data!r}: company must be 0..{N_COMPANIES - 1}")
     return action

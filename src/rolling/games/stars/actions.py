@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rolling.core.action import Action, action_from_json, action_type
+from rolling.core.action import Action, action_type, json_reader
 from rolling.core.errors import RecordError
 
 #: JSON type name -> action class
@@ -280,6 +280,6 @@ WORDS: dict[type, str] = {
 }
 
 
-def from_json(data) -> Action:
-    """Build a Rolling Stock Stars action from its JSON form (raises RecordError)."""
-    return action_from_json(ACTIONS, data)
+#: ``from_json(data)``: build a Rolling Stock Stars action from its JSON form (raises RecordError;
+#: see :func:`rolling.core.action.json_reader`)
+from_json = json_reader(ACTIONS)

@@ -6,6 +6,9 @@
   (``data/records/``: the 6-player ``rss_1005`` and the 4-player hotseat game), the minimum of
   repeated runs, log off, the record read and its actions parsed beforehand (the figures issue 10
   compares with the 18xx.games Ruby engine's 68 ms and 16.3 ms);
+- fixture replay with parsing: the same, by :func:`rolling.core.record.replay` from the record's
+  JSON actions, each read by the game's codec (what the Ruby engine's time includes: issue 34;
+  ``benchmarks/ruby_replay.py`` times both engines in one run);
 - random playouts: complete 4-player games per second with a uniform random policy over the
   compact legal moves (legal-move generation included);
 - clone: microseconds per ``clone()`` of a mid-game state.
@@ -17,7 +20,7 @@ import json
 import time
 from importlib import resources
 
-from rolling.core.record import GameRecord
+from rolling.core.record import GameRecord, replay
 from rolling.core.rng import Rng
 
 from .actions import from_json
@@ -58,6 +61,23 @@ def replay_ms(record: GameRecord, runs: int = 20, seconds: float = 0.0) -> float
     return best * 1000
 
 
+def replay_parsed_ms(record: GameRecord, runs: int = 20, seconds: float = 0.0, clock=time.perf_counter) -> float:
+    """The fastest of at least ``runs`` calls of :func:`rolling.core.record.replay` on ``record``
+    (and as many more as fit in ``seconds``), in milliseconds of ``clock`` (wall time; pass
+    ``time.process_time`` for this process's CPU time, which other jobs on the machine disturb
+    less): a new game, then every action read from its JSON form and applied, log off (replay with
+    parsing: issue 34)."""
+    best = float("inf")
+    done = 0
+    start = time.perf_counter()
+    while done < runs or time.perf_counter() - start < seconds:
+        t0 = clock()
+        replay(record)
+        best = min(best, clock() - t0)
+        done += 1
+    return best * 1000
+
+
 def random_playout(seed: int, players: int = 4) -> int:
     """Play one game to the end choosing uniformly among seats, moves and values; return its length."""
     rng = Rng(seed)
@@ -73,7 +93,8 @@ def random_playout(seed: int, players: int = 4) -> int:
 
 def run_bench(seconds: float = 3.0) -> dict:
     """Run the measurements, each for about ``seconds``; return ``{"replay_actions_per_s",
-    "random_games_per_s", "clone_us", "fixture_replay_ms": {record name: ms}}``."""
+    "random_games_per_s", "clone_us", "fixture_replay_ms": {record name: ms},
+    "fixture_replay_parse_ms": {record name: ms}}``."""
     record = sample_record()
     config = Config.from_json(record.config)
     actions = [from_json(a) for a in record.actions]
@@ -104,9 +125,11 @@ def run_bench(seconds: float = 3.0) -> dict:
         reps += 1000
     clone_us = (time.perf_counter() - t0) / reps * 1e6
     fixtures = {name: round(replay_ms(bundled_record(name), 20, seconds / 2), 3) for name in RECORDS}
+    parsed = {name: round(replay_parsed_ms(bundled_record(name), 20, seconds / 2), 3) for name in RECORDS}
     return {
         "replay_actions_per_s": round(replay, 1),
         "random_games_per_s": round(playouts, 2),
         "clone_us": round(clone_us, 3),
         "fixture_replay_ms": fixtures,
+        "fixture_replay_parse_ms": parsed,
     }

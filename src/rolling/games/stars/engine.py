@@ -8,7 +8,7 @@ Each phase module offers ``enter(s)`` (start of the phase, automatic work), ``st
 
 from __future__ import annotations
 
-from rolling.core.action import check_fields
+from rolling.core.action import check_fields, exact_check
 from rolling.core.errors import IllegalAction
 
 from . import closing, deals, dividends, end_card, income, investment, ipo, issue_shares, wrap_up
@@ -131,7 +131,8 @@ def apply(s: StarsState, action, on_phase=None) -> None:
         if type(action) not in _CLASSES:
             raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
         raise IllegalAction(f"Phase {s.phase}: {PHASE_NAMES[s.phase]}", wrong_phase(s, action))
-    check_fields(action, "Actions")  # e.g. Glossary, Money: "Only integer ● amounts of money are possible"
+    if not _EXACT[type(action)](action):  # the fast test of check_fields, looked up once per class
+        check_fields(action, "Actions")  # e.g. Glossary, Money: "Only integer ● amounts of money are possible"
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
     _APPLIES[s.phase](s, action)
@@ -156,6 +157,7 @@ PHASE_ACTIONS: dict[int, tuple[type, ...]] = {
     9: (FormCorporation, DeclineIpo),
 }
 _CLASSES = frozenset(ACTIONS.values())
+_EXACT = {cls: exact_check(cls) for cls in _CLASSES}
 _PHASE_CLASSES = tuple(frozenset(PHASE_ACTIONS.get(k, ())) for k in range(10))
 # PHASES' functions by phase number, looked up once (the dispatch of every action)
 _STEPS = (None, *(PHASES[k].step for k in range(1, 10)))

@@ -327,6 +327,8 @@ class StarsState:
     def companies_of(self, owner: int) -> list[int]:
         """Companies owned by an owner code, ascending face value."""
         co = self.company_owner
+        if owner not in co:  # a scan in C: most owners asked about (players, the investor) own none
+            return []
         return [i for i in COMPANIES if co[i] == owner]
 
     def active_corps(self) -> list[int]:
