@@ -466,30 +466,28 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         states = new
     mask = _MASK
     spent_mask = _SPENT
-    money_mask = _MONEY
-    out: dict[int, dict] = {}
+    # the items' fixed part: the kept totals, and a build capped by ``cap`` (lowered per cut below)
+    fixed = (cap << 6 * _W) + totals
+    cuts = list(zip(cut_const, shifts, strict=True))
+    out: dict[int, dict] = {t: {} for t in targets}
+    if not walked:  # nothing to spend: the empty payment, if it pays a price
+        states = {st: path for st, path in states.items() if st & 3 == 3 and st >> ps in targets}
     for st, path in states.items():
-        if st & 3 != 3:
-            continue
-        paid = st >> ps
-        if paid not in targets:
-            continue
+        # every partial state left pays a price in full (the walk drops the others)
         v = st >> 7
-        build = cap
-        for cc, sh in zip(cut_const, shifts, strict=True):
-            c = cc - (v >> sh & mask)
-            if c < build:
-                build = c
-        # The key: the seven items of the order in one integer (see _KEY).
-        key = ((build << 6 * _W) + (v & money_mask) + totals - (v & spent_mask)
-               + ((st >> 2 & 31).bit_count() << _W))
-        best = out.get(paid)
-        if best is None:
-            best = out[paid] = {}
+        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W)
+        low = 0
+        for cc, sh in cuts:
+            c = cap - cc + (v >> sh & mask)  # how far this cut takes the build below the cap
+            if c > low:
+                low = c
+        if low:
+            key -= low << 6 * _W
+        best = out[st >> ps]
         old = best.get(key)
         if old is None or path > old:
             best[key] = path
-    return out
+    return {t: b for t, b in out.items() if b}
 
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
