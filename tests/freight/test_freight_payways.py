@@ -294,3 +294,15 @@ def test_search_candidates_include_runner_up_payments():
             explicit += len(paid)
         st.apply(bots[seat].choose(st, seat))
     assert explicit > 5
+
+
+def test_a_walk_with_nothing_to_spend():
+    """Issue 34 (the walk's last pass): with no token that can pay, a price of nothing is paid by
+    the empty payment and nothing pays any other price or a colour die; a symbol that cannot pay
+    is kept."""
+    from rolling.games.freight.payways import _fronts
+
+    assert _fronts((), (), None, "buy", False, (), 10, (0, 1)) == {0: ((),), 1: ()}
+    assert _fronts((), (), "red", "buy", False, (("red", 2),), 10, (0,)) == {0: ()}
+    assert _fronts((), (), None, "route", True, (), 10, (0,)) == {0: ()}  # the route symbol owed
+    assert _fronts((("d", "bonus", False),), (1,), None, "buy", False, (), 10, (0, 2)) == {0: ((0,),), 2: ()}

@@ -50,3 +50,23 @@ def test_legal_actions_are_pinned(map_name, players, seed, expected):
         n += 1
         state.apply(acts[rng.below(len(acts))])
     assert (n, h.hexdigest()[:16]) == expected
+
+
+@pytest.mark.parametrize(("map_name", "players", "seed"), [("west-coast", 3, 31), ("southern", 5, 32)])
+def test_random_move_is_the_choice_among_legal_actions(map_name, players, seed):
+    """Issue 34: the random bot's way to draw a move without listing them all
+    (``legal.random_move``) gives at every decision the move ``rng.choice(legal_actions)`` gives,
+    leaving the generator at the same point."""
+    from rolling.games.freight.legal import random_move
+
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    n = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        twin = rng.copy()
+        move = random_move(state, seat, rng)
+        assert move == twin.choice(state.legal_actions(seat)) and rng.state == twin.state
+        state.apply(move)
+        n += 1
+    assert n > 300

@@ -38,8 +38,9 @@ class FreightRandomBot:
         self.rng = Rng(seed)
 
     def choose(self, state, seat: int):
-        """Return one of ``state.legal_actions(seat)``."""
-        return self.rng.choice(state.legal_actions(seat))
+        """Return one of ``state.legal_actions(seat)``, uniformly (drawn without listing them all:
+        :func:`rolling.games.freight.legal.random_move`)."""
+        return legal.random_move(state, seat, self.rng)
 
 
 #: the heuristic bot's taste in improvements, best first

@@ -223,7 +223,9 @@ class RollingState(pyspiel.State):
 
         def run():
             work.apply_index(seat, index)
-            if memo is not None:
+            # The options kept are of the position before the action, whether they came with the
+            # table or were worked out during it (a copy replaying the action has none to bring).
+            if hasattr(work, "__dict__"):
                 work.__dict__.pop("_memo", None)
             return work
 

@@ -272,11 +272,20 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     # the kept tokens feeding m can add. The least counts, capped by the cubes left: a cut no
     # token feeds lowers the cap, a cut no payment can bring below the cap is dropped.
     nc = len(contracts)
+    bits: dict[str, int] = {}  # the contracts of each colour, as bits
+    for i, (col, _e) in enumerate(contracts):
+        bits[col] = bits.get(col, 0) | 1 << i
+    every = (1 << nc) - 1
     feeds = []
     for info in infos:
         fd = info[6]
-        feeds.append((1 << nc) - 1 if fd is None else
-                     sum(1 << i for i, (col, _e) in enumerate(contracts) if col in fd) if fd else 0)
+        if fd is None:
+            feeds.append(every)
+            continue
+        f = 0
+        for col in fd:
+            f |= bits.get(col, 0)
+        feeds.append(f)
     fed = 0
     for f in feeds:
         fed |= f
@@ -319,8 +328,11 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
             for g, m in enumerate(cuts):
                 if f & m:
                     one += weight << 7 + _W * (6 + g)
-        walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
-                       [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
+        if cnt == 1:  # most dice: none spent or the one
+            walked.append((j, pays, 1, (0, one), (cover, route), place))
+        else:
+            walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
+                           [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
     units = [info[0] for info in infos]
     shifts = [_W * (6 + g) for g in range(len(cuts))]
     # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
@@ -339,11 +351,16 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     for t in targets:
         best = found.get(t, {})
         front: list[int] = []
+        guarded: list[int] = []  # each key of the front with the guard bits set
         for k in sorted(best, reverse=True):
             # Sorted best first, so only an earlier key can match or beat this one on every item
             # (o >= k field by field: no field of (o | guards) - k borrows its guard bit).
-            if not any((o | _GUARDS) - k & _GUARDS == _GUARDS for o in front):
+            for og in guarded:
+                if og - k & _GUARDS == _GUARDS:
+                    break
+            else:
                 front.append(k)
+                guarded.append(k | _GUARDS)
                 if len(front) == MAX_LISTED:
                     break
         digits = []
@@ -466,30 +483,28 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         states = new
     mask = _MASK
     spent_mask = _SPENT
-    money_mask = _MONEY
-    out: dict[int, dict] = {}
+    # the items' fixed part: the kept totals, and a build capped by ``cap`` (lowered per cut below)
+    fixed = (cap << 6 * _W) + totals
+    cuts = list(zip(cut_const, shifts, strict=True))
+    out: dict[int, dict] = {t: {} for t in targets}
+    if not walked:  # nothing to spend: the empty payment, if it pays a price
+        states = {st: path for st, path in states.items() if st & 3 == 3 and st >> ps in targets}
     for st, path in states.items():
-        if st & 3 != 3:
-            continue
-        paid = st >> ps
-        if paid not in targets:
-            continue
+        # every partial state left pays a price in full (the walk drops the others)
         v = st >> 7
-        build = cap
-        for cc, sh in zip(cut_const, shifts, strict=True):
-            c = cc - (v >> sh & mask)
-            if c < build:
-                build = c
-        # The key: the seven items of the order in one integer (see _KEY).
-        key = ((build << 6 * _W) + (v & money_mask) + totals - (v & spent_mask)
-               + ((st >> 2 & 31).bit_count() << _W))
-        best = out.get(paid)
-        if best is None:
-            best = out[paid] = {}
+        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W)
+        low = 0
+        for cc, sh in cuts:
+            c = cap - cc + (v >> sh & mask)  # how far this cut takes the build below the cap
+            if c > low:
+                low = c
+        if low:
+            key -= low << 6 * _W
+        best = out[st >> ps]
         old = best.get(key)
         if old is None or path > old:
             best[key] = path
-    return out
+    return {t: b for t, b in out.items() if b}
 
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
