@@ -2,8 +2,9 @@
 of a game against heuristic bots, at their own pace, as a page would through the JSON API.
 
 A person creates a game (``human`` plus bots) on one web process, then loops: look at the game
-(``GET /api/games/{id}``; the web processes are taken in turn, so a person's game is served by
-every process), wait for their turn, think (an exponential wait of ``WEBLOAD_THINK`` seconds on
+(``GET /api/games/{id}``; each request goes to a web process drawn at random, so a person's game
+is served by every process; one that did not answer is left alone for two seconds, as a proxy
+would), wait for their turn, think (an exponential wait of ``WEBLOAD_THINK`` seconds on
 average), then act (``POST /api/games/{id}/actions`` with the version and basis the page showed). A
 409 (the game moved on meanwhile) is a right answer: the person looks again. When the game is over
 the person starts another.
@@ -70,12 +71,18 @@ class Person(HttpUser):
 
     def on_start(self) -> None:
         self.rng = random.Random(next(_people))
-        self.turn = self.rng.randrange(len(HOSTS))
         self.gid: str | None = None
+        self.down: dict[str, float] = {}  # a web process that did not answer: until when to avoid it
 
     def _host(self) -> str:
-        self.turn += 1
-        return HOSTS[self.turn % len(HOSTS)]
+        now = time.time()
+        up = [h for h in HOSTS if self.down.get(h, 0) < now]
+        self.last = self.rng.choice(up or HOSTS)
+        return self.last
+
+    def _unanswered(self, r) -> None:
+        if r.status_code == 0:  # no answer at all (the process is down: kill -9)
+            self.down[self.last] = time.time() + 2.0
 
     def _new_game(self) -> None:
         seats = ["human"] + ["heuristic"] * (PLAYERS - 1)
@@ -84,6 +91,7 @@ class Person(HttpUser):
                                     "seed": self.rng.randrange(2**31)}, catch_response=True) as r:
             if r.status_code != 201:
                 r.failure(f"create: {r.status_code}")
+                self._unanswered(r)
                 self.gid = None
                 return
             g = r.json()
@@ -95,6 +103,7 @@ class Person(HttpUser):
                              catch_response=True) as r:
             if r.status_code != 200:
                 r.failure(f"look: {r.status_code}")
+                self._unanswered(r)
                 return None
             return r.json()
 
@@ -104,7 +113,7 @@ class Person(HttpUser):
         if self.gid is None:
             self._new_game()
             if self.gid is None:
-                time.sleep(1)  # a web process is down (kill -9): try again soon
+                time.sleep(0.5)  # a web process is down (kill -9): try again soon
                 return
         doc = self._look()
         if doc is None:
@@ -128,4 +137,5 @@ class Person(HttpUser):
             elif r.status_code == 409:
                 r.success()  # the game moved on (or the page was stale): a right answer; look again
             else:
-                r.failure(f"act: {r.status_code} {r.text[:200]}")
+                r.failure(f"act: {r.status_code} {(r.text or '')[:200]}")
+                self._unanswered(r)
