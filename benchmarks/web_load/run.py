@@ -216,6 +216,20 @@ class Cluster:
         self._spawn(p, f"{p.role}{self.procs.index(p)}-restart{p.restarts}")
         self.events[-1]["restarted_pid"] = p.pid
 
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds (user + system) per role of the processes running now (a process killed by
+        :meth:`kill9` took its count with it)."""
+        import psutil
+
+        out: dict[str, float] = {}
+        for p in self.procs:
+            try:
+                t = psutil.Process(p.pid).cpu_times()
+            except psutil.Error:
+                continue
+            out[p.role] = round(out.get(p.role, 0.0) + t.user + t.system, 1)
+        return out
+
     def stop(self) -> None:
         """SIGTERM everything started (SIGKILL after 15 s)."""
         pids = [p.pid for p in self.procs]
@@ -407,6 +421,22 @@ def run_locust(args: argparse.Namespace, urls: list[str], out: Path, acks: Path)
     return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=(out / "locust.log").open("ab"), stderr=subprocess.STDOUT)
 
 
+def wait_cpu(proc: subprocess.Popen, timeout: float) -> float | None:
+    """Wait for ``proc`` to end (SIGKILL after ``timeout`` s); its CPU seconds (user + system)."""
+    import threading
+
+    result: list = []
+    t = threading.Thread(target=lambda: result.append(os.wait4(proc.pid, 0)), daemon=True)
+    t.start()
+    t.join(timeout)
+    if not result:
+        proc.kill()
+        t.join()
+    _, status, usage = result[0]
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return round(usage.ru_utime + usage.ru_stime, 1)
+
+
 def locust_figures(out: Path) -> dict[str, Any]:
     """The ``act`` row of locust's statistics: requests, failures, p50/p95/p99 (ms), requests/s."""
     import csv
@@ -459,7 +489,7 @@ async def main_async(args: argparse.Namespace) -> int:
         if kills is not None:
             await kills
         if people is not None:
-            await asyncio.to_thread(people.wait, 60)
+            report["cpu_s"] = {"locust": await asyncio.to_thread(wait_cpu, people, 60)}
         load_end = time.time()
         stored1 = (await asyncio.to_thread(db.rows, "SELECT count(*) FROM actions"))[0][0]
         # the drain: every bots game to its end (no more people, no more kills)
@@ -479,6 +509,8 @@ async def main_async(args: argparse.Namespace) -> int:
         stored2 = (await asyncio.to_thread(db.rows, "SELECT count(*) FROM actions"))[0][0]
         stop_watch.set()
         await asyncio.gather(*watchers, sampler, return_exceptions=True)
+        report.setdefault("cpu_s", {}).update(cluster.cpu())
+        report["cpu_s"]["this runner (watchers)"] = round(time.process_time(), 1)
     finally:
         stop_load.set()
         stop_watch.set()
@@ -606,6 +638,7 @@ def print_report(r: dict[str, Any], out: Path) -> None:
               f"(target p95 < 100 ms)")
     print(f"  commit-to-page lag: {lag['messages']} messages, p50 {lag['p50']} ms, p95 {lag['p95']} ms, "
           f"p99 {lag['p99']} ms, max {lag['max']} ms (target p95 < 500 ms); {r['ws_reconnects']} reconnects")
+    print(f"  CPU seconds: {', '.join(f'{k} {v}' for k, v in r.get('cpu_s', {}).items())}")
     q = r["queue"]
     print(f"  queue: {q.get('note') or 'peak ' + json.dumps(q['peak'])}")
     if r["kills"]:
