@@ -470,6 +470,7 @@ async def main_async(args: argparse.Namespace) -> int:
     stop_load, stop_watch = asyncio.Event(), asyncio.Event()
     seen = Watch()
     samples: list[dict] = []
+    people: subprocess.Popen | None = None
     await asyncio.to_thread(cluster.start)
     try:
         urls = cluster.urls()
@@ -514,6 +515,9 @@ async def main_async(args: argparse.Namespace) -> int:
     finally:
         stop_load.set()
         stop_watch.set()
+        if people is not None and people.returncode is None and people.poll() is None:
+            people.kill()  # (interrupted: Ctrl-C, or a set-up that failed)
+            people.wait()
         await asyncio.to_thread(cluster.stop)
     report["load_after"] = os.getloadavg()
     report.update({
