@@ -581,12 +581,11 @@ def check(db: Db, ids: list[str], acks: Path, seen: Watch) -> dict[str, dict[str
     acked = [json.loads(line) for line in acks.read_text().splitlines() if line.strip()]
     games = set(ids) | {a["game"] for a in acked}
     gl = sorted(games)
-    stored = {(g, n): (seat, action) for g, n, seat, action in
-              db.rows("SELECT game_id, n, seat, action FROM actions WHERE game_id = ANY(:ids)", ids=gl)}
     kinds = dict(db.rows("SELECT id, game FROM games WHERE id = ANY(:ids)", ids=gl))
     bad = []
     for a in acked:
-        got = stored.get((a["game"], a["n"]))
+        got = next(iter(db.rows("SELECT seat, action FROM actions WHERE game_id = :g AND n = :n",
+                                g=a["game"], n=a["n"])), None)
         if got is None:
             bad.append(f"{a['game']} action {a['n']}: acknowledged, not stored")
             continue
@@ -606,12 +605,10 @@ def check(db: Db, ids: list[str], acks: Path, seen: Watch) -> dict[str, dict[str
     out["no_gaps"] = {"ok": not bad, "games": len(gaps), "broken": bad[:10]}
 
     heads = db.rows("SELECT id, game, config, seed FROM games WHERE id = ANY(:ids)", ids=gl)
-    actions: dict[str, list[tuple[int, Any]]] = {}
-    for (g, n), (_, action) in stored.items():
-        actions.setdefault(g, []).append((n, action))
     bad = []
-    for g, game, config, seed in heads:
-        rec = GameRecord(game, config, seed, [a for _, a in sorted(actions.get(g, []))])
+    for g, game, config, seed in heads:  # (one game at a time: a thousand records need not fit at once)
+        actions = [r[0] for r in db.rows("SELECT action FROM actions WHERE game_id = :g ORDER BY n", g=g)]
+        rec = GameRecord(game, config, seed, actions)
         try:
             replay(rec)
         except RecordError as e:

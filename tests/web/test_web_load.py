@@ -65,3 +65,51 @@ def test_a_broken_invariant_is_a_failing_exit_status(db_url, tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     assert not report["checks"]["bots_games_over"]["ok"]
     assert "check bots_games_over: BROKEN" in r.stdout
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("web_load_run", ROOT / "benchmarks" / "web_load" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (its dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_checks_find_a_lost_action_a_gap_and_a_page_ahead_of_the_database(client, db_url, tmp_path):
+    """The SQL checks of the benchmark are not blind: an acknowledged action deleted from the
+    database is reported lost and leaves a gap; a page that showed a version the database does not
+    hold is reported; the untouched game passes every check."""
+    from sqlalchemy import create_engine, text
+
+    from .conftest import make_game, pick
+
+    run = _runner()
+    g = make_game(client, ["human", "human", "human"], seed=5)
+    h = {"X-Seat-Tokens": ",".join(s["token"] for s in g["seats"])}
+    acks = tmp_path / "acks.jsonl"
+    with acks.open("w") as f:
+        for _ in range(5):
+            d = client.get(f"/api/games/{g['id']}", headers=h).json()
+            seat = d["to_act"][0]
+            action = pick(d, seat)
+            r = client.post(f"/api/games/{g['id']}/actions", json={"version": d["version"], "seat": seat,
+                                                                   "action": action}, headers=h)
+            assert r.status_code == 200, r.text
+            f.write(json.dumps({"game": g["id"], "n": r.json()["played"], "seat": seat, "action": action}) + "\n")
+    db = run.Db(db_url)
+    seen = run.Watch(shown={g["id"]: 5})
+    try:
+        checks = run.check(db, [], acks, seen)
+        assert all(c["ok"] for c in checks.values()), checks
+        assert checks["acknowledged_stored"]["acknowledged"] == 5
+        engine = create_engine(db_url)
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM actions WHERE game_id = :g AND n = 3"), {"g": g["id"]})
+        engine.dispose()
+        seen.shown[g["id"]] = 6
+        checks = run.check(db, [], acks, seen)
+    finally:
+        db.engine.dispose()
+    assert checks["acknowledged_stored"]["broken"] == [f"{g['id']} action 3: acknowledged, not stored"]
+    assert checks["no_gaps"]["broken"] == [f"{g['id']}: 4 actions numbered 1..5"]
+    assert not checks["pages_show_stored"]["ok"]
