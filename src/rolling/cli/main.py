@@ -131,6 +131,7 @@ COMMAND_MODULES = [
     "rolling.cli.market",
     "rolling.cli.freight",
     "rolling.cli.serve",
+    "rolling.cli.worker",
     "rolling.cli.report",
 ]
 

@@ -20,11 +20,19 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
                                help="database: sqlite:///FILE.db or postgresql+psycopg://USER:PASS@HOST/DB "
                                     "(default: rolling.db in the user data folder)"),
         bot_pace: float = typer.Option(None, "--bot-pace", help="seconds a bot waits before its move (default 0.3)"),
+        no_worker: bool = typer.Option(False, "--no-worker",
+                                       help="PostgreSQL: serve pages and the API only; bots, time limits and "
+                                            "programmed actions are played by `rolling worker` processes"),
     ) -> None:
         """Serve the web app: the lobby at http://HOST:PORT/, the JSON API under /api (OpenAPI at
         /docs), live pages over WebSockets. Games are kept in the database; stop the server any
         time (even kill -9) and start it again: every game goes on where it was. With
-        ``rolling --log-level info serve`` every request is logged on stderr."""
+        ``rolling --log-level info serve`` every request is logged on stderr.
+
+        On SQLite one process serves and plays the bots. On PostgreSQL several may serve one
+        database: the bots, time limits and programmed actions are then jobs of a task queue in
+        the database, run by a worker embedded in each ``rolling serve`` or, with ``--no-worker``,
+        by ``rolling worker`` processes only."""
         import uvicorn
 
         from rolling.core.errors import UsageError
@@ -50,13 +58,24 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             sock.close()
             raise
         try:
-            web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace)
+            from sqlalchemy.engine import make_url
+
+            try:
+                postgres = make_url(url).get_backend_name() == "postgresql"
+            except Exception:  # (an unreadable URL: create_app says so in one line)
+                postgres = False
+            if no_worker and not postgres:
+                raise UsageError("--no-worker needs a PostgreSQL database (--db postgresql+psycopg://...): "
+                                 "on SQLite nothing but rolling serve could play the bots")
+            queue = ("defer" if no_worker else "embedded") if postgres else None
+            web = create_app(url, bot_pace=DEFAULT_BOT_PACE if bot_pace is None else bot_pace, queue=queue)
         except BaseException:
             sock.close()
             raise
         where = default_db_path() if db is None else web.state.engine.url.render_as_string(hide_password=True)
         shown = f"[{host}]" if family == socket.AF_INET6 else host
-        typer.echo(f"rolling: serving http://{shown}:{port}/ (games in {where})", err=True)
+        worker = {"defer": ", no worker: run rolling worker", "embedded": ", with a worker"}.get(queue or "", "")
+        typer.echo(f"rolling: serving http://{shown}:{port}/ (games in {where}{worker})", err=True)
         # every request makes many short-lived objects; the default threshold (700) runs the
         # collector several times per action, a third of the server's time
         gc.set_threshold(50_000, 20, 20)

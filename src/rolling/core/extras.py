@@ -25,6 +25,8 @@ OPTIONAL: dict[str, str] = {
     "greenlet": "research",
     "ray": "ray",
     "psycopg": "postgres",
+    "psycopg_pool": "postgres",
+    "procrastinate": "postgres",
     "cma": "train",
 }
 

@@ -150,16 +150,16 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
     @api.get("/games", summary="List games, newest first")
     async def list_games(limit: int = Query(200, ge=1, le=1000)) -> dict[str, Any]:
         """The newest games with their version, whether over, and who is to act."""
-        return {"games": service.list_games(limit)}
+        return {"games": await asyncio.to_thread(service.list_games, limit)}
 
-    def view(gid: str, header: str | None, t: str | None) -> tuple[Live, tuple[int, ...]]:
-        live = service.get(gid)
+    async def view(gid: str, header: str | None, t: str | None) -> tuple[Live, tuple[int, ...]]:
+        live = await service.load(gid)
         return live, service.held(live, _tokens(header, t))
 
     @api.get("/games/{gid}", summary="The game as the tokens' seats see it")
     async def get_game(gid: str, x_seat_tokens: str | None = Header(None), t: str | None = None) -> dict[str, Any]:
         """The game document: state view, log, decisions of the held seats, chat, undo, time limit."""
-        live, held = view(gid, x_seat_tokens, t)
+        live, held = await view(gid, x_seat_tokens, t)
         return doc_response(service, live, held)
 
     @api.post("/games/{gid}/actions", summary="Act", dependencies=acting)
@@ -206,21 +206,21 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
     @api.get("/games/{gid}/history", summary="Every action so far")
     async def history(gid: str, x_seat_tokens: str | None = Header(None), t: str | None = None) -> dict[str, Any]:
         """``{"actions": [{"n", "seat", "by", "action", "text", "at"}], "version"}``."""
-        live, held = view(gid, x_seat_tokens, t)
+        live, held = await view(gid, x_seat_tokens, t)
         return service.history(live, held)
 
     @api.get("/games/{gid}/history/{n}", summary="The game as it was after action n")
     async def history_at(gid: str, n: int, x_seat_tokens: str | None = Header(None),
                          t: str | None = None) -> dict[str, Any]:
         """The game document after action ``n`` (0: the start), without decisions."""
-        live, held = view(gid, x_seat_tokens, t)
+        live, held = await view(gid, x_seat_tokens, t)
         return JSONResponse(service.document_at(live, n, held))
 
     @api.get("/games/{gid}/record", summary="Download the game record")
     async def record(gid: str) -> Response:
         """The record JSON (``rolling replay FILE`` replays it), as a download, once the game is over;
         409 ``GameRunning`` before (the record carries the seed: :mod:`.visibility`)."""
-        live = service.get(gid)
+        live = await service.load(gid)
         check_record(live)
         body = json.dumps(live.record().to_json(), indent=1, ensure_ascii=False) + "\n"
         name = f"rolling-{live.game}-{live.id}.json"
@@ -232,7 +232,7 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
         """``{"x": [turn labels], "net_worth": {name: [$]}, "share_price": {code: [$ or null]}}``; with
         secret money, while the game runs, only the players whose cash the tokens' seats may see
         (the others under ``hidden``; Stars ``assets``, net worth less cash, for everyone)."""
-        live, held = view(gid, x_seat_tokens, t)
+        live, held = await view(gid, x_seat_tokens, t)
         return charts_for(live, held, service.charts(live))
 
     @api.get("/games/{gid}/hint", summary="What the strongest bot would do in your seat")
@@ -241,6 +241,7 @@ def make_router(service: GameService, rate_limits: RateLimits | None = None) -> 
         """``{"bot", "action", "label", "reason", "preview"}``: the strongest bot's choice for ``seat``
         now (deterministic for a position); needs the seat's token (403 otherwise); 400 in a game
         without hints or when the seat has no decision; 409 once the game is over."""
+        await service.load(gid)  # (read in a thread when not held: the hint finds it held)
         return service.hint(gid, _tokens(x_seat_tokens, t), seat)
 
     @api.post("/games/{gid}/chat", summary="Say something", dependencies=[Depends(limits.dependency("chat"))])
@@ -311,7 +312,7 @@ def make_ws_router(service: GameService) -> APIRouter:
     async def live_game(websocket: WebSocket, gid: str, t: str | None = None) -> None:
         """Send the game document now and after every change (coalesced: the newest only)."""
         try:
-            live = service.get(gid)
+            live = await service.load(gid)
         except WebError:
             await websocket.close(code=4404)
             return

@@ -55,7 +55,7 @@ class ServerTiming:
 
 
 def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE, start_workers: bool = True,
-               settings: Settings | None = None):
+               settings: Settings | None = None, queue: str | None = None):
     """The web app over the database ``db_url`` (default: :func:`~rolling.web.settings.default_db_url`).
 
     The schema is upgraded (Alembic ``upgrade head``) here, before the app is returned; games whose
@@ -67,6 +67,9 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         start_workers: run background tasks (paced bots, time limits, resuming after a restart).
         settings: the server's bounds (bots' budgets, body sizes, rate limits, idle games);
             default :meth:`Settings.from_env() <rolling.web.settings.Settings.from_env>`.
+        queue: PostgreSQL only: the automated actions go through the task queue (:mod:`.tasks`):
+            ``"defer"`` (``rolling serve --no-worker``: ``rolling worker`` plays them) or
+            ``"embedded"`` (a worker in this process too); None: this process plays them.
 
     Raises:
         UsageError: the database cannot be opened or migrated (one line).
@@ -77,7 +80,17 @@ def create_app(db_url: str | None = None, *, bot_pace: float = DEFAULT_BOT_PACE,
         access_log.addFilter(RedactTokens())  # seat tokens ride in ?t=: never in a log line
     rate_limits = RateLimits(settings)
     engine = open_database(db_url or default_db_url())
-    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings)
+    if queue is not None:
+        from rolling.core.extras import import_optional
+
+        import_optional("procrastinate")  # (MissingExtra: one line naming rolling[postgres])
+    if queue is not None and engine.dialect.name != "postgresql":
+        from rolling.core.errors import UsageError
+
+        engine.dispose()
+        raise UsageError("the task queue (rolling worker, --no-worker) needs a PostgreSQL database "
+                         "(--db postgresql+psycopg://...): on SQLite rolling serve plays the bots itself")
+    service = GameService(engine, bot_pace=bot_pace, start_workers=start_workers, settings=settings, queue=queue)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

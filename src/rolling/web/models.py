@@ -27,6 +27,7 @@ class Game(Base):
     before its end and when; ``events``: the server's lines of its log, such as a seat handed to a
     bot); ``watch_only``: an imported game, which nobody plays on. ``creator_hash``: the SHA-256 of
     the creator's token, which may stop or delete the game (none for an imported or older game).
+    ``due_at``: when the game's next automated action is due (issue 30), kept with every change.
     """
 
     __tablename__ = "games"
@@ -45,6 +46,9 @@ class Game(Base):
     to_act: Mapped[list[int]] = mapped_column(JSON, default=list)
     updated: Mapped[float] = mapped_column(Float)
     creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: when the next automated action (a bot's, a programmed action, a phase's time running out) is
+    #: due, seconds since the epoch; None: nothing automated is due (``rolling worker``'s sweeper)
+    due_at: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
 
 
 class Seat(Base):
