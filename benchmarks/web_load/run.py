@@ -103,30 +103,42 @@ def _env() -> dict[str, str]:
 
 
 def has_worker() -> bool:
-    """Whether this checkout has ``rolling worker`` (and ``scripts/cluster.sh`` to start it)."""
-    if not CLUSTER.exists():
-        return False
+    """Whether this checkout has ``rolling worker``."""
     r = subprocess.run([sys.executable, "-m", "rolling.cli.main", "worker", "--help"], env=_env(),
                        capture_output=True, text=True, timeout=60)
     return r.returncode == 0
 
 
-class Cluster:
-    """The web processes and workers, started by ``scripts/cluster.sh`` (or as plain ``rolling
-    serve`` processes), each of which :meth:`kill9` kills and :meth:`restart` starts again with the
-    same command line and environment."""
+#: how the processes are started: ``cluster`` (scripts/cluster.sh), ``direct`` (the same
+#: ``rolling serve --no-worker`` and ``rolling worker`` processes, started here), ``serve`` (plain
+#: ``rolling serve`` processes, which play the bots themselves: a checkout without ``rolling worker``)
+MODES = ("cluster", "direct", "serve")
 
-    def __init__(self, db: str, web: int, workers: int, bot_pace: float, logs: Path, use_cluster: bool):
+
+def pick_mode(asked: str) -> str:
+    """The mode for ``--mode`` (``auto``: cluster.sh where it and ``rolling worker`` exist)."""
+    if asked != "auto":
+        return asked
+    if not has_worker():
+        return "serve"
+    return "cluster" if CLUSTER.exists() else "direct"
+
+
+class Cluster:
+    """The web processes and workers (:data:`MODES`), each of which :meth:`kill9` kills and
+    :meth:`restart` starts again with the same command line and environment."""
+
+    def __init__(self, db: str, web: int, workers: int, bot_pace: float, logs: Path, mode: str):
         self.db, self.web, self.workers, self.bot_pace = db, web, workers, bot_pace
         self.logs = logs
-        self.use_cluster = use_cluster
+        self.mode = mode
         self.procs: list[Proc] = []
         self.script: subprocess.Popen | None = None
         self.events: list[dict[str, Any]] = []
 
     def start(self) -> None:
         env = _env()
-        if self.use_cluster:
+        if self.mode == "cluster":
             ports = [free_port() for _ in range(self.web)]
             cmd = ["bash", str(CLUSTER), "--db", self.db, "--web", str(self.web), "--workers", str(self.workers),
                    "--ports", ",".join(map(str, ports)), "--bot-pace", str(self.bot_pace), "--logs", str(self.logs)]
@@ -134,12 +146,19 @@ class Cluster:
                                            stderr=subprocess.STDOUT, start_new_session=True)
             self._adopt(ports)
         else:
+            rolling = [sys.executable, "-m", "rolling.cli.main"]
             for k in range(self.web):
                 port = free_port()
-                argv = [sys.executable, "-m", "rolling.cli.main", "serve", "--port", str(port), "--db", self.db,
-                        "--bot-pace", str(self.bot_pace)]
+                argv = [*rolling, "serve", "--port", str(port), "--db", self.db, "--bot-pace", str(self.bot_pace)]
+                if self.mode == "direct":
+                    argv.append("--no-worker")
                 p = Proc("web", argv, env, str(ROOT), 0, port)
                 self._spawn(p, f"web{k}")
+                self.procs.append(p)
+            for k in range(self.workers if self.mode == "direct" else 0):
+                p = Proc("worker", [*rolling, "worker", "--db", self.db, "--bot-pace", str(self.bot_pace)], env,
+                         str(ROOT), 0)
+                self._spawn(p, f"worker{k}")
                 self.procs.append(p)
         self.wait_ready()
 
@@ -460,12 +479,12 @@ async def main_async(args: argparse.Namespace) -> int:
     db = Db(args.db)
     if args.reset:
         db.reset()
-    use_cluster = has_worker() if args.mode == "auto" else args.mode == "cluster"
-    cluster = Cluster(args.db, args.web, args.workers, args.bot_pace, out, use_cluster)
+    mode = pick_mode(args.mode)
+    cluster = Cluster(args.db, args.web, args.workers, args.bot_pace, out, mode)
     rng = random.Random(args.seed)
     acks = out / "acks.jsonl"
     acks.write_text("")
-    report: dict[str, Any] = {"command": " ".join(sys.argv), "mode": "cluster.sh" if use_cluster else "rolling serve",
+    report: dict[str, Any] = {"command": " ".join(sys.argv), "mode": mode,
                               "load_before": os.getloadavg()}
     stop_load, stop_watch = asyncio.Event(), asyncio.Event()
     seen = Watch()
@@ -666,9 +685,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--game", default="stars", choices=["stars", "freight"], help="the game (default stars)")
     p.add_argument("--players", type=int, default=3, help="players per game (default 3)")
     p.add_argument("--seed", type=int, default=1, help="seed of the games and of the kills (default 1)")
-    p.add_argument("--mode", default="auto", choices=["auto", "cluster", "serve"],
-                   help="cluster: scripts/cluster.sh; serve: plain rolling serve processes; auto: cluster.sh "
-                        "where rolling worker exists")
+    p.add_argument("--mode", default="auto", choices=["auto", *MODES],
+                   help="cluster: scripts/cluster.sh; direct: the same rolling serve --no-worker and rolling "
+                        "worker processes started by this script; serve: plain rolling serve processes (they "
+                        "play the bots); auto: cluster where scripts/cluster.sh and rolling worker exist, "
+                        "else direct, else serve")
     p.add_argument("--reset", action="store_true", help="empty the database first (its public schema: all of it)")
     p.add_argument("--out", help="folder of the report and the logs (default: a new temporary folder)")
     args = p.parse_args(argv)
