@@ -60,7 +60,8 @@ def test_tiny_web_load_with_a_kill_reports_figures_and_keeps_every_invariant(db_
 def test_a_broken_invariant_is_a_failing_exit_status(db_url, tmp_path):
     """The checks can fail: a bots game that cannot end in the time left (no drain) is reported and
     the exit status is 1."""
-    r = _run(db_url, tmp_path, "--drain", "0", "--duration", "1", "--people", "0", "--bot-pace", "1")
+    r = _run(db_url, tmp_path, "--drain", "0", "--duration", "1", "--people", "0", "--bot-pace", "1",
+             "--mode", "serve", "--web", "1")
     assert r.returncode == 1, r.stdout + r.stderr
     report = json.loads((tmp_path / "report.json").read_text())
     assert not report["checks"]["bots_games_over"]["ok"]
