@@ -658,7 +658,10 @@ def print_report(r: dict[str, Any], out: Path) -> None:
               f"(target p95 < 100 ms)")
     print(f"  commit-to-page lag: {lag['messages']} messages, p50 {lag['p50']} ms, p95 {lag['p95']} ms, "
           f"p99 {lag['p99']} ms, max {lag['max']} ms (target p95 < 500 ms); {r['ws_reconnects']} reconnects")
-    print(f"  CPU seconds: {', '.join(f'{k} {v}' for k, v in r.get('cpu_s', {}).items())}")
+    cpu = r.get("cpu_s", {})
+    per = {k: round(1000 * v / r["actions_total"], 1) for k, v in cpu.items() if v and r["actions_total"]}
+    print(f"  CPU seconds: {', '.join(f'{k} {v}' for k, v in cpu.items())} "
+          f"(ms per stored action: {', '.join(f'{k} {v}' for k, v in per.items())})")
     q = r["queue"]
     print(f"  queue: {q.get('note') or 'peak ' + json.dumps(q['peak'])}")
     if r["kills"]:
