@@ -19,8 +19,6 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from rolling.core.errors import UsageError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-#: the PostgreSQL advisory lock held while the schema is upgraded (any fixed number of our own)
-MIGRATION_LOCK = 0x524F4C4C  # "ROLL"
 
 
 def _one_line(e: BaseException) -> str:
@@ -110,9 +108,8 @@ def hold_sqlite(url: str):
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest migration (``alembic upgrade head``) on ``engine``. On
-    PostgreSQL under an advisory lock (:data:`MIGRATION_LOCK`), so that processes started together
-    on an empty database migrate it once.
+    """Bring the schema to the newest migration (``alembic upgrade head``) on ``engine`` (on
+    PostgreSQL under an advisory lock: several processes started at once on a new database).
 
     Raises:
         UsageError: the database cannot be reached or migrated (one line).
@@ -122,11 +119,9 @@ def upgrade(engine: Engine) -> None:
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
     try:
         with engine.begin() as conn:
-            if engine.dialect.name == "postgresql":
-                # several processes started at once on an empty database (web processes and
-                # workers, compose.yaml): one migrates, the others wait for its commit and find
-                # the schema at head; without the lock both create the tables and one fails
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            if conn.dialect.name == "postgresql":
+                # processes starting together on a new database migrate it once, one after the other
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext('rolling:migrations'))"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     except SQLAlchemyError as e:
