@@ -133,18 +133,23 @@ class Cluster:
         self.logs = logs
         self.mode = mode
         self.procs: list[Proc] = []
-        self.script: subprocess.Popen | None = None
+        self.dir: Path | None = None  # cluster.sh's folder (its pids, the processes' logs)
         self.events: list[dict[str, Any]] = []
 
     def start(self) -> None:
         env = _env()
         if self.mode == "cluster":
-            ports = [free_port() for _ in range(self.web)]
-            cmd = ["bash", str(CLUSTER), "--db", self.db, "--web", str(self.web), "--workers", str(self.workers),
-                   "--ports", ",".join(map(str, ports)), "--bot-pace", str(self.bot_pace), "--logs", str(self.logs)]
-            self.script = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=(self.logs / "cluster.log").open("ab"),
-                                           stderr=subprocess.STDOUT, start_new_session=True)
-            self._adopt(ports)
+            # ``cluster.sh start`` starts the processes in the background and prints "web PID PORT" /
+            # "worker PID" once every web process answers; the processes outlive the script
+            env["ROLLING"] = f"{sys.executable} -m rolling.cli.main"  # this checkout's rolling
+            self.dir = self.logs / "cluster"
+            ports = ",".join(str(free_port()) for _ in range(self.web))
+            cmd = ["bash", str(CLUSTER), "start", "--db", self.db, "--ports", ports, "--workers", str(self.workers),
+                   "--bot-pace", str(self.bot_pace), "--dir", str(self.dir)]
+            r = subprocess.run(cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=180)
+            if r.returncode != 0:
+                fail(f"scripts/cluster.sh start failed ({r.returncode}): {r.stderr.strip()[-500:]}")
+            self._adopt(r.stdout)
         else:
             rolling = [sys.executable, "-m", "rolling.cli.main"]
             for k in range(self.web):
@@ -162,32 +167,24 @@ class Cluster:
                 self.procs.append(p)
         self.wait_ready()
 
-    def _adopt(self, ports: list[int]) -> None:
-        """Find the processes cluster.sh started (its descendants running ``rolling serve`` or
-        ``rolling worker``), waiting up to 60 s for all of them."""
+    def _adopt(self, listing: str) -> None:
+        """Take the processes of cluster.sh's listing (``web PID PORT``, ``worker PID``): their
+        command line, environment and folder, to start one again after :meth:`kill9`."""
         import psutil
 
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.script.poll() is not None:
-                fail(f"scripts/cluster.sh exited ({self.script.returncode}): see {self.logs / 'cluster.log'}")
-            found = []
-            for child in psutil.Process(self.script.pid).children(recursive=True):
-                try:
-                    argv = child.cmdline()
-                    role = "web" if "serve" in argv else "worker" if "worker" in argv else None
-                    if role is None or not any("rolling" in a for a in argv):
-                        continue
-                    port = int(argv[argv.index("--port") + 1]) if "--port" in argv else None
-                    found.append(Proc(role, argv, child.environ(), child.cwd(), child.pid, port))
-                except (psutil.Error, ValueError, IndexError):
-                    continue
-            webs = [p for p in found if p.role == "web"]
-            if len(webs) >= self.web and len(found) - len(webs) >= self.workers:
-                self.procs = sorted(found, key=lambda p: (p.role != "web", ports.index(p.port) if p.port in ports else 0))
-                return
-            time.sleep(0.3)
-        fail("scripts/cluster.sh did not start its processes within 60 s")
+        for line in listing.splitlines():
+            parts = line.split()
+            if len(parts) < 2 or parts[0] not in ("web", "worker"):
+                continue
+            try:
+                proc = psutil.Process(int(parts[1]))
+                p = Proc(parts[0], proc.cmdline(), proc.environ(), proc.cwd(), proc.pid,
+                         int(parts[2]) if parts[0] == "web" else None)
+            except (psutil.Error, ValueError, IndexError):
+                fail(f"scripts/cluster.sh listed {line!r}, which is not a running process")
+            self.procs.append(p)
+        if len(self.webs()) != self.web or len(self.procs) - self.web != self.workers:
+            fail(f"scripts/cluster.sh started {listing!r}, not {self.web} web processes and {self.workers} workers")
 
     def _spawn(self, p: Proc, name: str) -> None:
         log = (self.logs / f"{name}.log").open("ab")
@@ -250,14 +247,15 @@ class Cluster:
         return out
 
     def stop(self) -> None:
-        """SIGTERM everything started (SIGKILL after 15 s)."""
+        """SIGTERM everything started (SIGKILL after 15 s): ``cluster.sh stop`` for the processes
+        it started, then those started again here."""
+        if self.dir is not None:
+            subprocess.run(["bash", str(CLUSTER), "stop", "--dir", str(self.dir)], cwd=ROOT, timeout=60,
+                           capture_output=True)
         pids = [p.pid for p in self.procs]
         for pid in pids:
             with _quiet():
                 os.kill(pid, signal.SIGTERM)
-        if self.script is not None:
-            with _quiet():
-                os.killpg(self.script.pid, signal.SIGTERM)
         deadline = time.time() + 15
         for p in self.procs:
             if p.popen is not None:
@@ -268,13 +266,6 @@ class Cluster:
                     p.popen.wait()
             else:
                 _reap(p.pid, max(0.1, deadline - time.time()))
-        if self.script is not None:
-            try:
-                self.script.wait(max(0.1, deadline - time.time()))
-            except subprocess.TimeoutExpired:
-                with _quiet():
-                    os.killpg(self.script.pid, signal.SIGKILL)
-                self.script.wait()
 
 
 class _quiet:
@@ -290,7 +281,13 @@ def _reap(pid: int, timeout: float = 10) -> None:
     import psutil
 
     try:
-        psutil.Process(pid).wait(timeout)
+        proc = psutil.Process(pid)
+        deadline = time.time() + timeout
+        # (a process that is not our child may stay a zombie until its parent reaps it: gone all the same)
+        while proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
+            if time.time() > deadline:
+                raise psutil.TimeoutExpired(timeout, pid)
+            time.sleep(0.05)
     except psutil.TimeoutExpired:
         with _quiet():
             os.kill(pid, signal.SIGKILL)
@@ -490,8 +487,8 @@ async def main_async(args: argparse.Namespace) -> int:
     seen = Watch()
     samples: list[dict] = []
     people: subprocess.Popen | None = None
-    await asyncio.to_thread(cluster.start)
     try:
+        await asyncio.to_thread(cluster.start)
         urls = cluster.urls()
         queue = await asyncio.to_thread(db.has_queue)
         t0 = time.time()
