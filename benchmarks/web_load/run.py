@@ -488,7 +488,9 @@ async def main_async(args: argparse.Namespace) -> int:
     samples: list[dict] = []
     people: subprocess.Popen | None = None
     try:
+        t0 = time.time()
         await asyncio.to_thread(cluster.start)
+        report["start_s"] = round(time.time() - t0, 1)
         urls = cluster.urls()
         queue = await asyncio.to_thread(db.has_queue)
         t0 = time.time()

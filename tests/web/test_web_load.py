@@ -3,7 +3,7 @@ cannot rot: its processes start, the bots games are watched to their end, the pe
 is killed with SIGKILL and started again, the figures are reported and every invariant holds.
 
 Runs where ``ROLLING_TEST_DB`` names a PostgreSQL database (``.ci/run`` does) and locust is
-installed (the ``bench`` extra); about 25 s.
+installed (the ``bench`` extra); about 30 s (35 s on a 2-core machine at load average 10).
 """
 
 from __future__ import annotations
@@ -34,26 +34,26 @@ def _run(db_url: str, out: Path, *extra: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     cmd = [sys.executable, str(ROOT / "benchmarks" / "web_load" / "run.py"), "--db", db_url, "--out", str(out),
-           "--games", "3", "--players", "2", "--people", "2", "--duration", "8", "--think", "0.2",
-           "--bot-pace", "0.01", "--drain", "60", *extra]
+           "--games", "2", "--players", "2", "--people", "2", "--duration", "6", "--think", "0.2",
+           "--bot-pace", "0.01", "--drain", "60", "--workers", "1", *extra]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
 
 
 def test_tiny_web_load_with_a_kill_reports_figures_and_keeps_every_invariant(db_url, tmp_path):
     """issue 30 "Load": bots games watched on the other web process, people acting, kill -9 of a
-    random process every 3 s (started again), then every acknowledged action stored, no gap,
+    random process every 2 s (started again), then every acknowledged action stored, no gap,
     every record replays, every bots game over; exit status 0."""
-    r = _run(db_url, tmp_path, "--kill-every", "3")
+    r = _run(db_url, tmp_path, "--kill-every", "2")
     assert r.returncode == 0, r.stdout + r.stderr
     report = json.loads((tmp_path / "report.json").read_text())
     assert all(c["ok"] for c in report["checks"].values())
-    assert report["checks"]["bots_games_over"]["games"] == 3
-    assert report["checks"]["records_replay"]["games"] >= 3
-    assert len(report["kills"]) >= 2 and all("restarted_pid" in k for k in report["kills"])
+    assert report["checks"]["bots_games_over"]["games"] == 2
+    assert report["checks"]["records_replay"]["games"] >= 2
+    assert len(report["kills"]) >= 1 and all("restarted_pid" in k for k in report["kills"])
     assert report["people_requests"]["act"]["requests"] > 0
     assert report["checks"]["acknowledged_stored"]["acknowledged"] > 0
     assert report["lag_ms"]["messages"] > 0 and report["lag_ms"]["p95"] is not None
-    assert report["actions_total"] >= 3 * 100  # three whole games of two bots
+    assert report["actions_total"] >= 2 * 100  # two whole games of two bots
     assert "commit-to-page lag" in r.stdout and "check records_replay: ok" in r.stdout
 
 
