@@ -650,7 +650,7 @@ def print_report(r: dict[str, Any], out: Path) -> None:
     print(f"web load ({r['mode']}): {r['games']} bots games, {r['people']} people, {r['load_s']} s of load{kills}; "
           f"load average {r['load_before'][0]:.2f} before, {r['load_after'][0]:.2f} after")
     print(f"  actions/s: {r['actions_per_s_load']} under load ({r['actions_load']} actions), "
-          f"{r['actions_per_s_total']} until every bots game ended ({r['drain_s']} s of drain)")
+          f"{r['actions_per_s_total']} over the whole run, with {r['drain_s']} s of drain")
     if people:
         print(f"  a person's action: {people['requests']} requests ({people['failures']} failed), "
               f"p50 {people['p50_ms']:.0f} ms, p95 {people['p95_ms']:.0f} ms, p99 {people['p99_ms']:.0f} ms "
@@ -666,8 +666,9 @@ def print_report(r: dict[str, Any], out: Path) -> None:
     if r["kills"]:
         print(f"  kill -9: {len(r['kills'])} ({', '.join(k['killed'] for k in r['kills'])})")
     for name, c in r["checks"].items():
-        print(f"  check {name}: {'ok' if c['ok'] else 'BROKEN'}"
-              + ("" if c["ok"] else f" {c['broken']}"))
+        counts = ", ".join(f"{k} {v}" for k, v in c.items() if k not in ("ok", "broken"))
+        print(f"  check {name}: {'ok' if c['ok'] else 'BROKEN'} ({counts})"
+              + ("" if c["ok"] else f": {'; '.join(map(str, c['broken'][:3]))}"))
     print(f"  report: {out / 'report.json'}")
 
 
