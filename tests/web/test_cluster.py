@@ -209,11 +209,20 @@ class TestTwoWebProcessesAndAWorker:
 
 def test_no_worker_no_move_then_two_workers_finish_the_game_whole(make_cluster):
     """issue 30: a bots-only game does not move while no worker runs; two workers then play it to its
-    end with no gap and no action played twice."""
+    end with no gap and no action played twice, though its job was lost (the sweeper: games.due_at)."""
+    from sqlalchemy import create_engine, text
+
     cl = make_cluster(workers=0)
     gid = _bots_game(cl.a, ["heuristic", "heuristic", "heuristic"], seed=43)
     time.sleep(2.0)
     assert cl.b.get(f"/api/games/{gid}").json()["played"] == 0
+    engine = create_engine(cl.db_url)
+    try:  # the job A deferred is lost (as if A died before deferring it): the sweeper finds the game
+        with engine.begin() as conn:
+            assert conn.execute(text("DELETE FROM procrastinate_jobs WHERE task_name = 'rolling.advance'")).rowcount == 1
+            assert conn.execute(text("SELECT due_at FROM games")).scalar_one() <= time.time()
+    finally:
+        engine.dispose()
     cl.add_worker()
     cl.add_worker()
     d = _until_over(cl.b, gid, 90)

@@ -6,6 +6,7 @@ a bound, and brought up to the database's version by reading only the new rows (
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 from types import SimpleNamespace
@@ -26,6 +27,10 @@ from .live import IMPORTED, MAX_UNDOS_KEPT, Live, _iso
 from .models import ActionRow, BotReasonRow, ChatRow, Game, ProgramRow, Seat
 
 log = logging.getLogger("rolling.web")
+
+#: a game in memory keeps a copy of its state every this many actions, so that an undo or a past
+#: position (the history) replays at most this many actions, not the whole game
+SNAPSHOT_EVERY = 200
 
 
 class GameCache:
@@ -78,15 +83,16 @@ class GameCache:
         """
         if not isinstance(gid, str) or len(gid) > 32:
             raise NotFound(f"no game {gid!r}")
-        with self.Session() as db:
-            g = db.get(Game, gid)
+        # SQLAlchemy Core rows, not ORM objects: a long game's cold load reads thousands of rows
+        with self.engine.connect() as conn:
+            g = conn.execute(select(Game.__table__).where(Game.id == gid)).first()
             if g is None:
                 raise NotFound(f"no game {gid!r}")
-            seats = db.execute(select(Seat).where(Seat.game_id == gid).order_by(Seat.seat)).scalars().all()
-            acts = db.execute(select(ActionRow).where(ActionRow.game_id == gid).order_by(ActionRow.n)).scalars().all()
-            chat = db.execute(select(ChatRow).where(ChatRow.game_id == gid).order_by(ChatRow.id)).scalars().all()
-            progs = db.execute(select(ProgramRow).where(ProgramRow.game_id == gid)).scalars().all()
-            reasons = db.execute(select(BotReasonRow).where(BotReasonRow.game_id == gid)).scalars().all()
+            seats = conn.execute(select(Seat.__table__).where(Seat.game_id == gid).order_by(Seat.seat)).all()
+            acts = conn.execute(select(ActionRow.__table__).where(ActionRow.game_id == gid).order_by(ActionRow.n)).all()
+            chat = conn.execute(select(ChatRow.__table__).where(ChatRow.game_id == gid).order_by(ChatRow.id)).all()
+            progs = conn.execute(select(ProgramRow.__table__).where(ProgramRow.game_id == gid)).all()
+            reasons = conn.execute(select(BotReasonRow.__table__).where(BotReasonRow.game_id == gid)).all()
         live = Live(
             id=g.id, game=g.game, title=g.title, config=dict(g.config), seed=g.seed, created=g.created,
             seats=[{"seat": s.seat, "name": s.name, "kind": s.kind, "token_hash": s.token_hash} for s in seats],
@@ -125,20 +131,30 @@ class GameCache:
                 over -= 1
 
     def _rebuild(self, live: Live) -> None:
-        """Replay the game's actions into a fresh state (log on); find the latest reveal (undo's floor).
+        """Replay the game's actions into a fresh state (log on); find the latest reveal (undo's
+        floor); keep a copy of the state every :data:`SNAPSHOT_EVERY` actions.
 
         Raises:
             WebError: the stored record no longer replays (a bug, or an edited database).
         """
-        spec = get_game(live.game)
         rec = GameRecord(live.game, live.config, live.seed, [])
         state = new_state(rec)
         if hasattr(state, "enable_log"):
             state.enable_log()
         live.floor = UndoFloor(state)
         live.log_marks = []
-        for i, data in enumerate(live.actions):
-            action = spec.action_from_json(data)
+        live.snapshots = {}
+        self._replay_from(live, 0, state)
+        live.lines.clear()
+        live.docs.clear()
+        live.rev += 1
+
+    def _replay_from(self, live: Live, start: int, state: Any) -> None:
+        """Apply ``live``'s actions after the first ``start`` to ``state`` (the position after them,
+        ``live.floor`` and ``live.log_marks`` being as of there too), then make it the live state."""
+        spec = get_game(live.game)
+        for i in range(start, len(live.actions)):
+            action = spec.action_from_json(live.actions[i])
             try:
                 state.apply(action)
             except IllegalAction as e:
@@ -147,26 +163,33 @@ class GameCache:
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1} ({e.rule})") from None
             live.floor.after(i + 1, state)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
+            if (i + 1) % SNAPSHOT_EVERY == 0:
+                live.snapshots[i + 1] = (state.clone(), copy.copy(live.floor))
         live.state = state
-        live.lines.clear()
-        live.docs.clear()
-        live.rev += 1
 
 
     def _replayed(self, live: Live, keep: int) -> Live:
-        """A watch-only copy of ``live`` as of after its first ``keep`` actions, replayed (any
-        thread: ``live`` is only read)."""
+        """A watch-only copy of ``live`` as of after its first ``keep`` actions, replayed from the
+        latest snapshot at or before ``keep`` (any thread: ``live`` is only read)."""
         past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
                     created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
                     actions=live.actions[:keep], by=live.by[:keep], times=live.times[:keep],
                     reasons={k: v for k, v in live.reasons.items() if k <= keep})
-        self._rebuild(past)
+        start = max((k for k in live.snapshots if k <= keep), default=0)
+        if start == 0:
+            self._rebuild(past)
+            return past
+        state, floor = live.snapshots[start]
+        past.floor, past.log_marks = copy.copy(floor), live.log_marks[:start]
+        past.snapshots = {k: v for k, v in live.snapshots.items() if k <= start}
+        self._replay_from(past, start, state.clone())  # (a snapshot is never changed: a copy plays on)
         return past
 
     def _take_replay(self, live: Live, past: Live) -> None:
         """Make ``live`` the game ``past`` replayed (:meth:`_replayed`): an undo, once committed."""
         live.actions, live.by, live.times, live.reasons = past.actions, past.by, past.times, past.reasons
         live.state, live.floor, live.log_marks = past.state, past.floor, past.log_marks
+        live.snapshots = past.snapshots
         live.lines.clear()
         live.docs.clear()
         live.rev += 1

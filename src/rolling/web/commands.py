@@ -24,6 +24,7 @@ from rolling.games import GAME_MODULES, get_game
 from . import automation as A
 from . import programs as P
 from . import store
+from .cache import SNAPSHOT_EVERY
 from .errors import Conflict, Forbidden, Illegal, Malformed, NotFound, StaleVersion, UndoRefused, WebError
 from .live import (
     BY_HUMAN,
@@ -286,6 +287,8 @@ class Commands:
         """Count a committed action (:meth:`_commit_tx`) in the live game (on the event loop)."""
         live.state = c.state
         live.floor.after(c.n, c.state)
+        if c.n % SNAPSHOT_EVERY == 0:  # (the published state never changes: kept as it is)
+            live.snapshots[c.n] = (c.state, copy.copy(live.floor))
         if c.programs is not None:
             live.programs = c.programs
         live.actions.append(c.data)

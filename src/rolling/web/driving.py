@@ -97,7 +97,7 @@ class Driving:
 
     def _settle(self, live: Live) -> None:
         """With a bot pace of 0: take every automated action due now (a bots-only game to its end)."""
-        if self.bot_pace > 0 or self.queue is not None:
+        if self.bot_pace > 0 or self.queue == "defer":  # (--no-worker: bots are the workers')
             return
         for _ in range(MAX_INLINE):
             if not self._step(live, timers=False):
@@ -105,7 +105,7 @@ class Driving:
 
     async def _asettle(self, live: Live) -> None:
         """:meth:`_settle` with each action's transaction in a worker thread (under the game's lock)."""
-        if self.bot_pace > 0 or self.queue is not None:
+        if self.bot_pace > 0 or self.queue == "defer":  # (--no-worker: bots are the workers')
             return
         for _ in range(MAX_INLINE):
             if not await self._astep(live, timers=False):

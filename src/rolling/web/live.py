@@ -71,6 +71,7 @@ class Live:
     reasons: dict[int, tuple[int, Reason]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
     floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild
+    snapshots: dict[int, tuple[Any, Any]] = field(default_factory=dict)  # n -> (state, floor) after n actions
     bots: dict[int, Any] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
     chat_rows: int = 0  # chat lines stored when ``chat`` was read (catch-up reads them again when more)

@@ -70,8 +70,9 @@ class GameService(GameCache, Commands, Driving, Documents, FanOut):
         queue: PostgreSQL only: the automated actions are the task queue's (:mod:`.tasks`), not
             this process's background tasks: ``"defer"`` defers the jobs of the games it changes
             (``rolling serve --no-worker``; ``rolling worker`` runs them), ``"embedded"`` also runs
-            a worker in this process (``rolling serve`` on PostgreSQL); None: no queue (SQLite,
-            and the tests' single process). ``start_workers`` and a pace of 0 then play no bot here.
+            a worker in this process (``rolling serve`` on PostgreSQL; with a pace of 0 it still plays
+            the bots within the request, as on SQLite); None: no queue (SQLite, and the tests'
+            single process). With a queue, ``start_workers`` starts no background task of a game.
     """
 
     def __init__(self, engine: Engine, bot_pace: float = 0.3, start_workers: bool = True,
