@@ -161,7 +161,7 @@ class GameCache:
                 # the engine's reason may state a seat's secret cash: the server's log only (issue 29)
                 log.error("game %s: action %d does not replay: %s", live.id, i + 1, e)
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1} ({e.rule})") from None
-            live.floor.after(i + 1, state)
+            live.floor.after(i + 1, state, live.by[i][0])
             live.log_marks.append(len(getattr(state, "log", None) or ()))
             if (i + 1) % SNAPSHOT_EVERY == 0:
                 live.snapshots[i + 1] = (state.clone(), copy.copy(live.floor))
@@ -333,7 +333,7 @@ class GameCache:
                     live.actions.append(dict(a.action))
                     live.by.append((a.seat, a.by))
                     live.times.append(a.created)
-                    live.floor.after(a.n, s)
+                    live.floor.after(a.n, s, a.seat)
                     live.log_marks.append(len(getattr(s, "log", None) or ()))
                 live.state = s
                 live.reasons.update(new_reasons)
