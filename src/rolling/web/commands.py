@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from rolling.bots import HUMAN, OPEN, default_names, make_bot, parse_seats
 from rolling.bots.reasons import decode, encode
 from rolling.core.errors import IllegalAction, RecordError, UsageError
+from rolling.core.reveal import actor
 from rolling.games import GAME_MODULES, get_game
 
 from . import automation as A
@@ -267,6 +268,7 @@ class Commands:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 version = store.claim(conn, live.id, live.version)
+                mover = actor(action, s.to_act)
                 s.apply(action)  # IllegalAction: the transaction rolls back, the live state is untouched
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
@@ -282,12 +284,12 @@ class Commands:
             log.warning("game %s: action %d not stored (%s)", live.id, n, e)
             raise StaleVersion() from None
         return SimpleNamespace(state=s, data=data, n=n, now=now, stored=stored, version=version, seat=seat, by=by,
-                               programs=programs)
+                               programs=programs, mover=mover)
 
     def _committed(self, live: Live, c: SimpleNamespace) -> None:
         """Count a committed action (:meth:`_commit_tx`) in the live game (on the event loop)."""
         live.state = c.state
-        live.floor.after(c.n, c.state, c.seat)
+        live.floor.after(c.n, c.state, c.mover)
         if c.n % SNAPSHOT_EVERY == 0:  # (the published state never changes: kept as it is)
             live.snapshots[c.n] = (c.state, copy.copy(live.floor))
         if c.programs is not None:
