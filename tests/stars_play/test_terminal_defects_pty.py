@@ -8,8 +8,8 @@ import re
 import pexpect
 
 from rolling.games.stars import Close, Done, Offer
-from rolling.games.stars.closing import must_close
 from rolling.games.stars import data as D
+from rolling.games.stars.closing import must_close
 
 from .scenarios import reach, save
 from .test_play_editions_pty import plain
