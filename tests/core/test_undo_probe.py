@@ -14,6 +14,8 @@ actions before anyone else moved.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from rolling.bots import make_bot
@@ -179,7 +181,7 @@ def test_undo_floor_snapshot_copies_are_independent():
     """The web app keeps a copy of the floor with every snapshot: later moves must not change it."""
     s, (t, bid) = hotseat_until_probe()
     floor = UndoFloor(s.state)
-    twin = __import__("copy").copy(floor)
+    twin = copy.copy(floor)
     before = s.state.to_act
     s.apply(bid, decided_by=bid.seat)
     floor.after(1, s.state, actor(bid, before))
