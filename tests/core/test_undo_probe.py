@@ -182,7 +182,7 @@ def test_undo_floor_snapshot_copies_are_independent():
     s, (t, bid) = hotseat_until_probe()
     floor = UndoFloor(s.state)
     twin = copy.copy(floor)
-    before = s.state.to_act
+    before = s.state.clone()
     s.apply(bid, decided_by=bid.seat)
     floor.after(1, s.state, actor(bid, before))
     assert floor.moved == {bid.seat: 1, t: 1} and twin.moved == {}

@@ -72,13 +72,15 @@ def describe(reveal: tuple[str, str] | None, names: Sequence[str] | None = None)
     return f"{text} ({name})" if name else text
 
 
-def actor(action: Any, to_act: Sequence[int]) -> int | None:
-    """The seat that took ``action`` (an action or its JSON form): its ``seat`` field, or for a game
-    whose actions name no seat (Rolling Market, played alone) the one seat ``to_act`` before it;
+def actor(action: Any, state: Any) -> int | None:
+    """The seat that takes ``action`` (an action or its JSON form) at ``state`` (the position
+    before it): its ``seat`` field, or for a game whose actions name no seat (Rolling Market, played
+    alone) the one seat ``state.to_act`` names (read only then: ``to_act`` may cost a little);
     ``None`` when neither says (the floor then counts no seat's move for it)."""
     seat = action.get("seat") if isinstance(action, dict) else getattr(action, "seat", None)
     if type(seat) is int:
         return seat
+    to_act = state.to_act
     return to_act[0] if len(to_act) == 1 else None
 
 

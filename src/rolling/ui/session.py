@@ -135,13 +135,15 @@ class PlaySession:
         """
         self.record.actions = self.record.actions[:upto]
         self.reasons = [r for r in self.reasons if r.n < upto]
-        acting: tuple[int, ...] = ()
+        actions = self.record.actions
+        mover = None
         for n, state in enumerate(replay_steps(self.record, log=True)):
             if n:
-                self.floor.after(n, state, actor(self.record.actions[n - 1], acting))
+                self.floor.after(n, state, mover)
             else:
                 self.floor = UndoFloor(state)
-            acting = tuple(state.to_act)  # (the same state object: read before the next action)
+            if n < len(actions):  # who takes the next action, read before it is applied (one state object)
+                mover = actor(actions[n], state)
             self.state = state
 
     def save(self) -> None:
@@ -166,7 +168,7 @@ class PlaySession:
         Raises:
             IllegalAction: the rules forbid it; nothing has changed.
         """
-        seat = actor(action, self.state.to_act)
+        seat = actor(action, self.state)
         self.state.apply(action)
         mark = len(self.record.actions)
         self.record.actions.append(action.to_json())

@@ -155,7 +155,7 @@ class GameCache:
         spec = get_game(live.game)
         for i in range(start, len(live.actions)):
             action = spec.action_from_json(live.actions[i])
-            mover = actor(action, state.to_act)
+            mover = actor(action, state)
             try:
                 state.apply(action)
             except IllegalAction as e:
@@ -327,7 +327,7 @@ class GameCache:
                 s = live.state.clone()  # (a published state never changes: threads may be reading it)
                 for a in acts:
                     action = spec.action_from_json(a.action)
-                    mover = actor(action, s.to_act)
+                    mover = actor(action, s)
                     try:
                         s.apply(action)
                     except IllegalAction as e:

@@ -268,7 +268,7 @@ class Commands:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 version = store.claim(conn, live.id, live.version)
-                mover = actor(action, s.to_act)
+                mover = actor(action, s)
                 s.apply(action)  # IllegalAction: the transaction rolls back, the live state is untouched
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
