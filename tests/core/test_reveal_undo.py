@@ -94,24 +94,23 @@ def test_market_rolls_are_reveals():
 def test_the_undo_floor_refuses_past_a_reveal_and_after_the_game():
     before, a, after = stars_until_draw()
     floor = UndoFloor(before)
-    floor.after(1, after)
-    assert floor.refusal(1, after) is None
-    assert floor.refusal(0, after) == f"undo would go back past a card drawn ({D.CODES[after.offering[-1]]})"
+    floor.after(1, after, a.seat)
+    assert floor.refusal(1, after, (a.seat,)) is None
+    assert floor.refusal(0, after, (a.seat,)) == f"undo would go back past a card drawn ({D.CODES[after.offering[-1]]})"
     after.over = True
-    assert floor.refusal(1, after) == "the game is over"
+    assert floor.refusal(1, after, (a.seat,)) == "the game is over"
 
 
 # -- the terminal ----------------------------------------------------------------------------------
 
 def test_terminal_undo_never_goes_back_past_a_card_drawn(tmp_path):
     """The issue's scenario (seed 7): a person wins an auction, the next company is drawn; undo is
-    refused and says that a card was drawn, never which card is next; an undo with nothing
-    revealed since still works."""
+    refused and says that a card was drawn, never which card is next (an undo with nothing learned
+    since still works: tests/core/test_undo_probe.py)."""
     p = rolling(["play", "stars", "--seed", "7", "--seats", "heuristic,human,heuristic,heuristic",
-                 "--save", "g.json"], "bid BSE 5\nundo\nbid MHE 30\nundo\nquit\n", cwd=tmp_path)
+                 "--save", "g.json"], "bid MHE 30\nundo\nquit\n", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "Undone. Back to Player 2's previous decision." in out
     assert "Player 2 wins MHE for $30." in out and "BME is drawn into the offering" in out
     refused = out[out.index("Not undone: "):].splitlines()[0]
     assert refused.startswith("Not undone: undo would go back past a card drawn (")

@@ -48,6 +48,7 @@ def test_undo_and_past_positions_replay_from_a_snapshot_and_match_a_whole_replay
         cold = GameService(svc.engine, bot_pace=0, start_workers=False).get(live.id)
         assert cold.state.digest() == live.state.digest()
         assert cold.floor.floor == live.floor.floor and cold.log_marks == live.log_marks
+        assert cold.floor.moved == live.floor.moved  # who moved when: the same from a whole replay
         assert svc.document(cold, held) == svc.document(live, held)
         for n in (0, 3, 4, 9, live.played):
             assert svc.document_at(live, n, held) == svc.document_at(cold, n, held)

@@ -4,8 +4,9 @@
 where, the bots, and where the record is saved. Every action goes through :meth:`PlaySession.apply`,
 which applies it, appends it to the record and saves the record atomically, so a crash or Ctrl-C
 loses nothing. :meth:`PlaySession.undo` takes a person back to just before their previous decision
-by replaying the record up to there; it never reaches back past a *reveal* (a card drawn, dice
-rolled: the engines count them, :mod:`rolling.core.reveal`), nor past the end of the game.
+by replaying the record up to there; it never reaches back past what that person learned since (a
+*reveal*: a card drawn, dice rolled; another seat's move, a bot's answer or another person's
+decision, even at one keyboard: :mod:`rolling.core.reveal`), nor past the end of the game.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rolling.bots.reasons import shown_reason
 from rolling.core.errors import RecordError
 from rolling.core.events import segment_lines
 from rolling.core.record import GameRecord, replay_steps, save_record
-from rolling.core.reveal import UndoFloor
+from rolling.core.reveal import UndoFloor, actor
 from rolling.core.whole import parse_whole
 
 
@@ -134,11 +135,15 @@ class PlaySession:
         """
         self.record.actions = self.record.actions[:upto]
         self.reasons = [r for r in self.reasons if r.n < upto]
+        actions = self.record.actions
+        mover = None
         for n, state in enumerate(replay_steps(self.record, log=True)):
             if n:
-                self.floor.after(n, state)
+                self.floor.after(n, state, mover)
             else:
                 self.floor = UndoFloor(state)
+            if n < len(actions):  # who takes the next action, read before it is applied (one state object)
+                mover = actor(actions[n], state)
             self.state = state
 
     def save(self) -> None:
@@ -163,10 +168,11 @@ class PlaySession:
         Raises:
             IllegalAction: the rules forbid it; nothing has changed.
         """
+        seat = actor(action, self.state)
         self.state.apply(action)
         mark = len(self.record.actions)
         self.record.actions.append(action.to_json())
-        self.floor.after(len(self.record.actions), self.state)
+        self.floor.after(len(self.record.actions), self.state, seat)
         if decided_by is not None:
             self.decisions.setdefault(decided_by, []).append(mark)
         self.save()
@@ -184,29 +190,22 @@ class PlaySession:
 
     def undo_refusal(self, seat: int) -> str | None:
         """Why :meth:`undo` of ``seat`` is refused now, in one line (the rule of
-        :meth:`rolling.core.reveal.UndoFloor.refusal`: never back past a reveal nor the game's
-        end; ``"there is no decision of yours to take back"`` without one), or ``None``."""
+        :meth:`rolling.core.reveal.UndoFloor.refusal`: never back past a reveal, another seat's move
+        or the game's end; ``"there is no decision of yours to take back"`` without one), or
+        ``None``. The party is ``seat`` alone: with several people at one keyboard each sees the
+        others' decisions, so none takes them back."""
         marks = self.decisions.get(seat)
         if not marks:
             return "there is no decision of yours to take back"
-        return self.floor.refusal(marks[-1], self.state)
+        return self.floor.refusal(marks[-1], self.state, (seat,), self.names)
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` has a decision to take back (:meth:`undo_refusal` is ``None``)."""
         return self.undo_refusal(seat) is None
 
-    def undo_takes_back(self, seat: int) -> dict[int, int]:
-        """seat -> how many of its decisions :meth:`undo` of ``seat`` would take back (``seat``'s
-        own included; empty when it has nothing to undo)."""
-        if not self.can_undo(seat):
-            return {}
-        mark = self.decisions[seat][-1]
-        counts = {k: sum(1 for m in marks if m >= mark) for k, marks in self.decisions.items()}
-        return {k: n for k, n in counts.items() if n}
-
     def undo(self, seat: int) -> bool:
-        """Take ``seat`` back to just before its previous decision (and drop every action since,
-        other seats' included); False if it may not (:meth:`undo_refusal` says why)."""
+        """Take ``seat`` back to just before its previous decision (and drop every action since, all
+        its own); False if it may not (:meth:`undo_refusal` says why)."""
         if not self.can_undo(seat):
             return False
         mark = self.decisions[seat].pop()

@@ -8,9 +8,9 @@ their previous one (their own move and what followed it included), the game's sc
 lines of that move, in the news and when bots play alone: with a person at the table only its
 public part until the game is over, whole with bots alone (:func:`rolling.bots.reasons.shown_reason`). Every game understands the same commands besides its own:
 
-- ``undo``: back to your previous decision, never past a reveal (a card drawn, dice rolled) nor the
-  end of the game (:mod:`rolling.core.reveal`; a refusal says which); when that also takes back
-  another person's decisions (several people at one keyboard), it names them and asks first;
+- ``undo``: back to your previous decision, never past what you learned since (a card drawn, dice
+  rolled, another player's or a bot's move: several people at one keyboard see each other's
+  decisions) nor the end of the game (:mod:`rolling.core.reveal`; a refusal says which);
 - ``save``: save the game now (it is saved after every action anyway, atomically);
 - ``help``: the game's commands and these;
 - ``quit`` (or the end of input): save and leave; ``--resume FILE`` continues.
@@ -432,11 +432,6 @@ def decide(session: PlaySession, screen: Screen, console: Console, seat: int) ->
                           markup=False, highlight=False)
             continue
         if command == "undo":
-            others = {k: n for k, n in session.undo_takes_back(seat).items() if k != seat and k in session.humans}
-            if others and not confirm(console, "Undo also takes back " + ", ".join(
-                    f"{n} decision{'s' if n > 1 else ''} of {session.names[k]}" for k, n in others.items()) + ". Undo?"):
-                console.print("Nothing undone.", markup=False, highlight=False)
-                continue
             if session.undo(seat):
                 console.print(f"Undone. Back to {name}'s previous decision.", markup=False, highlight=False)
                 return

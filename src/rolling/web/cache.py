@@ -19,7 +19,7 @@ from rolling.bots import HUMAN, OPEN, make_bot
 from rolling.bots.reasons import decode
 from rolling.core.errors import IllegalAction
 from rolling.core.record import GameRecord, new_state
-from rolling.core.reveal import UndoFloor
+from rolling.core.reveal import UndoFloor, actor
 from rolling.games import get_game
 
 from .errors import NotFound, WebError
@@ -155,13 +155,14 @@ class GameCache:
         spec = get_game(live.game)
         for i in range(start, len(live.actions)):
             action = spec.action_from_json(live.actions[i])
+            mover = actor(action, state)
             try:
                 state.apply(action)
             except IllegalAction as e:
                 # the engine's reason may state a seat's secret cash: the server's log only (issue 29)
                 log.error("game %s: action %d does not replay: %s", live.id, i + 1, e)
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1} ({e.rule})") from None
-            live.floor.after(i + 1, state)
+            live.floor.after(i + 1, state, mover)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
             if (i + 1) % SNAPSHOT_EVERY == 0:
                 live.snapshots[i + 1] = (state.clone(), copy.copy(live.floor))
@@ -325,15 +326,17 @@ class GameCache:
                 spec = get_game(live.game)
                 s = live.state.clone()  # (a published state never changes: threads may be reading it)
                 for a in acts:
+                    action = spec.action_from_json(a.action)
+                    mover = actor(action, s)
                     try:
-                        s.apply(spec.action_from_json(a.action))
+                        s.apply(action)
                     except IllegalAction as e:
                         log.error("game %s: stored action %d does not apply on the cached state: %s", live.id, a.n, e)
                         return None
                     live.actions.append(dict(a.action))
                     live.by.append((a.seat, a.by))
                     live.times.append(a.created)
-                    live.floor.after(a.n, s)
+                    live.floor.after(a.n, s, mover)
                     live.log_marks.append(len(getattr(s, "log", None) or ()))
                 live.state = s
                 live.reasons.update(new_reasons)

@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from rolling.bots import HUMAN, OPEN, default_names, make_bot, parse_seats
 from rolling.bots.reasons import decode, encode
 from rolling.core.errors import IllegalAction, RecordError, UsageError
+from rolling.core.reveal import actor
 from rolling.games import GAME_MODULES, get_game
 
 from . import automation as A
@@ -267,6 +268,7 @@ class Commands:
             # SQLAlchemy Core, not the ORM: this is the hot path (a few hundred µs instead of ms)
             with self.engine.begin() as conn:
                 version = store.claim(conn, live.id, live.version)
+                mover = actor(action, s)
                 s.apply(action)  # IllegalAction: the transaction rolls back, the live state is untouched
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
@@ -282,12 +284,12 @@ class Commands:
             log.warning("game %s: action %d not stored (%s)", live.id, n, e)
             raise StaleVersion() from None
         return SimpleNamespace(state=s, data=data, n=n, now=now, stored=stored, version=version, seat=seat, by=by,
-                               programs=programs)
+                               programs=programs, mover=mover)
 
     def _committed(self, live: Live, c: SimpleNamespace) -> None:
         """Count a committed action (:meth:`_commit_tx`) in the live game (on the event loop)."""
         live.state = c.state
-        live.floor.after(c.n, c.state)
+        live.floor.after(c.n, c.state, c.mover)
         if c.n % SNAPSHOT_EVERY == 0:  # (the published state never changes: kept as it is)
             live.snapshots[c.n] = (c.state, copy.copy(live.floor))
         if c.programs is not None:
@@ -408,9 +410,11 @@ class Commands:
 
         The last decision of a person (their own action or programmed action) must be one of the
         held seats' (so no other person has acted since; holding several seats, as at a hotseat
-        table, any of theirs); bots' moves after it go with it. Never past a phase's time running
-        out, nor past a reveal (a card drawn, dice rolled) or the end of the game: the one rule of
-        :meth:`rolling.core.reveal.UndoFloor.refusal`."""
+        table, any of theirs). Never past a phase's time running out, nor past what the held seats
+        learned since: a reveal (a card drawn, dice rolled), a move of any seat they do not hold (a
+        bot's answer, a step forced by secret cash: a person's undo never takes back another
+        seat's decision), or the end of the game: the one rule of
+        :meth:`rolling.core.reveal.UndoFloor.refusal`, the held seats its party."""
         last = None
         for i in range(len(live.by) - 1, -1, -1):
             seat, by = live.by[i]
@@ -423,7 +427,7 @@ class Commands:
             return None, NOTHING_TO_UNDO
         if live.by[last][0] not in held:
             return None, "another player has decided since your last decision"
-        why = live.floor.refusal(last, live.state)
+        why = live.floor.refusal(last, live.state, held, [s["name"] for s in live.seats])
         if why is not None:
             return None, why
         return last, ""

@@ -58,8 +58,9 @@ class Malformed(WebError):
 
 
 class UndoRefused(WebError):
-    """Undo is not allowed now (403): another person acted since, a card was drawn or dice rolled
-    since (:mod:`rolling.core.reveal`), the game is over, or nothing to undo; the message says which."""
+    """Undo is not allowed now (403): another person or a bot moved since, a card was drawn or dice
+    rolled since (:mod:`rolling.core.reveal`), the game is over, or nothing to undo; the message
+    says which."""
 
     status, name = 403, "UndoRefused"
 

@@ -165,6 +165,8 @@ def _next_bidder(s: StarsState, pos: int, in_mask: int) -> int:
 def _leave(s: StarsState, seat: int, forced: bool = False) -> None:
     i, high, bidder, starter, pos, in_mask = s.auction
     in_mask &= ~(1 << seat)
+    if forced:
+        P.cash_move(s, seat)
     if s.log is not None:
         if forced:
             # why is the player's cash: with secret money only they may know it (events.private)
@@ -208,6 +210,7 @@ def step(s: StarsState) -> bool:
         seat = s.order[s.current]
         if _only_pass(s, seat):
             s.passed |= 1 << seat
+            P.cash_move(s, seat)
             if s.log is not None:
                 # why is the player's cash: with secret money only they may know it (events.private)
                 E.private(s.log, cash_audience(s, seat), (E.PASS_NO_CHOICE, seat), (E.PASS, seat))

@@ -94,19 +94,21 @@ def step(s: StarsState) -> bool:
         if 0 <= seat < s.n:  # only private companies may go public
             if not all(s.corp_active) and any(_cards(s, s.ipo_cursor, seat)):  # options(s, i) != []
                 return False
-            if s.log is not None:
-                _log_passed_over(s, s.ipo_cursor)
+            _passed_over(s, s.ipo_cursor)
         s.ipo_cursor -= 1
     return True
 
 
-def _log_passed_over(s: StarsState, i: int) -> None:
-    """Log a private company passed over for its owner's money alone. A free charter and a free
-    card of its colour are public, the owner's cash is not: with secret money the others read it
-    as a decision to keep the company private (events.private)."""
+def _passed_over(s: StarsState, i: int) -> None:
+    """Count and log a private company passed over for its owner's money alone. A free charter and
+    a free card of its colour are public, the owner's cash is not: with secret money the others
+    read it as a decision to keep the company private (events.private), a move of the owner
+    (:func:`procedures.cash_move`)."""
     seat = s.company_owner[i]
     if not 0 <= seat < s.n or all(s.corp_active):
         return
     color = D.COLOR[i]
     if any(s.card_owner[k] < 0 and D.IPO_COLORS[k] >> color & 1 for k in range(1, D.N_CARDS)):
-        E.private(s.log, cash_audience(s, seat), (E.CANNOT_FORM, seat, i), (E.KEEP_PRIVATE, seat, i))
+        P.cash_move(s, seat)
+        if s.log is not None:
+            E.private(s.log, cash_audience(s, seat), (E.CANNOT_FORM, seat, i), (E.KEEP_PRIVATE, seat, i))

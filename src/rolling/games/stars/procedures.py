@@ -76,6 +76,17 @@ def draw(s: StarsState) -> None:
             s.log.append((E.DRAW, E.PUBLIC, i))
 
 
+def cash_move(s: StarsState, seat: int) -> None:
+    """A step the rules take for ``seat`` because of its cash (a forced leave from an auction, a
+    forced pass, a company passed over at the IPO): with the secret-money variant (002, 3.2) only
+    ``seat`` knows that cash, so the step tells the others something hidden, a move of ``seat``
+    (:data:`rolling.core.reveal.MOVE`: no other seat's undo goes back past it). With open money
+    anyone could foresee it: nothing revealed."""
+    if "secret-money" in s.config.variants:
+        s.reveals += 1
+        s.last_reveal = ("move", str(seat))
+
+
 # ------------------------------------------------------------------------------------------- shares
 
 

@@ -23,6 +23,10 @@ def new_player_order(s: StarsState) -> list[int]:
 def enter(s: StarsState) -> None:
     """Run the whole phase."""
     s.order = new_player_order(s)
+    if "secret-money" in s.config.variants:
+        # the order ranks the players' cash, which is secret (002, 3.2): a reveal to everyone
+        s.reveals += 1
+        s.last_reveal = ("order", "")
     if s.log is not None:
         s.log.append((E.PLAYER_ORDER, E.PUBLIC, tuple(s.order)))
     while True:
