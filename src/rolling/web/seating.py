@@ -330,6 +330,8 @@ class Seating:
                 values: dict[str, Any] = {"meta": meta}
                 if limits is not None:
                     values["time_limits"] = limits
+                # when the next automated action is due under the new settings: the workers' sweeper reads it
+                values["due_at"] = svc._due_after(live, meta=meta, time_limits=live.time_limits if limits is None else limits)
 
                 def tx(conn: Any, values: dict[str, Any] = values) -> int:
                     # no decision changes: the version stays, the row is still guarded
