@@ -142,6 +142,7 @@ class GameCache:
         if hasattr(state, "enable_log"):
             state.enable_log()
         live.floor = UndoFloor(state)
+        live.log_base = len(getattr(state, "log", None) or ())
         live.log_marks = []
         live.snapshots = {}
         self._replay_from(live, 0, state)
@@ -174,7 +175,7 @@ class GameCache:
         past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
                     created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
                     actions=live.actions[:keep], by=live.by[:keep], times=live.times[:keep],
-                    reasons={k: v for k, v in live.reasons.items() if k <= keep})
+                    reasons={k: v for k, v in live.reasons.items() if k <= keep}, log_base=live.log_base)
         start = max((k for k in live.snapshots if k <= keep), default=0)
         if start == 0:
             self._rebuild(past)
