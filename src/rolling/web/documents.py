@@ -75,11 +75,12 @@ class Documents:
             lines, reasons, times = list(so_far.lines), list(so_far.reasons), list(so_far.times)
             events = so_far.events
 
-            def render(end: int, at: float) -> None:
+            def render(end: int, when: float) -> None:
                 nonlocal events
                 if end <= events:
                     return
                 new = s.log_lines(viewer, events) if end >= size else segment_lines(s, viewer, events, end)
+                at = _iso(when)  # (to the second: actions within one second make one run)
                 if new and (not times or times[-1][1] != at):
                     times.append((len(lines), at))
                 lines.extend(new)
@@ -256,31 +257,46 @@ class Documents:
         seat taken, handed to a bot, the game ended), each its own entry."""
         so_far = self._lines(live, viewer)
         events = [e for e in live.meta.get("events", ()) if e["n"] <= live.played]
-        # each line's time, then runs of them (a long game's log has a run per action, not per line)
-        at: list[str | None] = [None] * len(so_far.lines)
-        for k, (line, t) in enumerate(so_far.times):
-            end = so_far.times[k + 1][0] if k + 1 < len(so_far.times) else len(at)
-            at[line:end] = [_iso(t)] * (end - line)
-        server = [False] * len(at)
-        lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
-        s = live.state
-        for k, e in enumerate(events):
-            n = e["n"]
-            if n == live.played:
-                pos = len(so_far.lines)
-            else:  # (before the first action: after the lines the game's setup wrote)
-                pos = len(segment_lines(s, viewer, 0, live.log_marks[n - 1] if n > 0 else live.log_base))
-            pos = min(pos + k, len(lines))  # after the events before it
-            lines.insert(pos, f"— {e['text']}")
-            at.insert(pos, e.get("at"))
-            server.insert(pos, True)
-            for r in reasons:
-                if r["n"] > n:
-                    r["line"] += 1
+        lines, reasons = so_far.lines, so_far.reasons
+        placed: list[tuple[int, str | None]] = []  # (the line of the viewer's log it goes before, its time)
+        if events:
+            s = live.state
+            lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
+            for k, e in enumerate(events):
+                n = e["n"]
+                if n == live.played:
+                    at = len(so_far.lines)
+                else:  # (before the first action: after the lines the game's setup wrote)
+                    at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1] if n > 0 else live.log_base))
+                at = min(at + k, len(lines))  # after the events before it
+                lines.insert(at, f"— {e['text']}")
+                placed.append((at - k, e.get("at")))
+                for r in reasons:
+                    if r["n"] > n:
+                        r["line"] += 1
+        # the runs of the viewer's lines, the server's lines placed among them (each its own entry)
         stamps: list[dict[str, Any]] = []
-        for i, t in enumerate(at):
-            if server[i]:
-                stamps.append({"line": i, "at": t, "server": True})
-            elif not stamps or stamps[-1].get("server") or stamps[-1]["at"] != t:
-                stamps.append({"line": i, "at": t})
+
+        def run(line: int, at: str) -> None:
+            if not stamps or stamps[-1].get("server") or stamps[-1]["at"] != at:
+                stamps.append({"line": line, "at": at})
+
+        k = 0  # the server's lines placed so far
+
+        def server(upto: int) -> None:  # the server's lines that go before line ``upto`` of the viewer's log
+            nonlocal k
+            while k < len(placed) and placed[k][0] <= upto:
+                stamps.append({"line": placed[k][0] + k, "at": placed[k][1], "server": True})
+                k += 1
+
+        runs = so_far.times
+        for j, (line, at) in enumerate(runs):
+            end = runs[j + 1][0] if j + 1 < len(runs) else len(so_far.lines)
+            server(line)
+            run(line + k, at)
+            while k < len(placed) and placed[k][0] < end:  # inside the run: it goes on after them
+                base = placed[k][0]
+                server(base)
+                run(base + k, at)
+        server(len(so_far.lines))
         return lines, reasons, stamps
