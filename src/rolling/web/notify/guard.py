@@ -8,11 +8,11 @@ later). Services whose apprise URL names no host of its own (``discord://WEBHOOK
 plugin calls the service's public address) are not resolved.
 
 A delivery runs inside :func:`pinned`: there each name is resolved once, every address it resolves
-to is checked, and every later resolution of the name in that thread (apprise's, requests',
-smtplib's, pywebpush's own, also in the threads apprise sends from) answers the checked addresses, so the connection goes to what was
-checked. Without it a name could answer a public address to the check and a loopback one to the
-connection a moment later (DNS rebinding). A name first resolved during the delivery (a redirect)
-is checked the same way, and refused as a name that does not resolve.
+to is checked, and every later resolution of the name in that thread and the threads apprise sends
+from (apprise's, requests', pywebpush's own) answers the checked addresses, so the connection goes
+to what was checked. Without it a name could answer a public address to the check and a loopback
+one to the connection a moment later (DNS rebinding). A name first resolved during the delivery (a
+redirect) is checked the same way, and refused as a name that does not resolve.
 """
 
 from __future__ import annotations
@@ -111,8 +111,10 @@ def _pinned_getaddrinfo(host: Any, port: Any, family: int = 0, type: int = 0, pr
 
 @contextlib.contextmanager
 def pinned() -> Iterator[None]:
-    """Within it, in this thread (and the threads its context is copied to), each name resolves once and is checked (:func:`public_host`), and
-    every later resolution of it answers the addresses checked (the delivery of a notification)."""
+    """Within it, in this thread (and the threads its context is copied to), each name resolves once
+    and is checked (:func:`public_host`), and every later resolution of it answers the addresses
+    checked (the delivery of a notification). Nothing inside may reach the database: its host would
+    be checked as well."""
     global _users, _system
     with _install:
         if _users == 0:
