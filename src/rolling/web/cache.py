@@ -142,6 +142,7 @@ class GameCache:
         if hasattr(state, "enable_log"):
             state.enable_log()
         live.floor = UndoFloor(state)
+        live.log_base = len(getattr(state, "log", None) or ())
         live.log_marks = []
         live.snapshots = {}
         self._replay_from(live, 0, state)
@@ -175,7 +176,7 @@ class GameCache:
         past = Live(id=live.id, game=live.game, title=live.title, config=live.config, seed=live.seed,
                     created=live.created, seats=live.seats, time_limits={}, meta=live.meta, watch_only=True,
                     actions=live.actions[:keep], by=live.by[:keep], times=live.times[:keep],
-                    reasons={k: v for k, v in live.reasons.items() if k <= keep})
+                    reasons={k: v for k, v in live.reasons.items() if k <= keep}, log_base=live.log_base)
         start = max((k for k in live.snapshots if k <= keep), default=0)
         if start == 0:
             self._rebuild(past)
@@ -262,10 +263,12 @@ class GameCache:
         held = len(live.actions)
         try:
             with self.engine.connect() as conn:
-                g = conn.execute(select(t.c.version, t.c.meta, t.c.over).where(t.c.id == live.id)).first()
+                g = conn.execute(select(t.c.version, t.c.meta, t.c.over, t.c.time_limits).where(t.c.id == live.id)).first()
                 if g is None:
                     return "gone"
                 version, meta = int(g.version), dict(g.meta or {})
+                # (a game's settings change no decision and keep its version: read them every time)
+                limits = {str(k): int(v) for k, v in (g.time_limits or {}).items()}
                 keep = held
                 if version != live.version:
                     undos = meta.get("undos", [])
@@ -289,7 +292,7 @@ class GameCache:
             log.warning("game %s: catching up failed (%s)", live.id, e)
             return None
         return SimpleNamespace(version=version, meta=meta, keep=keep, acts=acts, reasons=reasons, seats=seats,
-                               progs=progs, chat_rows=chat_rows, chat=chat)
+                               progs=progs, chat_rows=chat_rows, chat=chat, time_limits=limits)
 
     def _catch_up_apply(self, live: Live, got: Any) -> bool | None:
         """Apply what :meth:`_catch_up_read` found (on the event loop, under the game's lock): True
@@ -343,6 +346,8 @@ class GameCache:
             live.version = max(version, len(live.actions))
         if meta != live.meta:
             live.meta, changed = meta, True
+        if got.time_limits != live.time_limits:  # changed on another process's settings page (issue 31)
+            live.time_limits, changed = got.time_limits, True
         new_seats = [{"seat": r.seat, "name": r.name, "kind": r.kind, "token_hash": r.token_hash} for r in seats]
         if new_seats != live.seats:
             from .limits import capped

@@ -279,6 +279,8 @@ class Commands:
                                       programs=live.programs if programs is None else programs)
                 conn.execute(_UPDATE_GAME, {"gid": live.id, "over": bool(s.is_over), "to_act": list(s.to_act),
                                             "updated": now, "due_at": due})
+                if s.is_over:  # the seats' results, read by the accounts' records (issue 31)
+                    store.store_results(conn, live.id, s.standings())
                 store.notify(conn, live.id, version, self.origin)
         except SQLAlchemyError as e:
             log.warning("game %s: action %d not stored (%s)", live.id, n, e)

@@ -65,27 +65,42 @@ class Documents:
     # -- reading -------------------------------------------------------------------------------------
     def _lines(self, live: Live, viewer: int | None) -> LogSoFar:
         """The log as ``viewer`` may read it, with the bots' reasons placed after the lines of their
-        actions; rendered once and extended as the game goes on (a new object when it grows: a
-        document made before keeps what it had)."""
+        actions and the time of every line (the game's creation for the setup's, each action's own
+        for its lines); rendered once and extended as the game goes on (a new object when it grows:
+        a document made before keeps what it had)."""
         s = live.state
         size = len(getattr(s, "log", None) or ())
         so_far = live.lines.get(viewer) or LogSoFar()
         if so_far.events < size or so_far.actions < live.played:
-            lines, reasons, events = list(so_far.lines), list(so_far.reasons), so_far.events
+            lines, reasons, times = list(so_far.lines), list(so_far.reasons), list(so_far.times)
+            events = so_far.events
+
+            def render(end: int, when: float) -> None:
+                nonlocal events
+                if end <= events:
+                    return
+                new = s.log_lines(viewer, events) if end >= size else segment_lines(s, viewer, events, end)
+                at = _iso(when)  # (to the second: actions within one second make one run)
+                if new and (not times or times[-1][1] != at):
+                    times.append((len(lines), at))
+                lines.extend(new)
+                events = end
+
+            if so_far.actions == 0:
+                render(min(live.log_base, size), live.created)  # the setup's lines
             for n in range(so_far.actions + 1, live.played + 1):
-                reason = live.reasons.get(n)
-                if reason is None:
-                    continue
+                at = live.times[n - 1]
                 mark = live.log_marks[n - 1]
-                # the reason goes under the bot's own lines, before the heading of a phase (or turn)
-                # its move began: it belongs to the phase it was given in (issue 29)
-                own = live.log_marks[n - 2] if n >= 2 else 0  # where the move's own events begin
-                cut = _heading_after(getattr(s, "log", None), max(events, own), mark)
-                lines += segment_lines(s, viewer, events, cut)
-                events = cut
-                reasons.append({"n": n, "seat": reason[0], "line": len(lines), "text": reason[1]})
-            lines += s.log_lines(viewer, events)
-            so_far = LogSoFar(live.played, size, lines, reasons)
+                reason = live.reasons.get(n)
+                if reason is not None:
+                    # the reason goes under the bot's own lines, before the heading of a phase (or turn)
+                    # its move began: it belongs to the phase it was given in (issue 29)
+                    own = live.log_marks[n - 2] if n >= 2 else 0  # where the move's own events begin
+                    render(_heading_after(getattr(s, "log", None), max(events, own), mark), at)
+                    reasons.append({"n": n, "seat": reason[0], "line": len(lines), "text": reason[1]})
+                render(mark, at)
+            render(size, live.times[-1] if live.times else live.created)
+            so_far = LogSoFar(live.played, size, lines, reasons, times)
             live.lines[viewer] = so_far
         return so_far
 
@@ -115,6 +130,7 @@ class Documents:
             if keep is not None and len(held) > 1:
                 undo = {str(k): True for k in held}  # hotseat: any decision at the table
         deadline = A.deadline(live) if live.game == "stars" else None
+        log_lines, log_reasons, log_times = self._with_events(live, viewer)
         doc = {
             "id": live.id,
             "game": live.game,
@@ -127,10 +143,10 @@ class Documents:
             "view_seat": viewer,
             "seats": [{"seat": x["seat"], "name": x["name"], "kind": x["kind"]} for x in live.seats],
             "view": s.view(viewer),
-            "log": self._with_events(live, viewer)[0],
-            "reasons": _shown(self._with_events(live, viewer)[1], s.is_over),
-            # when each server's line of the log happened, and the latest action (issue 31)
-            "log_times": self._with_events(live, viewer)[2],
+            "log": log_lines,
+            "reasons": _shown(log_reasons, s.is_over),
+            # when every line of the log happened, and the latest action (issue 31)
+            "log_times": log_times,
             "last_action_at": _iso(live.times[-1]) if live.times else None,
             "decisions": decisions,
             "basis": {k: b for k, b in bases.items() if b is not None},
@@ -234,25 +250,53 @@ class Documents:
 
     def _with_events(self, live: Live, viewer: int | None) -> tuple[list[str], list[dict[str, Any]], list[dict[str, Any]]]:
         """The viewer's log lines with the server's events (:meth:`_event`) placed after the
-        lines of the actions before them, the bots' reasons moved to match, and the events' times
-        (``[{"line", "at"}]``: line ``line`` of the log happened ``at``, ISO 8601 UTC)."""
+        lines of the actions before them, the bots' reasons moved to match, and when every line
+        happened (the document's ``log_times``, issue 31): ``[{"line", "at", "server"?}]`` in order
+        of ``line``, each entry the time (ISO 8601 UTC, to the second) of line ``line`` and of the
+        lines after it up to the next entry's; ``server`` marks one of the server's own lines (a
+        seat taken, handed to a bot, the game ended), each its own entry."""
         so_far = self._lines(live, viewer)
         events = [e for e in live.meta.get("events", ()) if e["n"] <= live.played]
-        if not events:
-            return so_far.lines, so_far.reasons, []
-        s = live.state
-        lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
-        stamps = []
-        for k, e in enumerate(events):
-            n = e["n"]
-            if n == live.played:
-                at = len(so_far.lines)
-            else:  # (before the first action: after the lines the game's setup wrote, unknown here)
-                at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1])) if n > 0 else 0
-            at = min(at + k, len(lines))  # after the events before it
-            lines.insert(at, f"— {e['text']}")
-            stamps.append({"line": at, "at": e.get("at")})
-            for r in reasons:
-                if r["n"] > n:
-                    r["line"] += 1
+        lines, reasons = so_far.lines, so_far.reasons
+        placed: list[tuple[int, str | None]] = []  # (the line of the viewer's log it goes before, its time)
+        if events:
+            s = live.state
+            lines, reasons = list(so_far.lines), [dict(r) for r in so_far.reasons]
+            for k, e in enumerate(events):
+                n = e["n"]
+                if n == live.played:
+                    at = len(so_far.lines)
+                else:  # (before the first action: after the lines the game's setup wrote)
+                    at = len(segment_lines(s, viewer, 0, live.log_marks[n - 1] if n > 0 else live.log_base))
+                at = min(at + k, len(lines))  # after the events before it
+                lines.insert(at, f"— {e['text']}")
+                placed.append((at - k, e.get("at")))
+                for r in reasons:
+                    if r["n"] > n:
+                        r["line"] += 1
+        # the runs of the viewer's lines, the server's lines placed among them (each its own entry)
+        stamps: list[dict[str, Any]] = []
+
+        def run(line: int, at: str) -> None:
+            if not stamps or stamps[-1].get("server") or stamps[-1]["at"] != at:
+                stamps.append({"line": line, "at": at})
+
+        k = 0  # the server's lines placed so far
+
+        def server(upto: int) -> None:  # the server's lines that go before line ``upto`` of the viewer's log
+            nonlocal k
+            while k < len(placed) and placed[k][0] <= upto:
+                stamps.append({"line": placed[k][0] + k, "at": placed[k][1], "server": True})
+                k += 1
+
+        runs = so_far.times
+        for j, (line, at) in enumerate(runs):
+            end = runs[j + 1][0] if j + 1 < len(runs) else len(so_far.lines)
+            server(line)
+            run(line + k, at)
+            while k < len(placed) and placed[k][0] < end:  # inside the run: it goes on after them
+                base = placed[k][0]
+                server(base)
+                run(base + k, at)
+        server(len(so_far.lines))
         return lines, reasons, stamps

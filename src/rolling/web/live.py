@@ -42,12 +42,16 @@ class LogSoFar:
     """The log as one viewer reads it, rendered as far as the first ``actions`` actions (``events``
     events), with the bots' reasons placed in it: ``{"n", "seat", "line", "text"}``, ``line`` being
     how many lines of the log come before the reason, ``text`` the whole :class:`Reason` (what a
-    viewer reads of it is :func:`_shown`'s business)."""
+    viewer reads of it is :func:`_shown`'s business); and when each line happened (``times``)."""
 
     actions: int = 0
     events: int = 0
     lines: list[str] = field(default_factory=list)
     reasons: list[dict[str, Any]] = field(default_factory=list)
+    #: when the lines happened, as runs ``(line, at)``: line ``line`` and the lines after it up to the
+    #: next run's were written at ``at`` (seconds since the epoch: the game's creation for its setup,
+    #: else the time of the action that wrote them)
+    times: list[tuple[int, float]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -69,6 +73,7 @@ class Live:
     by: list[tuple[int | None, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)  # log size after each action
+    log_base: int = 0  # log size of the setup, before the first action
     reasons: dict[int, tuple[int, Reason]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None
     floor: Any = None  # how far back undo may reach (rolling.core.reveal.UndoFloor), set by _rebuild

@@ -242,3 +242,19 @@ class AnalysisRow(Base):
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created: Mapped[float] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
+
+
+class GameResult(Base):
+    """A seat's result in a finished game (issue 31, "games played and won"): its ``rank``, whether
+    it wins (``win``: the standings' ``win``) and its final ``score`` (the game's own unit: $, stock,
+    cash). Written in the transaction of the game's last action, so an account's record is read,
+    never replayed; a game finished before these rows existed gets them the first time it is
+    counted (:meth:`rolling.web.seating.Seating.games_of`)."""
+
+    __tablename__ = "game_results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    rank: Mapped[int] = mapped_column(Integer)
+    win: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[float] = mapped_column(Float)

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rolling.bots import HUMAN, OPEN, make_bot
@@ -25,7 +26,7 @@ from . import store
 from .accounts import Who
 from .errors import Conflict, Forbidden, Malformed, StaleVersion, WebError
 from .live import TIMED_PHASES, Live, _duration
-from .models import Game, GameOptions, Seat, SeatAccount
+from .models import Game, GameOptions, GameResult, Seat, SeatAccount
 from .service import GameService
 from .store import Behind
 from .tokens import hash_token, matches, new_token
@@ -330,6 +331,8 @@ class Seating:
                 values: dict[str, Any] = {"meta": meta}
                 if limits is not None:
                     values["time_limits"] = limits
+                # when the next automated action is due under the new settings: the workers' sweeper reads it
+                values["due_at"] = svc._due_after(live, meta=meta, time_limits=live.time_limits if limits is None else limits)
 
                 def tx(conn: Any, values: dict[str, Any] = values) -> int:
                     # no decision changes: the version stays, the row is still guarded
@@ -388,24 +391,47 @@ class Seating:
             if not r.over and r.seat in (r.to_act or []):
                 g["waiting"] = True
         listed = sorted(games.values(), key=lambda g: (not g["waiting"], g["over"], -g["updated"]))
+        finished = [g for g in listed if g["over"] and not g["closed"]]
+        results = await asyncio.to_thread(self._results, [g["id"] for g in finished])
         stats: dict[tuple[str, str], dict[str, Any]] = {}
-        for g in listed:
-            if not g["over"] or g["closed"]:
-                continue
+        for g in finished:
             entry = stats.setdefault((g["game"], g["edition"] or ""), {"game": g["game"], "edition": g["edition"],
                                                                        "played": 0, "won": 0})
             entry["played"] += 1
-            if await self._won(g["id"], [s["seat"] for s in g["seats"]]):
+            seats = {s["seat"] for s in g["seats"]}
+            if any(seat in seats and win for seat, win in results.get(g["id"], ())):
                 entry["won"] += 1
         return {"games": listed, "waiting": [g["id"] for g in listed if g["waiting"]], "stats": list(stats.values())}
 
-    async def _won(self, gid: str, seats: list[int]) -> bool:
-        """Whether one of ``seats`` won the finished game ``gid`` (its standings' ``win``)."""
-        try:
-            live = await self.service.load(gid)
-        except WebError:
-            return False
-        return any(r.get("win", r.get("rank") == 1) and r["seat"] in seats for r in live.state.standings())
+    def _results(self, gids: list[str]) -> dict[str, list[tuple[int, bool]]]:
+        """``{game: [(seat, win)]}`` of the finished games ``gids``, read from ``game_results``;
+        a game finished before results were kept (migration 0007) is replayed once and its results
+        stored (any thread)."""
+        if not gids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(GameResult.game_id, GameResult.seat, GameResult.win)
+                                .where(GameResult.game_id.in_(gids))).all()
+        out: dict[str, list[tuple[int, bool]]] = {}
+        for r in rows:
+            out.setdefault(r.game_id, []).append((r.seat, bool(r.win)))
+        for gid in gids:
+            if gid in out:
+                continue
+            try:
+                state = self.service._read(gid).state  # (replayed here, not cached: once per game)
+            except WebError:  # (deleted meanwhile, or a record that no longer replays: not counted as won)
+                continue
+            if not state.is_over:
+                continue
+            standings = state.standings()
+            try:
+                with self.engine.begin() as conn:
+                    store.store_results(conn, gid, standings)
+            except IntegrityError:  # another request stored them first: the same rows
+                pass
+            out[gid] = [(int(r["seat"]), bool(r.get("win", r.get("rank") == 1))) for r in standings]
+        return out
 
 
 __all__ = ["DEFAULT_IDLE_SECONDS", "SeatTaken", "Seating"]

@@ -21,9 +21,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import Connection, select, text, update
+from sqlalchemy import Connection, delete, insert, select, text, update
 
-from .models import Game
+from .models import Game, GameResult
 
 #: the PostgreSQL channel of the games' changes (payload ``GID:VERSION:ORIGIN``)
 CHANNEL = "rolling_games"
@@ -93,6 +93,16 @@ def notify(conn: Connection, gid: str, version: int, origin: str) -> None:
     process and nobody to tell). Sent when the transaction commits, never before."""
     if conn.dialect.name == "postgresql":
         conn.execute(_NOTIFY, {"payload": f"{gid}:{version}:{origin}"})
+
+
+def store_results(conn: Connection, gid: str, standings: list[dict[str, Any]]) -> None:
+    """Keep the result of each seat of the finished game ``gid`` (its ``state.standings()``: rows
+    ``{"seat", "rank", "score", "win"?}``; ``win`` missing means rank 1), replacing any kept before."""
+    conn.execute(delete(GameResult.__table__).where(GameResult.game_id == gid))
+    rows = [{"game_id": gid, "seat": int(r["seat"]), "rank": int(r.get("rank", 0)),
+             "win": bool(r.get("win", r.get("rank") == 1)), "score": float(r.get("score", 0))} for r in standings]
+    if rows:
+        conn.execute(insert(GameResult.__table__), rows)
 
 
 def versions(conn: Connection, gids: list[str]) -> dict[str, int]:

@@ -155,11 +155,13 @@ async def play_due(app: procrastinate.App, service: GameService, gid: str) -> in
         return 0
     taken = 0
     async with live.lock:
-        stored = await asyncio.to_thread(_stored_version, service, gid)
+        stored = await asyncio.to_thread(_stored, service, gid)
         if stored is None:
             return 0
-        if stored != live.version:
-            await service._acatch_up(live)  # a web process acted since this process last heard
+        if stored.version != live.version or _settings_differ(live, stored):
+            # a web process acted (or changed the game's settings, which keeps the version) since
+            # this process last heard
+            await service._acatch_up(live)
         while taken < ACTIONS_PER_JOB and not service.closed:
             due = A.due(live, service.bot_pace)
             if due is None or due[0] > 0.001:
@@ -178,9 +180,17 @@ async def play_due(app: procrastinate.App, service: GameService, gid: str) -> in
     return taken
 
 
-def _stored_version(service: GameService, gid: str) -> int | None:
+def _stored(service: GameService, gid: str) -> Any:
+    """The stored game's ``version``, ``meta`` and ``time_limits`` (None: deleted)."""
+    t = Game.__table__
     with service.engine.connect() as conn:
-        return store.versions(conn, [gid]).get(gid)
+        return conn.execute(select(t.c.version, t.c.meta, t.c.time_limits).where(t.c.id == gid)).first()
+
+
+def _settings_differ(live: Any, stored: Any) -> bool:
+    """Whether the stored game's settings (time limits, bot pace: issue 31) are not the cached ones."""
+    limits = {str(k): int(v) for k, v in (stored.time_limits or {}).items()}
+    return limits != live.time_limits or dict(stored.meta or {}) != live.meta
 
 
 def _store_due(service: GameService, gid: str, version: int, when: float | None) -> None:

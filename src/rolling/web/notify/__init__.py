@@ -264,15 +264,24 @@ class Notifier:
                 if name == "email":
                     channels.send_email(self.settings, account.email, title, body)
                 elif name.startswith("url:"):
-                    channels.send_apprise(guard.check_url(target, self.settings.notify_allow_private), title, body)
+                    with self._guarded():  # (the address checked is the address called)
+                        channels.send_apprise(guard.check_url(target, self.settings.notify_allow_private), title, body)
                 else:
-                    guard.check_endpoint(target["endpoint"], self.settings.notify_allow_private)
-                    channels.send_push(target, self._keys()[0], self.settings.vapid_subject,
-                                       {"title": title, "body": body, "url": link})
+                    keys = self._keys()
+                    with self._guarded():
+                        guard.check_endpoint(target["endpoint"], self.settings.notify_allow_private)
+                        channels.send_push(target, keys[0], self.settings.vapid_subject,
+                                           {"title": title, "body": body, "url": link})
                 took.add(name)
             except (channels.SendFailed, guard.Refused) as e:
                 errors.append(f"{name.split(':')[0]}: {getattr(e, 'message', None) or e}")
         return took, errors
+
+    def _guarded(self) -> Any:
+        """:func:`.guard.pinned` where private addresses are refused (else nothing to pin)."""
+        import contextlib
+
+        return contextlib.nullcontext() if self.settings.notify_allow_private else guard.pinned()
 
     def deliver(self, now: float | None = None) -> int:
         """Send the due rows (see the module's docstring); how many messages went out."""
