@@ -41,6 +41,7 @@ BOTS: dict[str, dict[str, object]] = {
         "random": "rolling.bots.stars_random:StarsRandomBot",
         "heuristic": "rolling.bots.stars_heuristic:StarsHeuristicBot",
         "search": "rolling.bots.stars_search:StarsSearchBot",
+        "vsearch": "rolling.bots.stars_search:StarsValueSearchBot",
     },
     "freight": {
         "random": "rolling.bots.freight:FreightRandomBot",
