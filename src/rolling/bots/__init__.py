@@ -60,9 +60,9 @@ BOTS: dict[str, dict[str, object]] = {
 STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 
 #: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
-#: strongest bot with a budget suited to a person waiting (docs/strength.md); games not listed use
-#: :data:`STRONGEST`
-PLAY: dict[str, str] = {"stars": "search:0.5s", "freight": "search:0.5s"}
+#: strongest bot with a budget suited to a person waiting (docs/strength.md: in Stars the search
+#: with the learned evaluation, issue 34); games not listed use :data:`STRONGEST`
+PLAY: dict[str, str] = {"stars": "vsearch:0.5s", "freight": "search:0.5s"}
 
 
 def register(game: str, name: str, target: object, strongest: bool = False) -> None:
