@@ -1,8 +1,16 @@
-"""Train the learned evaluation of Rolling Stock Stars (:mod:`rolling.bots.value`, issue 34).
+"""Train the learned evaluations of Rolling Stock Stars (:mod:`rolling.bots.value`) and Rolling
+Freight (:mod:`rolling.bots.freight_value`), issue 34.
 
 Usage (training dependencies: ``pip install -e '.[train]'``, which brings LightGBM)::
 
-    nice python scripts/train_value.py --games 6000 --seed 1 --workers 2 --out runs/stars-value
+    nice python scripts/train_value.py --games 3000 --seed 1 --workers 2 --out runs/stars-value
+    nice python scripts/train_value.py --game freight --games 4000 --seed 1 --workers 2 --out runs/freight-value
+
+Rolling Freight (``--game freight``): the heuristic in every seat, West Coast with 2 to 4 players
+and Southern with 3 to 5 in turn (game ``g`` dealt with engine seed ``--seed * 1,000,003 + g``, no
+random moves), a position at the start of every player turn (the search's playouts end there) and
+each other decision state with probability ``--sample``, labelled 1 for each seat ranked first.
+The rest of this docstring describes Stars, the default.
 
 1. **Data**: ``--games`` games of Rolling Stock Stars played by the heuristic bot in every seat
    (2 to 6 players, four in half of them; in every third game each decision is, with probability
@@ -31,21 +39,30 @@ from pathlib import Path
 
 import numpy as np
 
+from rolling.bots import freight_value, value
+from rolling.bots.freight import FreightHeuristicBot
 from rolling.bots.stars_heuristic import StarsHeuristicBot
 from rolling.bots.stars_random import StarsRandomBot
-from rolling.bots.value import FEATURES, TreeModel, features
+from rolling.bots.value import TreeModel
 from rolling.core.rng import Rng
+from rolling.games import freight
 from rolling.games.stars import Config, new_game
 from rolling.sim.stars import pick_seat
 
 PLAYERS = (4, 3, 4, 5, 4, 6, 4, 2)
-WEALTH = FEATURES.index("wealth")
-PACKAGE_MODEL = Path(__file__).resolve().parent.parent / "src" / "rolling" / "bots" / "data" / "stars_value.npz"
+#: Freight: (map, players) of game g, in turn
+FREIGHT_TABLES = (("west-coast", 3), ("southern", 3), ("west-coast", 2), ("southern", 4), ("west-coast", 4),
+                  ("southern", 5))
+DATA = Path(__file__).resolve().parent.parent / "src" / "rolling" / "bots" / "data"
+#: game -> (features module, the search's own valuation's column and its $ scale)
+GAMES = {"stars": (value, "wealth", 25.0), "freight": (freight_value, "expected_stock", 4.0)}
 
 
-def play(args: tuple[int, int, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def play(args: tuple[str, int, int, float, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One game: ``(rows, labels, position ids)``; rows of a position share its id."""
-    seed, g, noise, sample = args
+    game, seed, g, noise, sample = args
+    if game == "freight":
+        return play_freight(seed, g, sample)
     game_seed = seed * 1_000_003 + g
     n = PLAYERS[g % len(PLAYERS)]
     s = new_game(Config(players=n), game_seed)
@@ -60,7 +77,7 @@ def play(args: tuple[int, int, float, float]) -> tuple[np.ndarray, np.ndarray, n
     while not s.over:
         if s.turn != turn or rng.below(1 << 30) < sample * (1 << 30):
             turn = s.turn
-            rows.append(features(s, rng.below(n)))
+            rows.append(value.features(s, rng.below(n)))
             ids.extend([len(rows) - 1] * n)
         seat = pick_seat(s, last)
         bot = randoms[seat] if eps and rng.below(1 << 30) < eps * (1 << 30) else bots[seat]
@@ -70,6 +87,27 @@ def play(args: tuple[int, int, float, float]) -> tuple[np.ndarray, np.ndarray, n
     x = np.concatenate(rows)
     y = np.tile(win, len(rows))
     return x, y, np.array(ids)
+
+
+def play_freight(seed: int, g: int, sample: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One Freight game (see the module docstring)."""
+    game_seed = seed * 1_000_003 + g
+    name, n = FREIGHT_TABLES[g % len(FREIGHT_TABLES)]
+    s = freight.new_game(freight.Config(name, n), game_seed)
+    rng = Rng(game_seed ^ 0x5EED)
+    bots = [FreightHeuristicBot(game_seed + k) for k in range(n)]
+    rows: list[np.ndarray] = []
+    ids: list[int] = []
+    turn = -1
+    while not s.is_over:
+        if s.turn != turn or rng.below(1 << 30) < sample * (1 << 30):
+            turn = s.turn
+            rows.append(freight_value.features(s, rng.below(n)))
+            ids.extend([len(rows) - 1] * n)
+        seat = s.to_act[0]
+        s.apply(bots[seat].choose(s, seat))
+    win = np.array([1.0 if r["rank"] == 1 else 0.0 for r in sorted(s.standings(), key=lambda r: r["seat"])])
+    return np.concatenate(rows), np.tile(win, len(rows)), np.array(ids)
 
 
 def softmax_groups(margin: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -92,7 +130,8 @@ def main() -> None:
     import lightgbm as lgb
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--games", type=int, default=6000)
+    ap.add_argument("--game", choices=sorted(GAMES), default="stars")
+    ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--noise", type=float, default=0.1, help="random-move chance in every third game")
@@ -100,16 +139,19 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--leaves", type=int, default=31)
     ap.add_argument("--out", type=Path, default=Path("runs/stars-value"))
-    ap.add_argument("--model", type=Path, default=PACKAGE_MODEL)
+    ap.add_argument("--model", type=Path, help="where the model goes (default: the package's data/GAME_value.npz)")
     ap.add_argument("--data", type=Path, help="an .npz of earlier data to use instead of playing")
     a = ap.parse_args()
+    module, own, scale = GAMES[a.game]
+    FEATURES = module.FEATURES
+    a.model = a.model or DATA / module.MODEL_FILE
     a.out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.data:
         z = np.load(a.data)
         x, y, gid, pid = z["x"], z["y"], z["game"], z["position"]
     else:
-        jobs = [(a.seed, g, a.noise, a.sample) for g in range(a.games)]
+        jobs = [(a.game, a.seed, g, a.noise, a.sample) for g in range(a.games)]
         with Pool(a.workers) as pool:
             parts = pool.map(play, jobs, chunksize=8)
         x = np.concatenate([p[0] for p in parts])
@@ -136,21 +178,21 @@ def main() -> None:
     margin = check.margin(x[test])
     assert np.allclose(margin, booster.predict(x[test], raw_score=True)), "exported trees disagree with LightGBM"
     p_model = softmax_groups(margin, pid[test])
-    p_wealth = softmax_groups(x[test, FEATURES.index("wealth")] / 25.0, pid[test])
+    p_wealth = softmax_groups(x[test, FEATURES.index(own)] / scale, pid[test])
     n_seats = np.bincount(pid[test])[pid[test]]
     summary = {
-        "seed": a.seed, "games": games, "positions": int(len(np.unique(pid))), "rows": int(len(y)),
+        "game": a.game, "seed": a.seed, "games": games, "positions": int(len(np.unique(pid))), "rows": int(len(y)),
         "held_out_games": int(games - int(games * 0.9)), "rounds": a.rounds, "leaves": a.leaves,
         "data_seconds": round(t_data, 1), "train_seconds": round(t_train, 1),
         "model_bytes": a.model.stat().st_size, "nodes": int(check.feature.size), "depth": check.depth,
         "held_out_log_loss": {
             "model": round(log_loss(p_model, y[test], pid[test]), 4),
-            "heuristic_wealth_softmax_$25": round(log_loss(p_wealth, y[test], pid[test]), 4),
+            f"search_valuation_{own}_softmax_${scale:g}": round(log_loss(p_wealth, y[test], pid[test]), 4),
             "uniform": round(float(np.log(n_seats[y[test] > 0.5]).mean()), 4),
         },
         "held_out_top1_accuracy": {
             "model": _top1(p_model, y[test], pid[test]),
-            "heuristic_wealth": _top1(p_wealth, y[test], pid[test]),
+            f"search_valuation_{own}": _top1(p_wealth, y[test], pid[test]),
         },
         "importance_gain": dict(zip(FEATURES, [round(float(v)) for v in booster.feature_importance("gain")],
                                     strict=True)),

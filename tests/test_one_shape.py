@@ -30,7 +30,7 @@ from rolling.sim.stars import pick_seat
 #: every bot of every game
 ALL_BOTS = {
     "stars": ["random", "heuristic", "search", "vsearch"],
-    "freight": ["random", "heuristic", "search"],
+    "freight": ["random", "heuristic", "search", "vsearch"],
     "market": ["random", "heuristic", "policy"],
 }
 
@@ -69,7 +69,7 @@ def test_make_bot_returns_every_bot_of_every_game():
 @pytest.mark.parametrize("game,name,message", [
     ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic, search, vsearch; "
                         "bot = vsearch:0.5s where people play, heuristic in simulate)"),
-    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search; "
+    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search, vsearch; "
                               "bot = search:0.5s where people play, heuristic in simulate)"),
     ("chess", "random", "no bots for game 'chess' (games with bots: freight, market, stars)"),
 ])
@@ -102,7 +102,7 @@ def test_seat_vocabulary_is_the_same_for_every_game():
 
 
 @pytest.mark.parametrize("spec,kwargs,message", [
-    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search; "
+    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search, vsearch; "
                           "bot = search:0.5s where people play, heuristic in simulate"),
     ("bot,bot:robot", {"humans": False}, "unknown bot 'bot:robot' (seat 2): use bot, bot:NAME or NAME"),
     ("human,bot", {"humans": False}, "seat 1 is human, but only bots play here"),

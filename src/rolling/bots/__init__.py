@@ -47,6 +47,7 @@ BOTS: dict[str, dict[str, object]] = {
         "random": "rolling.bots.freight:FreightRandomBot",
         "heuristic": "rolling.bots.freight:FreightHeuristicBot",
         "search": "rolling.bots.freight_search:FreightSearchBot",
+        "vsearch": "rolling.bots.freight_search:FreightValueSearchBot",
     },
     "market": {
         "random": "rolling.bots.market:MarketRandomBot",
