@@ -12,7 +12,7 @@ from importlib import resources
 
 import pytest
 
-from rolling.bots import make_bot
+from rolling.bots import make_bot, value
 from rolling.bots.freight import FreightHeuristicBot
 from rolling.bots.freight_search import FreightSearch
 from rolling.bots.freight_value import FEATURES, MODEL_FILE, evaluate, model
@@ -44,6 +44,9 @@ def test_evaluation_is_a_distribution_over_the_seats(map_name, players):
     p = evaluate(st, 0)
     assert len(p) == players and all(0.0 <= x <= 1.0 for x in p) and sum(p) == pytest.approx(1.0)
     assert all(evaluate(st, k) == p for k in range(players))
+    assert value.evaluate(st, 0) == p  # the one function for both games
+    with pytest.raises(TypeError):
+        value.evaluate(object(), 0)
 
 
 def test_more_stock_is_rated_higher():

@@ -1,7 +1,7 @@
 """A learned evaluation of Rolling Stock Stars positions: each seat's chance to win (issue 34).
 
 :func:`evaluate` answers *position + seat -> each seat's win probability*, from what that seat may
-see. It is what the search bot's learned variant (``search:0.2s:value``, :mod:`.stars_search`)
+see (for a Rolling Freight position it answers with :mod:`rolling.bots.freight_value`). It is what the search bot's learned variant (``search:0.2s:value``, :mod:`.stars_search`)
 scores the end of its playouts with, and what an analysis of a game can show move by move.
 
 **What it reads** (:func:`features`): one row of :data:`FEATURES` per seat, all of it public
@@ -250,16 +250,28 @@ def softmax(margins) -> tuple[float, ...]:
     return tuple(x / total for x in e)
 
 
-def evaluate(s: StarsState, seat: int) -> tuple[float, ...]:
+def evaluate(s, seat: int) -> tuple[float, ...]:
     """Each seat's probability of winning ``s`` as ``seat`` sees it: a tuple of ``s.n`` floats in
     [0, 1] summing to 1, index = seat. Once the game is over, 1 for the winner (in the two-handed
     variant each winning hand has 1/2), 0 for the others. Nothing hidden from ``seat`` changes it
     (the module docstring). The model was trained on games without the two-handed variant; there
     it rates the four hands as players.
 
+    One function for both games with a learned evaluation: a Rolling Freight state goes to
+    :func:`rolling.bots.freight_value.evaluate`.
+
     Raises:
         ValueError: ``seat`` is not a seat of the game.
+        TypeError: ``s`` is neither a Rolling Stock Stars nor a Rolling Freight state.
     """
+    if not isinstance(s, StarsState):
+        from rolling.games.freight import FreightState
+
+        if isinstance(s, FreightState):
+            from .freight_value import evaluate as freight_evaluate
+
+            return freight_evaluate(s, seat)
+        raise TypeError(f"no learned evaluation for {type(s).__name__}")
     if not 0 <= seat < s.n:
         raise ValueError(f"seat {seat} is not in this {s.n}-player game")
     if s.over:
