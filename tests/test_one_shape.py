@@ -37,7 +37,7 @@ ALL_BOTS = {
 #: the strongest bot of each game for batches, what the seat ``bot`` means in ``simulate``
 STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 #: what the seat ``bot`` means where people play (play, web)
-PLAY_OF = {"stars": "vsearch:0.5s", "freight": "search:0.5s", "market": "policy"}
+PLAY_OF = {"stars": "vsearch:0.5s", "freight": "vsearch:0.5s", "market": "policy"}
 
 #: a seat list of each game's bots for ``simulate`` (Rolling Market is solitaire)
 SIM_SEATS = {"stars": "bot,bot:random,random", "freight": "bot,bot:random,random", "market": "bot"}
@@ -70,7 +70,7 @@ def test_make_bot_returns_every_bot_of_every_game():
     ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic, search, vsearch; "
                         "bot = vsearch:0.5s where people play, heuristic in simulate)"),
     ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search, vsearch; "
-                              "bot = search:0.5s where people play, heuristic in simulate)"),
+                              "bot = vsearch:0.5s where people play, heuristic in simulate)"),
     ("chess", "random", "no bots for game 'chess' (games with bots: freight, market, stars)"),
 ])
 def test_unknown_bot_names_the_known_ones(game, name, message):
@@ -103,7 +103,7 @@ def test_seat_vocabulary_is_the_same_for_every_game():
 
 @pytest.mark.parametrize("spec,kwargs,message", [
     ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search, vsearch; "
-                          "bot = search:0.5s where people play, heuristic in simulate"),
+                          "bot = vsearch:0.5s where people play, heuristic in simulate"),
     ("bot,bot:robot", {"humans": False}, "unknown bot 'bot:robot' (seat 2): use bot, bot:NAME or NAME"),
     ("human,bot", {"humans": False}, "seat 1 is human, but only bots play here"),
     ("human,bot", {"players": 3}, "--players 3 but --seats names 2 seats"),
