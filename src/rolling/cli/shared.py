@@ -31,7 +31,7 @@ def seats_option(game: str):
 #: the options every ``rolling play GAME`` has (typer reads them as parameter defaults)
 SEED = typer.Option(None, "--seed", help="seed of the game (default: random)")
 NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1 for a person, the bot's "
-                     "name for a bot, numbered by seat: Player 1, Search 2, ...)")
+                     "name for a bot, numbered by seat: Player 1, Vsearch 2, ...)")
 SAVE = typer.Option(None, "--save", help="save the game record here after every action "
                     "(default when a person plays: rolling-GAME-SEED.json)")
 RESUME = typer.Option(None, "--resume", help="continue the game saved in this record file")
