@@ -307,8 +307,9 @@ def test_readme_and_help_say_what_bot_means_where_people_play():
     from rolling.bots.seats import default_seats
 
     readme = (ROOT / "README.md").read_text()
+    assert PLAY["stars"] == PLAY["freight"] == "vsearch:0.5s"  # issue 34: the learned evaluation
     for game in ("stars", "freight"):
-        assert resolve_bot(game, "bot", play=True) == PLAY[game] == "search:0.5s"
+        assert resolve_bot(game, "bot", play=True) == PLAY[game]
         assert default_seats(game, 4) == ["human"] + [PLAY[game]] * 3
         helped = " ".join(rolling_cmd("play", game, "--help").stdout.split())
         assert f"bot (the strongest bot: {PLAY[game]})" in helped

@@ -29,15 +29,15 @@ from rolling.sim.stars import pick_seat
 
 #: every bot of every game
 ALL_BOTS = {
-    "stars": ["random", "heuristic", "search"],
-    "freight": ["random", "heuristic", "search"],
+    "stars": ["random", "heuristic", "search", "vsearch"],
+    "freight": ["random", "heuristic", "search", "vsearch"],
     "market": ["random", "heuristic", "policy"],
 }
 
 #: the strongest bot of each game for batches, what the seat ``bot`` means in ``simulate``
 STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 #: what the seat ``bot`` means where people play (play, web)
-PLAY_OF = {"stars": "search:0.5s", "freight": "search:0.5s", "market": "policy"}
+PLAY_OF = {"stars": "vsearch:0.5s", "freight": "vsearch:0.5s", "market": "policy"}
 
 #: a seat list of each game's bots for ``simulate`` (Rolling Market is solitaire)
 SIM_SEATS = {"stars": "bot,bot:random,random", "freight": "bot,bot:random,random", "market": "bot"}
@@ -67,10 +67,10 @@ def test_make_bot_returns_every_bot_of_every_game():
 
 
 @pytest.mark.parametrize("game,name,message", [
-    ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic, search; "
-                        "bot = search:0.5s where people play, heuristic in simulate)"),
-    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search; "
-                              "bot = search:0.5s where people play, heuristic in simulate)"),
+    ("stars", "genius", "unknown stars bot 'genius' (known: random, heuristic, search, vsearch; "
+                        "bot = vsearch:0.5s where people play, heuristic in simulate)"),
+    ("freight", "bot:genius", "unknown freight bot 'bot:genius' (known: random, heuristic, search, vsearch; "
+                              "bot = vsearch:0.5s where people play, heuristic in simulate)"),
     ("chess", "random", "no bots for game 'chess' (games with bots: freight, market, stars)"),
 ])
 def test_unknown_bot_names_the_known_ones(game, name, message):
@@ -83,7 +83,7 @@ def test_unknown_bot_names_the_known_ones(game, name, message):
 def test_every_bot_finishes_a_game_of_its_own(game):
     """Each bot of each game plays whole games with legal actions only (the engine refuses others)."""
     for name in ALL_BOTS[game]:
-        bot = f"{name}:1" if name == "search" else name  # one playout per decision: the rules, not the strength
+        bot = f"{name}:1" if name in ("search", "vsearch") else name  # one playout per decision: the rules, not the strength
         stats = simulate(game, [bot] * (1 if game == "market" else 3), 2, seed=5)
         assert stats["games"] == 2 and stats["actions"] > 0
 
@@ -102,8 +102,8 @@ def test_seat_vocabulary_is_the_same_for_every_game():
 
 
 @pytest.mark.parametrize("spec,kwargs,message", [
-    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search; "
-                          "bot = search:0.5s where people play, heuristic in simulate"),
+    ("human,robot", {}, "unknown seat 'robot' (seat 2): use human, bot, bot:NAME or NAME; freight bots: random, heuristic, search, vsearch; "
+                          "bot = vsearch:0.5s where people play, heuristic in simulate"),
     ("bot,bot:robot", {"humans": False}, "unknown bot 'bot:robot' (seat 2): use bot, bot:NAME or NAME"),
     ("human,bot", {"humans": False}, "seat 1 is human, but only bots play here"),
     ("human,bot", {"players": 3}, "--players 3 but --seats names 2 seats"),

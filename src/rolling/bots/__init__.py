@@ -41,11 +41,13 @@ BOTS: dict[str, dict[str, object]] = {
         "random": "rolling.bots.stars_random:StarsRandomBot",
         "heuristic": "rolling.bots.stars_heuristic:StarsHeuristicBot",
         "search": "rolling.bots.stars_search:StarsSearchBot",
+        "vsearch": "rolling.bots.stars_search:StarsValueSearchBot",
     },
     "freight": {
         "random": "rolling.bots.freight:FreightRandomBot",
         "heuristic": "rolling.bots.freight:FreightHeuristicBot",
         "search": "rolling.bots.freight_search:FreightSearchBot",
+        "vsearch": "rolling.bots.freight_search:FreightValueSearchBot",
     },
     "market": {
         "random": "rolling.bots.market:MarketRandomBot",
@@ -59,9 +61,9 @@ BOTS: dict[str, dict[str, object]] = {
 STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
 
 #: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
-#: strongest bot with a budget suited to a person waiting (docs/strength.md); games not listed use
-#: :data:`STRONGEST`
-PLAY: dict[str, str] = {"stars": "search:0.5s", "freight": "search:0.5s"}
+#: strongest bot with a budget suited to a person waiting (docs/strength.md: the search with the
+#: learned evaluation, issue 34); games not listed use :data:`STRONGEST`
+PLAY: dict[str, str] = {"stars": "vsearch:0.5s", "freight": "vsearch:0.5s"}
 
 
 def register(game: str, name: str, target: object, strongest: bool = False) -> None:
@@ -81,7 +83,7 @@ def bot_names(game: str) -> list[str]:
 
 def known_bots(game: str) -> str:
     """``"random, heuristic, search; bot = heuristic"``: the bots of ``game`` for an error message
-    (``bot = search:0.5s where people play, heuristic in simulate`` when the two differ)."""
+    (``bot = vsearch:0.5s where people play, heuristic in simulate`` when the two differ)."""
     names = bot_names(game)
     if not names:
         return f"{game} has no bots"

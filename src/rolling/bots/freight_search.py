@@ -89,6 +89,7 @@ from rolling.games.freight.stockpile import gains, parse_store
 
 from . import ismcts
 from .freight import IMPROVEMENT_TASTE, FreightHeuristicBot
+from .freight_value import evaluate
 from .ismcts import margin_reward
 
 #: the most candidates a decision considers (4 and 8 won 67% and 71% where 6 won 83%, see the
@@ -128,11 +129,13 @@ def _taste(name: str) -> int:
 
 
 class FreightSearch:
-    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat."""
+    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat;
+    ``learned`` scores the playouts' ends with the learned evaluation (:mod:`.freight_value`)."""
 
-    def __init__(self, seat: int, seed: int = 0) -> None:
+    def __init__(self, seat: int, seed: int = 0, learned: bool = False) -> None:
         self.seat = seat
         self.seed = seed
+        self.learned = learned
         # The heuristic holds no memory between calls, but the tree's guide and the playout
         # players are still fresh every playout, so that a future heuristic with memory cannot
         # carry what one determinization showed into the real decisions.
@@ -280,9 +283,12 @@ class FreightSearch:
 
     def reward(self, s: FreightState, seat: int) -> float:
         """:func:`final_result` when the game is over, else :func:`margin_reward` of
-        :func:`expected_stock`."""
+        :func:`expected_stock`; with ``learned``, ``seat``'s win probability by
+        :func:`rolling.bots.freight_value.evaluate`."""
         if s.is_over:
             return final_result(s, seat)
+        if self.learned:
+            return evaluate(s, seat)[seat]
         return margin_reward(expected_stock(s), seat, SCALE)
 
     def describe(self, s: FreightState, a) -> str:
@@ -372,6 +378,9 @@ class FreightSearchBot(ismcts.SearchBot):
         SeatError: a budget that cannot be read.
     """
 
+    #: score the playouts with the learned evaluation (:class:`FreightValueSearchBot`)
+    learned = False
+
     def choose(self, s: FreightState, seat: int):
         """Search and return the most visited action for ``seat``; a single candidate is played
         at once with the heuristic's reason. ``last_reason`` gives the top alternatives with
@@ -382,7 +391,7 @@ class FreightSearchBot(ismcts.SearchBot):
         """
         game = self.games.get(seat)
         if game is None:
-            game = self.games[seat] = FreightSearch(seat, self.seed)
+            game = self.games[seat] = FreightSearch(seat, self.seed, self.learned)
         cands = game.candidates(s, seat, game.guide)
         if not cands:
             raise ValueError(f"seat {seat} has no legal action")
@@ -393,3 +402,17 @@ class FreightSearchBot(ismcts.SearchBot):
         self.last_result = result
         self.last_reason = ismcts.reason(game, s, result)
         return result.best
+
+
+class FreightValueSearchBot(FreightSearchBot):
+    """``vsearch``: the search bot (:class:`FreightSearchBot`: the same tree, candidates and
+    horizon) scoring each playout's end with the learned evaluation
+    (:func:`rolling.bots.freight_value.evaluate`) instead of the expected stock's margin; ``seed``
+    and ``budget`` as there.
+
+    Raises:
+        SeatError: a budget that cannot be read.
+    """
+
+    name = "vsearch"
+    learned = True

@@ -50,6 +50,7 @@ from rolling.sim.stars import pick_seat
 from . import ismcts
 from .ismcts import margin_reward
 from .stars_heuristic import StarsHeuristicBot, private_value, schedule, share_value
+from .value import evaluate
 
 #: the most candidates a decision considers
 MAX_CANDIDATES = 8
@@ -93,10 +94,13 @@ def wealth(s: StarsState, sched) -> list[float]:
 
 
 class StarsSearch:
-    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat."""
+    """The game side of the search (:class:`.ismcts.SearchGame`) for one searching seat;
+    ``learned`` scores the playouts' ends with the learned evaluation (:mod:`.value`) instead of
+    the heuristic's valuation."""
 
-    def __init__(self, seat: int, seed: int = 0) -> None:
+    def __init__(self, seat: int, seed: int = 0, learned: bool = False) -> None:
         self.seat = seat
+        self.learned = learned
         self.guide = StarsHeuristicBot(seed)  # the real decisions' heuristic (its memory is the game's)
         self.tree_guide = StarsHeuristicBot(seed)  # the determinizations' (fresh every playout)
         self.players: list[StarsHeuristicBot] = []
@@ -212,7 +216,11 @@ class StarsSearch:
 
     def reward(self, s: StarsState, seat: int) -> float:
         """:func:`margin_reward` of :func:`wealth`; in the two-handed variant of each person's
-        lower hand, the one the winner rule compares (:func:`person_wealth`)."""
+        lower hand, the one the winner rule compares (:func:`person_wealth`). With ``learned``
+        (not in the two-handed variant, which the model was not trained on): ``seat``'s win
+        probability by :func:`rolling.bots.value.evaluate`."""
+        if self.learned and "two-handed" not in s.config.variants:
+            return evaluate(s, seat)[seat]
         sched = schedule(s, max(1.0, StarsHeuristicBot.RATE_PER_PLAYER * s.n))
         values = wealth(s, sched)
         if "two-handed" in s.config.variants:
@@ -267,6 +275,9 @@ class StarsSearchBot(ismcts.SearchBot):
         SeatError: a budget that cannot be read.
     """
 
+    #: score the playouts with the learned evaluation (:class:`StarsValueSearchBot`)
+    learned = False
+
     def __init__(self, seed: int = 0, budget: str | ismcts.Budget | None = None) -> None:
         super().__init__(seed, budget)
         self._played: set = set()
@@ -281,7 +292,7 @@ class StarsSearchBot(ismcts.SearchBot):
         """
         game = self.games.get(seat)
         if game is None:
-            game = self.games[seat] = StarsSearch(seat, self.seed)
+            game = self.games[seat] = StarsSearch(seat, self.seed, self.learned)
         game.observe(s)
         if self._played_key != (s.turn, s.phase):
             self._played_key, self._played = (s.turn, s.phase), set()
@@ -302,3 +313,17 @@ class StarsSearchBot(ismcts.SearchBot):
             # the heuristic's memory of proposals made, so that its next suggestion moves on
             game.guide._remember(s).add((D.CORP_INDEX[action.corporation], D.INDEX[action.company], action.price))
         return action
+
+
+class StarsValueSearchBot(StarsSearchBot):
+    """``vsearch``: the search bot (:class:`StarsSearchBot`, the same tree, candidates and
+    playouts to the end of the turn) scoring each playout's end with the learned evaluation
+    (:func:`rolling.bots.value.evaluate`: the searching seat's win probability as it sees the
+    position) instead of the heuristic's valuation; ``seed`` and ``budget`` as there.
+
+    Raises:
+        SeatError: a budget that cannot be read.
+    """
+
+    name = "vsearch"
+    learned = True

@@ -26,7 +26,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def play_freight(
         map_name: str = typer.Option(None, "--map", help=MAP_HELP + " (default: west-coast)"),
         players: int = shared.players_option(MAP_HELP),
-        seats: str = shared.SEATS,
+        seats: str = shared.seats_option("freight"),
         seed: int = shared.SEED,
         names: str = shared.NAMES,
         save: str = shared.SAVE,

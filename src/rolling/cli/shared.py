@@ -16,14 +16,22 @@ from rolling.ui.terminal import PlayOptions
 
 __all__ = ["PlayOptions", "columns_table", "fail", "print_table", "run_play"]
 
-SEATS_HELP = "comma list, one seat per player: human, bot (the strongest bot: search:0.5s), bot:NAME or NAME"
+
+
+def seats_option(game: str):
+    """``--seats`` of ``rolling play GAME``, its help naming what ``bot`` means for ``game`` where
+    people play (:data:`rolling.bots.PLAY`)."""
+    from rolling.bots import PLAY
+
+    bot = PLAY[game]
+    return typer.Option(None, "--seats", help=f"comma list, one seat per player: human, bot (the strongest bot: "
+                        f"{bot}), bot:NAME or NAME (default: you, then the search bot {bot} in every other seat)")
+
 
 #: the options every ``rolling play GAME`` has (typer reads them as parameter defaults)
-SEATS = typer.Option(None, "--seats", help=SEATS_HELP + " (default: you, then the search bot search:0.5s "
-                     "in every other seat)")
 SEED = typer.Option(None, "--seed", help="seed of the game (default: random)")
 NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1 for a person, the bot's "
-                     "name for a bot, numbered by seat: Player 1, Search 2, ...)")
+                     "name for a bot, numbered by seat: Player 1, Vsearch 2, ...)")
 SAVE = typer.Option(None, "--save", help="save the game record here after every action "
                     "(default when a person plays: rolling-GAME-SEED.json)")
 RESUME = typer.Option(None, "--resume", help="continue the game saved in this record file")

@@ -31,7 +31,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     @groups["play"].command("stars")
     def play_stars(
         players: int = shared.players_option(PLAYERS_HELP),
-        seats: str = shared.SEATS,
+        seats: str = shared.seats_option("stars"),
         seed: int = shared.SEED,
         edition: str = typer.Option(None, "--edition", help=EDITION_HELP + " (default: stars)"),
         variant: list[str] = typer.Option([], "--variant", help=VARIANT_HELP),
