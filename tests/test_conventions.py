@@ -84,7 +84,7 @@ def test_research_and_report_libraries_are_extras():
     assert "rolling[research,report]" in extras["test"]  # the tests use both
     assert extras["spiel"] == ["rolling[research]"]  # the former OpenSpiel extra, an alias kept for installs
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "pip install --quiet -e '.[test,ray]'" in ci  # test brings research, so OpenSpiel too
+    assert "pip install --quiet -e '.[test,ray,bench]'" in ci  # test brings research, so OpenSpiel too
 
 
 def test_playing_and_simulating_import_no_research_or_report_library(tmp_path):
