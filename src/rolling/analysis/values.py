@@ -17,9 +17,13 @@ simulated games (``scripts/analysis_calibration.py fit``, the file
 ``rolling/analysis/data/temperatures.json``; docs/analysis.md). When the game is over the value is
 the result: 1/k for each of k winners (the standings' ``win``), 0 for the others.
 
-A learned value function (issue 34) plugs in as any callable ``(state, seat) -> Value``: ``seat``
-is the seat whose information set the position was sampled from, and the function must use no
-more than that seat may know.
+The default in Stars and Freight is :class:`LearnedValue` (issue 34): the learned evaluation
+:func:`rolling.bots.value.evaluate` (gradient-boosted trees on public features, trained on
+simulated games; docs/strength.md) gives the win probabilities, and the search bots' valuation
+above still gives the expected final scores (the ``score`` columns). :class:`HeuristicValue` stays
+selectable (``rolling analyze --value heuristic``). Any callable ``(state, seat) -> Value`` plugs
+in: ``seat`` is the seat whose information set the position was sampled from, and the function
+must use no more than that seat may know.
 """
 
 from __future__ import annotations
@@ -129,6 +133,46 @@ class HeuristicValue:
         else:
             win = softmax_win(values, t)
         return Value(tuple(win), tuple(values))
+
+
+class LearnedValue:
+    """The learned value function for ``game`` (``"stars"`` or ``"freight"``; issue 34): win
+    probabilities from :func:`rolling.bots.value.evaluate` as ``seat`` sees the position (public
+    features only; in the Stars two-handed variant it rates the hands as players), expected final
+    scores from the search bots' valuation (:func:`expected_scores`, as :class:`HeuristicValue`).
+    A finished game is worth its result."""
+
+    def __init__(self, game: str) -> None:
+        if game not in ("stars", "freight"):
+            raise ValueError(f"no learned value for the game {game!r}")
+        self.game = game
+
+    def __call__(self, s: Any, seat: int) -> Value:
+        if s.is_over:
+            return result_value(s.standings(), s.n)
+        from rolling.bots.value import evaluate
+
+        return Value(tuple(evaluate(s, seat)), tuple(expected_scores(self.game, s)))
+
+
+#: the value functions ``rolling analyze --value`` chooses from (Stars and Freight), default first
+VALUES = ("learned", "heuristic")
+
+
+def value_function(game: str, name: str = "learned") -> ValueFunction:
+    """The value function ``name`` (one of :data:`VALUES`) for ``game`` (``"stars"`` or
+    ``"freight"``).
+
+    Raises:
+        ValueError: an unknown name or game.
+    """
+    if name == "learned":
+        return LearnedValue(game)
+    if name == "heuristic":
+        if game not in ("stars", "freight"):
+            raise ValueError(f"no heuristic value for the game {game!r}")
+        return HeuristicValue(game)
+    raise ValueError(f"unknown value function {name!r}: choose one of {', '.join(VALUES)}")
 
 
 def expected_scores(game: str, s: Any) -> list[float]:
