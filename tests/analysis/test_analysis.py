@@ -230,6 +230,50 @@ def test_every_edition_and_variant(edition, variants, players):
     check_shape(result, 120)
 
 
+# -- the value function at the horizon (issue 34) -----------------------------------------------------
+
+@pytest.mark.parametrize("game, players", [("stars", 4), ("freight", 3)])
+def test_learned_value_is_the_default_and_sums_to_one(game, players):
+    """issue 34: ``rolling analyze`` values the horizon with the learned evaluation
+    (:func:`rolling.bots.value.evaluate`) by default in Stars and Freight, its win probabilities
+    sum to 1 at every decision, the expected scores stay the search bots' valuation, and the
+    heuristic softmax is still selectable (and gives other probabilities)."""
+    from rolling.analysis.values import HeuristicValue, LearnedValue, expected_scores
+    from rolling.bots.value import evaluate
+
+    kit = Kit(game)
+    assert isinstance(kit.default_value(), LearnedValue)
+    assert isinstance(kit.default_value("heuristic"), HeuristicValue)
+    record, s, seat = play(game, players, 5, upto=lambda s, seat: s.turn >= 3)
+    assert seat is not None
+    v = kit.default_value()(s, seat)
+    assert v.win == pytest.approx(evaluate(s, seat)) and sum(v.win) == pytest.approx(1.0)
+    assert v.score == pytest.approx(expected_scores(game, s))
+    record.actions = record.actions[:40]
+    assert len(record.actions) >= 15
+    learned = analyze(record, budget="1", seed=0, workers=1)
+    assert learned["value"] == "learned"
+    check_shape(learned, len(record.actions))
+    explicit = analyze(record, budget="1", seed=0, workers=1, value=LearnedValue(game))
+    assert [d["win_before"] for d in explicit["decisions"]] == [d["win_before"] for d in learned["decisions"]]
+    heuristic = analyze(record, budget="1", seed=0, workers=1, value="heuristic")
+    assert heuristic["value"] == "heuristic"
+    check_shape(heuristic, len(record.actions))
+    assert [d["win_before"] for d in heuristic["decisions"]] != [d["win_before"] for d in learned["decisions"]]
+    assert [d["score_before"] for d in heuristic["decisions"]] == [d["score_before"] for d in learned["decisions"]]
+
+
+def test_cli_value_option(tmp_path):
+    """issue 34: ``rolling analyze --value heuristic`` selects the old value function."""
+    record, _, _ = play("freight", 2, 11)
+    record.actions = record.actions[:20]
+    path = tmp_path / "freight.json"
+    save_record(record, path)
+    out = run("analyze", str(path), "--budget", "1", "--workers", "1", "--json", "--value", "heuristic")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["value"] == "heuristic"
+
+
 # -- the command line ----------------------------------------------------------------------------
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -270,6 +314,7 @@ def test_cli_freight_game(tmp_path):
     (["analyze", str(FIXTURES / "rss_1001.json"), "--budget", "fast"], "search budget"),
     (["analyze", str(FIXTURES / "rss_1001.json"), "--workers", "0"], "--workers"),
     (["analyze", str(FIXTURES / "rss_1001.json"), "--out", "x.txt"], "--out"),
+    (["analyze", str(FIXTURES / "rss_1001.json"), "--value", "oracle"], "value function"),
 ])
 def test_cli_bad_input_is_one_line(args, words):
     """A bad file or option: one line on stderr, exit 2, no traceback."""
