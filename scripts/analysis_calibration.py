@@ -5,7 +5,9 @@ the start of every turn each seat's expected final score by the search
 bots' valuation and who won in the end, and fits per turn (round) the temperature of the softmax
 that :mod:`rolling.analysis.values` turns those values into win probabilities with, by maximum
 likelihood (a grid of 200 temperatures from 0.01 to 10, log-spaced). Writes
-``src/rolling/analysis/data/temperatures.json``.
+``src/rolling/analysis/data/temperatures.json``. ``fit --value learned`` fits likewise the
+temperature that the learned value function divides the learned evaluation's log-probabilities by
+(entries ``stars-learned``, ``freight-learned``).
 
 ``check``: on other games (other seeds, the same bots), evaluates ``--positions`` decisions per
 game, drawn at random, exactly as ``rolling analyze`` does (from the decider's information set,
@@ -78,8 +80,9 @@ def play(game: str, seed: int, on_state=None):
 
 
 def fit_samples(job):
-    """One game's samples for ``fit``: ``[(bucket, values, outcome)]``."""
-    game, seed = job
+    """One game's samples for ``fit``: ``[(bucket, values, outcome)]``; ``values``: each seat's
+    expected final score (``heuristic``) or the log of its learned win probability (``learned``)."""
+    game, seed, kind = job
     from rolling.analysis.values import expected_scores, freight_bucket, result_value, stars_bucket
 
     bucket_of = stars_bucket if game == "stars" else freight_bucket
@@ -90,6 +93,12 @@ def fit_samples(job):
         # the start of every turn: where the analysis's playouts stop (its horizon)
         if s.turn != last[0]:
             last[0] = s.turn
+            if kind == "learned":
+                from rolling.bots.value import evaluate
+
+                # no variant with secret money here: every seat sees the same features
+                rows.append((bucket_of(s), [math.log(max(1e-300, p)) for p in evaluate(s, 0)]))
+                return
             values = expected_scores(game, s)
             if max(values) > min(values):  # equal values say nothing of the temperature
                 rows.append((bucket_of(s), values))
@@ -99,13 +108,13 @@ def fit_samples(job):
     return [(b, v, outcome) for b, v in rows]
 
 
-def nll(samples, t: float) -> float:
+def nll(samples, t: float, kind: str = "heuristic") -> float:
     """Negative log-likelihood of the outcomes under the softmax at temperature ``t``."""
-    from rolling.analysis.values import softmax_win
+    from rolling.analysis.values import softmax_log, softmax_win
 
     total = 0.0
     for _, values, outcome in samples:
-        p = softmax_win(values, t)
+        p = softmax_log(values, t) if kind == "learned" else softmax_win(values, t)
         total -= sum(o * math.log(max(1e-12, q)) for o, q in zip(outcome, p, strict=True))
     return total
 
@@ -113,7 +122,7 @@ def nll(samples, t: float) -> float:
 def fit(args) -> None:
     games = {}
     for game in args.game:
-        jobs = [(game, args.seed + g) for g in range(args.games)]
+        jobs = [(game, args.seed + g, args.value) for g in range(args.games)]
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             samples = [row for rows in pool.map(fit_samples, jobs, chunksize=8) for row in rows]
         top = max(b for b, _, _ in samples)
@@ -125,14 +134,19 @@ def fit(args) -> None:
             while len(group) < MIN_SAMPLES and reach <= top:  # a sparse bucket borrows its neighbours'
                 reach += 1
                 group += [x for x in samples if abs(x[0] - b) == reach]
-            best = min(GRID, key=lambda t: nll(group, t))
+            best = min(GRID, key=lambda t: nll(group, t, args.value))
             temps.append(round(float(best), 4))
             counts.append(sum(1 for x in samples if x[0] == b))
-        games[game] = {"temperature": temps, "samples": counts}
+        games[game if args.value == "heuristic" else f"{game}-learned"] = {"temperature": temps, "samples": counts}
         print(game, "temperatures by bucket:", temps, file=sys.stderr)
     data = json.loads(TEMPERATURES.read_text()) if TEMPERATURES.exists() else {"games": {}}
+    made_by = ("scripts/analysis_calibration.py fit " + " ".join(sys.argv[2:])).strip()
+    if args.value == "learned":  # each fit names its own command; the heuristic's is the file's
+        for entry in games.values():
+            entry["made_by"] = made_by
+    else:
+        data["made_by"] = made_by
     data["games"].update(games)
-    data["made_by"] = ("scripts/analysis_calibration.py fit " + " ".join(sys.argv[2:])).strip()
     TEMPERATURES.write_text(json.dumps(data, indent=1) + "\n")
     print(f"wrote {TEMPERATURES}")
 
@@ -239,6 +253,10 @@ def main() -> None:
         p.add_argument("--games", type=int, default=1000)
         p.add_argument("--seed", type=int, default=1 if name == "fit" else 1_000_000)
         p.add_argument("--workers", type=int, default=os.cpu_count())
+        if name == "fit":
+            p.add_argument("--value", choices=("heuristic", "learned"), default="heuristic",
+                           help="fit the heuristic valuation's softmax, or the learned evaluation's "
+                                "temperature (its log-probabilities divided by T)")
         if name == "check":
             p.add_argument("--positions", type=int, default=2)
             p.add_argument("--budget", default="4")

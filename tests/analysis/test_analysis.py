@@ -246,8 +246,12 @@ def test_learned_value_is_the_default_and_sums_to_one(game, players):
     assert isinstance(kit.default_value("heuristic"), HeuristicValue)
     record, s, seat = play(game, players, 5, upto=lambda s, seat: s.turn >= 3)
     assert seat is not None
+    raw = evaluate(s, seat)
+    assert LearnedValue(game, [1.0])(s, seat).win == pytest.approx(raw)
     v = kit.default_value()(s, seat)
-    assert v.win == pytest.approx(evaluate(s, seat)) and sum(v.win) == pytest.approx(1.0)
+    assert kit.default_value().temperature(s) != 1.0  # the fitted temperature tempers it
+    assert sum(v.win) == pytest.approx(1.0) and v.win != pytest.approx(raw)
+    assert sorted(range(players), key=lambda k: v.win[k]) == sorted(range(players), key=lambda k: raw[k])
     assert v.score == pytest.approx(expected_scores(game, s))
     record.actions = record.actions[:40]
     assert len(record.actions) >= 15

@@ -71,6 +71,15 @@ def result_value(standings: list[dict[str, Any]], n: int) -> Value:
     return Value(tuple(win), tuple(score))
 
 
+def softmax_log(logs: list[float], temperature: float) -> list[float]:
+    """Probabilities ``p[i]`` proportional to ``exp(logs[i] / temperature)`` (``logs``: log
+    probabilities or log-odds; ``temperature`` > 0: above 1 tempers, below 1 sharpens)."""
+    top = max(logs)
+    ex = [math.exp(max(-700.0, (v - top) / temperature)) for v in logs]
+    total = sum(ex)
+    return [e / total for e in ex]
+
+
 def softmax_win(values: list[float], temperature: float) -> list[float]:
     """Win probabilities from expected final scores (module docstring); ``temperature`` > 0."""
     scale = max(1.0, sum(values) / len(values)) * temperature
@@ -140,19 +149,39 @@ class LearnedValue:
     probabilities from :func:`rolling.bots.value.evaluate` as ``seat`` sees the position (public
     features only; in the Stars two-handed variant it rates the hands as players), expected final
     scores from the search bots' valuation (:func:`expected_scores`, as :class:`HeuristicValue`).
-    A finished game is worth its result."""
+    The probabilities are tempered for the analysis's horizon: ``softmax(log p / T)``, ``T`` per
+    turn (round) bucket fitted by maximum likelihood on heuristic games like the heuristic's
+    (``scripts/analysis_calibration.py fit --value learned``; ``temperatures.json``, entries
+    ``stars-learned``, ``freight-learned``). A finished game is worth its result.
 
-    def __init__(self, game: str) -> None:
+    Args:
+        temperatures: one per bucket (the last serves every later bucket); default: the shipped
+            ones, or 1 (the evaluation as it is) where none were fitted.
+    """
+
+    def __init__(self, game: str, temperatures: list[float] | None = None) -> None:
         if game not in ("stars", "freight"):
             raise ValueError(f"no learned value for the game {game!r}")
         self.game = game
+        if temperatures is None:
+            temperatures = shipped_temperatures().get(f"{game}-learned", [1.0])
+        self.temperatures = temperatures
+
+    def temperature(self, s: Any) -> float:
+        """The temperature for ``s`` (its turn or round bucket)."""
+        b = stars_bucket(s) if self.game == "stars" else freight_bucket(s)
+        return self.temperatures[min(b, len(self.temperatures) - 1)]
 
     def __call__(self, s: Any, seat: int) -> Value:
         if s.is_over:
             return result_value(s.standings(), s.n)
         from rolling.bots.value import evaluate
 
-        return Value(tuple(evaluate(s, seat)), tuple(expected_scores(self.game, s)))
+        win = evaluate(s, seat)
+        t = self.temperature(s)
+        if t != 1.0:
+            win = tuple(softmax_log([math.log(max(1e-300, p)) for p in win], t))
+        return Value(tuple(win), tuple(expected_scores(self.game, s)))
 
 
 #: the value functions ``rolling analyze --value`` chooses from (Stars and Freight), default first
