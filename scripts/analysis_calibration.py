@@ -83,7 +83,13 @@ def fit_samples(job):
     """One game's samples for ``fit``: ``[(bucket, values, outcome)]``; ``values``: each seat's
     expected final score (``heuristic``) or the log of its learned win probability (``learned``)."""
     game, seed, kind = job
-    from rolling.analysis.values import expected_scores, freight_bucket, result_value, stars_bucket
+    from rolling.analysis.values import (
+        end_triggered,
+        expected_scores,
+        freight_bucket,
+        result_value,
+        stars_bucket,
+    )
 
     bucket_of = stars_bucket if game == "stars" else freight_bucket
     rows = []
@@ -97,7 +103,9 @@ def fit_samples(job):
                 from rolling.bots.value import evaluate
 
                 # no variant with secret money here: every seat sees the same features
-                rows.append((bucket_of(s), [math.log(max(1e-300, p)) for p in evaluate(s, 0)]))
+                # bucket -1: the end is triggered (one temperature for all of it)
+                rows.append((-1 if end_triggered(s) else bucket_of(s),
+                             [math.log(max(1e-300, p)) for p in evaluate(s, 0)]))
                 return
             values = expected_scores(game, s)
             if max(values) > min(values):  # equal values say nothing of the temperature
@@ -125,19 +133,26 @@ def fit(args) -> None:
         jobs = [(game, args.seed + g, args.value) for g in range(args.games)]
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             samples = [row for rows in pool.map(fit_samples, jobs, chunksize=8) for row in rows]
-        top = max(b for b, _, _ in samples)
+        turns = [x for x in samples if x[0] >= 0]  # -1: the end triggered, fitted apart
+        top = max(b for b, _, _ in turns)
         temps = []
         counts = []
         for b in range(top + 1):
-            group = [x for x in samples if x[0] == b]
+            group = [x for x in turns if x[0] == b]
             reach = 0
             while len(group) < MIN_SAMPLES and reach <= top:  # a sparse bucket borrows its neighbours'
                 reach += 1
-                group += [x for x in samples if abs(x[0] - b) == reach]
+                group += [x for x in turns if abs(x[0] - b) == reach]
             best = min(GRID, key=lambda t: nll(group, t, args.value))
             temps.append(round(float(best), 4))
-            counts.append(sum(1 for x in samples if x[0] == b))
-        games[game if args.value == "heuristic" else f"{game}-learned"] = {"temperature": temps, "samples": counts}
+            counts.append(sum(1 for x in turns if x[0] == b))
+        entry = {"temperature": temps, "samples": counts}
+        if args.value == "learned":
+            ends = [x for x in samples if x[0] == -1]
+            entry["end"] = round(float(min(GRID, key=lambda t: nll(ends, t, args.value))), 4)
+            entry["end_samples"] = len(ends)
+            print(game, "temperature once the end is triggered:", entry["end"], file=sys.stderr)
+        games[game if args.value == "heuristic" else f"{game}-learned"] = entry
         print(game, "temperatures by bucket:", temps, file=sys.stderr)
     data = json.loads(TEMPERATURES.read_text()) if TEMPERATURES.exists() else {"games": {}}
     made_by = ("scripts/analysis_calibration.py fit " + " ".join(sys.argv[2:])).strip()

@@ -97,6 +97,22 @@ def shipped_temperatures() -> dict[str, list[float]]:
     return {game: [float(t) for t in entry["temperature"]] for game, entry in data["games"].items()}
 
 
+@lru_cache(maxsize=1)
+def shipped_learned() -> dict[str, dict[str, Any]]:
+    """The learned value's fitted temperatures, ``{game: {"temperature": [T per bucket], "end": T
+    once the game's end is triggered}}`` (entries ``GAME-learned`` of the file; read once)."""
+    with resources.files("rolling.analysis.data").joinpath(TEMPERATURES_FILE).open("r", encoding="utf-8") as f:
+        data = json.load(f)
+    return {game[:-len("-learned")]: {"temperature": [float(t) for t in e["temperature"]], "end": float(e["end"])}
+            for game, e in data["games"].items() if game.endswith("-learned")}
+
+
+def end_triggered(s: Any) -> bool:
+    """Whether the game's end is triggered: Stars, the game end card is flipped (one turn left);
+    Freight, the final turns after the last End of Phase are running (``final_left`` >= 0)."""
+    return bool(s.end_flipped) if hasattr(s, "end_flipped") else s.final_left >= 0
+
+
 def stars_bucket(s: Any) -> int:
     """Stars: the turn the position is in, from 0 (turn 1)."""
     return max(0, s.turn - 1)
@@ -150,25 +166,33 @@ class LearnedValue:
     features only; in the Stars two-handed variant it rates the hands as players), expected final
     scores from the search bots' valuation (:func:`expected_scores`, as :class:`HeuristicValue`).
     The probabilities are tempered for the analysis's horizon: ``softmax(log p / T)``, ``T`` per
-    turn (round) bucket fitted by maximum likelihood on heuristic games like the heuristic's
+    turn (round) bucket, and one ``T`` for every position where the game's end is triggered
+    (:func:`end_triggered`), fitted by maximum likelihood on heuristic games as the heuristic's
     (``scripts/analysis_calibration.py fit --value learned``; ``temperatures.json``, entries
     ``stars-learned``, ``freight-learned``). A finished game is worth its result.
 
     Args:
         temperatures: one per bucket (the last serves every later bucket); default: the shipped
-            ones, or 1 (the evaluation as it is) where none were fitted.
+            ones.
+        end: the temperature once the end is triggered; default: the shipped one (with
+            ``temperatures`` given: the last of them).
     """
 
-    def __init__(self, game: str, temperatures: list[float] | None = None) -> None:
+    def __init__(self, game: str, temperatures: list[float] | None = None, end: float | None = None) -> None:
         if game not in ("stars", "freight"):
             raise ValueError(f"no learned value for the game {game!r}")
         self.game = game
         if temperatures is None:
-            temperatures = shipped_temperatures().get(f"{game}-learned", [1.0])
+            fitted = shipped_learned()[game]
+            temperatures = fitted["temperature"]
+            end = fitted["end"] if end is None else end
         self.temperatures = temperatures
+        self.end = temperatures[-1] if end is None else end
 
     def temperature(self, s: Any) -> float:
-        """The temperature for ``s`` (its turn or round bucket)."""
+        """The temperature for ``s`` (the end's, or its turn or round bucket's)."""
+        if end_triggered(s):
+            return self.end
         b = stars_bucket(s) if self.game == "stars" else freight_bucket(s)
         return self.temperatures[min(b, len(self.temperatures) - 1)]
 
