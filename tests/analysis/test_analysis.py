@@ -199,12 +199,19 @@ def test_json_shape_of_an_18xx_export(stars_18xx):
     assert any(d["text"] for d in stars_18xx["decisions"])
 
 
-def test_the_winner_is_likely_at_the_last_decisions(stars_18xx):
-    """issue 32: the real winner's win probability is high at the last decisions."""
-    winner = stars_18xx["summary"]["winners"]
+@pytest.mark.parametrize("value, least", [("heuristic", 0.9), ("learned", 0.85)])
+def test_the_winner_is_likely_at_the_last_decisions(stars_18xx, value, least):
+    """issue 32: the real winner's win probability is high at the last decisions. Issue 34: the
+    learned value, tempered to its calibration, is less sure a turn before the end (0.86 at the
+    fifth-last decision of this export, where the heuristic softmax says 0.96)."""
+    result = stars_18xx if value == "learned" else analyze(read_game(str(FIXTURES / "rss_1003.json")),
+                                                            budget="2", seed=1, workers=1, value=value)
+    assert result["value"] == value
+    winner = result["summary"]["winners"]
     assert len(winner) == 1
-    last = stars_18xx["decisions"][-5:]
-    assert all(d["win_after"][winner[0]] >= 0.9 for d in last)
+    last = result["decisions"][-5:]
+    assert all(d["win_after"][winner[0]] >= least for d in last)
+    assert all(d["win_after"][winner[0]] >= 0.9 for d in last[1:])
 
 
 def test_same_result_whatever_the_worker_count():
