@@ -4,7 +4,8 @@
 docs/analysis.md describes the method, the JSON and the calibration.
 
 - :mod:`.values`: what a position is worth to each seat (:class:`Value`), the pluggable
-  :class:`ValueFunction` and the default one;
+  :class:`ValueFunction`, the default :class:`LearnedValue` (the learned evaluation) and
+  :class:`HeuristicValue` (the valuation's softmax);
 - :mod:`.games`: each game's search machinery (determinization from one seat's view, candidates,
   playouts);
 - :mod:`.evaluation`: one decision's evaluation (:func:`evaluate_decision`);
@@ -17,9 +18,9 @@ from .evaluation import Evaluation, evaluate_decision
 from .labels import LABELS, THRESHOLDS, label, move_accuracy
 from .runner import analyze, read_game
 from .summary import summarize
-from .values import HeuristicValue, Value, ValueFunction
+from .values import HeuristicValue, LearnedValue, Value, ValueFunction
 
 __all__ = [
-    "LABELS", "THRESHOLDS", "Evaluation", "HeuristicValue", "Value", "ValueFunction", "analyze",
+    "LABELS", "THRESHOLDS", "Evaluation", "HeuristicValue", "LearnedValue", "Value", "ValueFunction", "analyze",
     "evaluate_decision", "label", "move_accuracy", "read_game", "summarize",
 ]

@@ -21,7 +21,7 @@ from typing import Any
 
 from rolling.core.rng import Rng
 
-from .values import HeuristicValue, Value, ValueFunction, result_value
+from .values import VALUES, Value, ValueFunction, result_value, value_function
 
 
 class MarketSearch:
@@ -147,11 +147,19 @@ class Kit:
             return FreightSearch(seat, seed)
         return MarketSearch(seat, seed)
 
-    def default_value(self) -> ValueFunction:
-        """The default value function (:mod:`rolling.analysis.values`)."""
+    def default_value(self, name: str = "learned") -> ValueFunction:
+        """The default value function (:mod:`rolling.analysis.values`): Stars and Freight, the
+        one ``name`` selects (``"learned"``, :class:`~.values.LearnedValue`, or ``"heuristic"``,
+        :class:`~.values.HeuristicValue`); Market, its final cash whatever ``name``.
+
+        Raises:
+            ValueError: an unknown ``name``.
+        """
         if self.game == "market":
+            if name not in VALUES:
+                raise ValueError(f"unknown value function {name!r}: choose one of {', '.join(VALUES)}")
             return MarketValue()
-        return HeuristicValue(self.game)
+        return value_function(self.game, name)
 
     def describe(self, s: Any, action: Any) -> str:
         """The action in a few words (the search bots' ``describe``)."""

@@ -25,7 +25,7 @@ from .evaluation import evaluate_decision
 from .games import Kit
 from .labels import LABELS, MARKET_THRESHOLDS, THRESHOLDS, label
 from .summary import summarize
-from .values import ValueFunction
+from .values import VALUES, ValueFunction
 
 #: decimals kept of probabilities and dollars in the result
 DIGITS = 6
@@ -159,7 +159,7 @@ def chunks(indices: list[int], workers: int) -> list[list[int]]:
 
 
 def analyze(record: GameRecord, budget: str | Budget = "0.2s", seed: int = 0, workers: int | None = 1,
-            ray: str | None = None, value: ValueFunction | None = None,
+            ray: str | None = None, value: ValueFunction | str | None = None,
             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Analyse every decision of ``record`` (see the module docstring and docs/analysis.md).
 
@@ -168,14 +168,19 @@ def analyze(record: GameRecord, budget: str | Budget = "0.2s", seed: int = 0, wo
         seed: seeds every decision's determinizations.
         workers: processes (``None``: one per core); with ``ray``, the most chunks at once.
         ray: a Ray address (``"local"``: a new local Ray) to run the chunks there.
-        value: the value function at the horizon (default: :mod:`rolling.analysis.values`').
+        value: the value function at the horizon: a :class:`ValueFunction`, or the name of one of
+            :data:`rolling.analysis.values.VALUES` (``"learned"``, the default, or ``"heuristic"``;
+            Market always values its final cash).
         progress: called with ``(decisions done, decisions in all)``.
 
     Returns:
-        ``{"game", "names", "budget", "seed", "decisions": [...], "summary": {...}}``.
+        ``{"game", "names", "budget", "seed", "value", "decisions": [...], "summary": {...}}``
+        (``value``: the value function's name, ``"cash"`` in Market, or its class's name when one
+        was given).
 
     Raises:
-        UsageError: a budget that cannot be read, or fewer than one worker.
+        UsageError: a budget that cannot be read, fewer than one worker, or an unknown value
+            function name.
         RecordError: the record does not replay.
     """
     try:
@@ -184,6 +189,16 @@ def analyze(record: GameRecord, budget: str | Budget = "0.2s", seed: int = 0, wo
         raise UsageError(str(e)) from None
     if workers is not None and workers < 1:
         raise UsageError(f"--workers must be at least 1, not {workers}")
+    if value is None or isinstance(value, str):
+        value_name = value or VALUES[0]
+        try:
+            value = Kit(record.game).default_value(value_name)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if record.game == "market":
+            value_name = "cash"
+    else:
+        value_name = type(value).__name__
     texts = action_texts(record)
     from rolling.core.record import replay
 
@@ -223,6 +238,7 @@ def analyze(record: GameRecord, budget: str | Budget = "0.2s", seed: int = 0, wo
         "names": names,
         "budget": budget_text,
         "seed": seed,
+        "value": value_name,
         "labels": list(LABELS),
         "decisions": decisions,
         "summary": summarize(record.game, names, decisions, final),

@@ -17,9 +17,13 @@ simulated games (``scripts/analysis_calibration.py fit``, the file
 ``rolling/analysis/data/temperatures.json``; docs/analysis.md). When the game is over the value is
 the result: 1/k for each of k winners (the standings' ``win``), 0 for the others.
 
-A learned value function (issue 34) plugs in as any callable ``(state, seat) -> Value``: ``seat``
-is the seat whose information set the position was sampled from, and the function must use no
-more than that seat may know.
+The default in Stars and Freight is :class:`LearnedValue` (issue 34): the learned evaluation
+:func:`rolling.bots.value.evaluate` (gradient-boosted trees on public features, trained on
+simulated games; docs/strength.md) gives the win probabilities, and the search bots' valuation
+above still gives the expected final scores (the ``score`` columns). :class:`HeuristicValue` stays
+selectable (``rolling analyze --value heuristic``). Any callable ``(state, seat) -> Value`` plugs
+in: ``seat`` is the seat whose information set the position was sampled from, and the function
+must use no more than that seat may know.
 """
 
 from __future__ import annotations
@@ -67,6 +71,15 @@ def result_value(standings: list[dict[str, Any]], n: int) -> Value:
     return Value(tuple(win), tuple(score))
 
 
+def softmax_log(logs: list[float], temperature: float) -> list[float]:
+    """Probabilities ``p[i]`` proportional to ``exp(logs[i] / temperature)`` (``logs``: log
+    probabilities or log-odds; ``temperature`` > 0: above 1 tempers, below 1 sharpens)."""
+    top = max(logs)
+    ex = [math.exp(max(-700.0, (v - top) / temperature)) for v in logs]
+    total = sum(ex)
+    return [e / total for e in ex]
+
+
 def softmax_win(values: list[float], temperature: float) -> list[float]:
     """Win probabilities from expected final scores (module docstring); ``temperature`` > 0."""
     scale = max(1.0, sum(values) / len(values)) * temperature
@@ -82,6 +95,22 @@ def shipped_temperatures() -> dict[str, list[float]]:
     with resources.files("rolling.analysis.data").joinpath(TEMPERATURES_FILE).open("r", encoding="utf-8") as f:
         data = json.load(f)
     return {game: [float(t) for t in entry["temperature"]] for game, entry in data["games"].items()}
+
+
+@lru_cache(maxsize=1)
+def shipped_learned() -> dict[str, dict[str, Any]]:
+    """The learned value's fitted temperatures, ``{game: {"temperature": [T per bucket], "end": T
+    once the game's end is triggered}}`` (entries ``GAME-learned`` of the file; read once)."""
+    with resources.files("rolling.analysis.data").joinpath(TEMPERATURES_FILE).open("r", encoding="utf-8") as f:
+        data = json.load(f)
+    return {game[:-len("-learned")]: {"temperature": [float(t) for t in e["temperature"]], "end": float(e["end"])}
+            for game, e in data["games"].items() if game.endswith("-learned")}
+
+
+def end_triggered(s: Any) -> bool:
+    """Whether the game's end is triggered: Stars, the game end card is flipped (one turn left);
+    Freight, the final turns after the last End of Phase are running (``final_left`` >= 0)."""
+    return bool(s.end_flipped) if hasattr(s, "end_flipped") else s.final_left >= 0
 
 
 def stars_bucket(s: Any) -> int:
@@ -129,6 +158,74 @@ class HeuristicValue:
         else:
             win = softmax_win(values, t)
         return Value(tuple(win), tuple(values))
+
+
+class LearnedValue:
+    """The learned value function for ``game`` (``"stars"`` or ``"freight"``; issue 34): win
+    probabilities from :func:`rolling.bots.value.evaluate` as ``seat`` sees the position (public
+    features only; in the Stars two-handed variant it rates the hands as players), expected final
+    scores from the search bots' valuation (:func:`expected_scores`, as :class:`HeuristicValue`).
+    The probabilities are tempered for the analysis's horizon: ``softmax(log p / T)``, ``T`` per
+    turn (round) bucket, and one ``T`` for every position where the game's end is triggered
+    (:func:`end_triggered`), fitted by maximum likelihood on heuristic games as the heuristic's
+    (``scripts/analysis_calibration.py fit --value learned``; ``temperatures.json``, entries
+    ``stars-learned``, ``freight-learned``). A finished game is worth its result.
+
+    Args:
+        temperatures: one per bucket (the last serves every later bucket); default: the shipped
+            ones.
+        end: the temperature once the end is triggered; default: the shipped one (with
+            ``temperatures`` given: the last of them).
+    """
+
+    def __init__(self, game: str, temperatures: list[float] | None = None, end: float | None = None) -> None:
+        if game not in ("stars", "freight"):
+            raise ValueError(f"no learned value for the game {game!r}")
+        self.game = game
+        if temperatures is None:
+            fitted = shipped_learned()[game]
+            temperatures = fitted["temperature"]
+            end = fitted["end"] if end is None else end
+        self.temperatures = temperatures
+        self.end = temperatures[-1] if end is None else end
+
+    def temperature(self, s: Any) -> float:
+        """The temperature for ``s`` (the end's, or its turn or round bucket's)."""
+        if end_triggered(s):
+            return self.end
+        b = stars_bucket(s) if self.game == "stars" else freight_bucket(s)
+        return self.temperatures[min(b, len(self.temperatures) - 1)]
+
+    def __call__(self, s: Any, seat: int) -> Value:
+        if s.is_over:
+            return result_value(s.standings(), s.n)
+        from rolling.bots.value import evaluate
+
+        win = evaluate(s, seat)
+        t = self.temperature(s)
+        if t != 1.0:
+            win = tuple(softmax_log([math.log(max(1e-300, p)) for p in win], t))
+        return Value(tuple(win), tuple(expected_scores(self.game, s)))
+
+
+#: the value functions ``rolling analyze --value`` chooses from (Stars and Freight), default first
+VALUES = ("learned", "heuristic")
+
+
+def value_function(game: str, name: str = "learned") -> ValueFunction:
+    """The value function ``name`` (one of :data:`VALUES`) for ``game`` (``"stars"`` or
+    ``"freight"``).
+
+    Raises:
+        ValueError: an unknown name or game.
+    """
+    if name == "learned":
+        return LearnedValue(game)
+    if name == "heuristic":
+        if game not in ("stars", "freight"):
+            raise ValueError(f"no heuristic value for the game {game!r}")
+        return HeuristicValue(game)
+    raise ValueError(f"unknown value function {name!r}: choose one of {', '.join(VALUES)}")
 
 
 def expected_scores(game: str, s: Any) -> list[float]:

@@ -28,6 +28,10 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         workers: int = typer.Option(None, "--workers", help="worker processes (default: one per core)"),
         ray: str = typer.Option(None, "--ray", metavar="[ADDRESS]",
                                 help="evaluate on Ray: a new local Ray, or the cluster at ADDRESS"),
+        value: str = typer.Option("learned", "--value", metavar="learned|heuristic",
+                                  help="Stars and Freight: the win probabilities at the horizon from the "
+                                       "learned evaluation (default) or the heuristic valuation's softmax "
+                                       "(docs/analysis.md)"),
         seed: int = typer.Option(0, "--seed", help="seeds the sampling of what each decider could not see"),
         as_json: bool = typer.Option(False, "--json", help="print the analysis as one JSON object "
                                      "(docs/analysis.md)"),
@@ -50,7 +54,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task("decisions", total=len(record.actions))
-            result = analyze(record, budget=budget, seed=seed, workers=workers, ray=ray,
+            result = analyze(record, budget=budget, seed=seed, workers=workers, ray=ray, value=value,
                              progress=lambda done, total: bar.update(task, completed=done))
         if out:
             try:
