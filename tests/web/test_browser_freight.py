@@ -84,6 +84,8 @@ def play_turn(page, state: dict) -> None:
     (clicking its cities on the map), build on a contract (picking the link on the map), take a
     contract while holding fewer than two (the first one paid with dice chosen by hand), and end
     the turn."""
+    # the bots may still be moving after our last click: act on a page that shows our decision
+    page.wait_for_selector("#decisions button.act")
     if page.locator("#decisions button.act[data-type^=draft_]").count():
         click_and_wait(page, page.locator("#decisions button.act[data-type^=draft_]").first)
         return
