@@ -130,25 +130,34 @@ def _kept_as(player, tokens) -> list:
 
 def take_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
     """The TakeContract moves of ``seat`` (A), each payment as a move (see :func:`legal_actions`)."""
-    p = state.players[seat]
     if budget is None:
-        budget = generic_budget(p, "contract")
+        budget = generic_budget(state.players[seat], "contract")
     out: list = []
-    if contracts.can_start(state, seat) is None:
-        links = state.map.links
-        colours = colour_payers(p)
-        for slot, card in enumerate(state.contract_track):
-            if card is None:
-                continue
-            link = links[card]
-            cost = contracts.contract_cost(state, seat, link)
-            if link.colour in colours and cost <= budget - 1:
-                if not alternatives:
-                    out.append(TakeContract(seat, slot))
-                    continue
-                out += [TakeContract(seat, slot, pay)
-                        for pay in pay_alternatives(state, seat, link.colour, cost, "contract", take=link)]
+    for slot, link, cost in takeable(state, seat, budget):
+        if not alternatives:
+            out.append(TakeContract(seat, slot))
+            continue
+        out += [TakeContract(seat, slot, pay)
+                for pay in pay_alternatives(state, seat, link.colour, cost, "contract", take=link)]
     return out
+
+
+def takeable(state, seat: int, budget: int):
+    """``(slot, link, cost)`` of each contract on the track that ``seat`` may take with ``budget``
+    dice pips, in track order: the seat may start a contract, has a die of the link's colour, and
+    keeps a pip over the contract's cost (A). The one rule for :func:`take_moves` and
+    :func:`random_move`."""
+    if contracts.can_start(state, seat) is not None:
+        return
+    links = state.map.links
+    colours = colour_payers(state.players[seat])
+    for slot, card in enumerate(state.contract_track):
+        if card is None:
+            continue
+        link = links[card]
+        cost = contracts.contract_cost(state, seat, link)
+        if link.colour in colours and cost <= budget - 1:
+            yield slot, link, cost
 
 
 def build_moves(state, seat: int) -> list:
@@ -269,18 +278,9 @@ def random_move(state, seat: int, rng):
     budget = generic_budget(state.players[seat], "contract")
     # The listing as runs of ``(count, kind, data)`` in legal_actions' order.
     runs: list[tuple] = []
-    p = state.players[seat]
-    if contracts.can_start(state, seat) is None:
-        links = state.map.links
-        colours = colour_payers(p)
-        for slot, card in enumerate(state.contract_track):
-            if card is None:
-                continue
-            link = links[card]
-            cost = contracts.contract_cost(state, seat, link)
-            if link.colour in colours and cost <= budget - 1:
-                pays = pay_alternatives(state, seat, link.colour, cost, "contract", take=link)
-                runs.append((len(pays), TakeContract, (slot, pays)))
+    for slot, link, cost in takeable(state, seat, budget):
+        pays = pay_alternatives(state, seat, link.colour, cost, "contract", take=link)
+        runs.append((len(pays), TakeContract, (slot, pays)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
     found = routes.enumerate_routes(state, seat)
