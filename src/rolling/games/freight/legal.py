@@ -242,20 +242,35 @@ def improvement_moves(state, seat: int, budget: int | None = None, alternatives:
     if budget is None:
         budget = generic_budget(state.players[seat], "contract")
     out: list = []
-    n = len(improvements.held(state, seat)) + 1
-    limit = state.comp.box["max_improvements"]
-    discards = range(n) if n > limit else (-1,)
+    discards = discard_slots(state, seat)
     cache: dict = {}
+    prices = None
+    for slot, cost in buyable(state, seat, budget):
+        if alternatives and prices is None:
+            prices = _buy_prices(state, seat, budget)
+        pays = (pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=prices)
+                if alternatives else [""])
+        out += [BuyImprovement(seat, slot, k, pay) for k in discards for pay in pays]
+    return out
+
+
+def buyable(state, seat: int, budget: int):
+    """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
+    dice pips, in track order (E). The one rule for :func:`improvement_moves` and
+    :func:`random_move`."""
     for slot, name in enumerate(state.improvement_track):
         if name is None:
             continue
         cost = improvements.improvement_cost(state, seat, name)
-        if cost > budget:
-            continue
-        pays = (pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=_buy_prices(state, seat, budget))
-                if alternatives else [""])
-        out += [BuyImprovement(seat, slot, k, pay) for k in discards for pay in pays]
-    return out
+        if cost <= budget:
+            yield slot, cost
+
+
+def discard_slots(state, seat: int) -> range | tuple[int]:
+    """Which held improvement a purchase discards (E): each of them, ``range(n)``, when buying one
+    more would pass the limit (the new one counted), otherwise ``(-1,)``, none."""
+    n = len(improvements.held(state, seat)) + 1
+    return range(n) if n > state.comp.box["max_improvements"] else (-1,)
 
 
 def end_turn_moves(state, seat: int) -> list:
@@ -297,15 +312,9 @@ def random_move(state, seat: int, rng):
         prices = _buy_prices(state, seat, budget)
         pays = pay_alternatives(state, seat, None, cost, "station", also=prices)
         runs.append((len(pays), BuildStation, pays))
-    n = len(improvements.held(state, seat)) + 1
-    discards = range(n) if n > state.comp.box["max_improvements"] else (-1,)
+    discards = discard_slots(state, seat)
     cache = {}
-    for slot, name in enumerate(state.improvement_track):
-        if name is None:
-            continue
-        cost = improvements.improvement_cost(state, seat, name)
-        if cost > budget:
-            continue
+    for slot, cost in buyable(state, seat, budget):
         if prices is None:
             prices = _buy_prices(state, seat, budget)
         pays = pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=prices)
