@@ -83,6 +83,18 @@ def active_seats(s: StarsState) -> int:
     return m
 
 
+def _has_something(s: StarsState, seat: int) -> bool:
+    """Whether ``seat`` has something to close (its bit of :func:`active_seats`, found without
+    the others': apply and step ask about one seat at a time, on every action of the phase)."""
+    co = s.company_owner
+    if seat in co:
+        return True
+    for c, p in enumerate(s.president):
+        if p == seat and co.count(CORP_BASE + c) >= 2:
+            return True
+    return False
+
+
 def to_act(s: StarsState) -> tuple[int, ...]:
     """Players with something to close who have not declared done, in player order."""
     waiting = active_seats(s) & ~s.done
@@ -90,7 +102,7 @@ def to_act(s: StarsState) -> tuple[int, ...]:
 
 
 def _may_act(s: StarsState, seat: int) -> bool:
-    return bool((active_seats(s) & ~s.done) >> seat & 1)
+    return not s.done >> seat & 1 and _has_something(s, seat)
 
 
 def must_close(s: StarsState, seat: int) -> bool:
@@ -135,4 +147,8 @@ def apply(s: StarsState, a) -> None:
 
 def step(s: StarsState) -> bool:
     """True once every player with something to close has declared done."""
-    return active_seats(s) & ~s.done == 0
+    done = s.done
+    for p in range(s.n):
+        if not done >> p & 1 and _has_something(s, p):
+            return False
+    return True
