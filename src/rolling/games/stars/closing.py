@@ -31,11 +31,15 @@ RULE = "Phase 4: Closing"
 def enter(s: StarsState) -> None:
     """The foreign investor's and the receivers' closings; then the players act."""
     s.done = 0
+    cost, mask = s.cost_of_ownership()  # the deck's top stays put in this phase
     for i in s.companies_of(FOREIGN_INVESTOR):
-        if s.company_cost(i) > D.INCOME[i]:
+        if mask >> D.COLOR[i] & 1 and cost > D.INCOME[i]:
             P.close_company(s, i)
+    president, active = s.president, s.corp_active
+    if not any(active[c] and president[c] < 0 for c in range(D.N_CORPS)):
+        return  # no corporation in receivership (the usual case: no sort by share price)
     for c in s.active_corps():
-        if s.president[c] >= 0:
+        if president[c] >= 0:
             continue
         owned = s.companies_of(CORP_BASE + c)
         keep = owned[-1]  # the highest face value (companies ascend in face value)
@@ -89,8 +93,11 @@ def _has_something(s: StarsState, seat: int) -> bool:
     co = s.company_owner
     if seat in co:
         return True
-    for c, p in enumerate(s.president):
-        if p == seat and co.count(CORP_BASE + c) >= 2:
+    president = s.president
+    if seat not in president:
+        return False
+    for c in range(D.N_CORPS):
+        if president[c] == seat and co.count(CORP_BASE + c) >= 2:
             return True
     return False
 
@@ -107,6 +114,9 @@ def _may_act(s: StarsState, seat: int) -> bool:
 
 def must_close(s: StarsState, seat: int) -> bool:
     """True while ``seat`` could not pay their negative phase 5 income."""
+    cost, _ = s.cost_of_ownership()
+    if s.cash[seat] >= cost * s.company_owner.count(seat):
+        return False  # printed incomes are positive: no more than the cost can be lost per company
     return s.cash[seat] + P.income_of(s, seat) < 0
 
 
