@@ -199,7 +199,7 @@ def apply(s: StarsState, a) -> None:
         return
     if s.announcement is not None:
         raise IllegalAction(RULE, f"{s.names[_asked(s)]} must first decide whether to pre-empt the announced purchase")
-    if not (active_seats(s) & ~s.done) >> a.seat & 1:
+    if s.done >> a.seat & 1 or a.seat not in s.president:  # not (active_seats(s) & ~s.done) >> a.seat & 1
         if active_seats(s) >> a.seat & 1:
             raise IllegalAction(RULE, f"{s.names[a.seat]} has declared done; wait for the next transaction")
         raise IllegalAction(RULE, f"{s.names[a.seat]} is not president of a corporation that may buy")

@@ -52,10 +52,10 @@ def due_corporation(s: StarsState, a, kind: type, rule: str) -> int:
     Raises:
         IllegalAction: another kind of action, another corporation, or not its president.
     """
-    c = current(s)
+    c = s.next_in_share_price_order()  # current(s)
     if not isinstance(a, kind):
         raise IllegalAction(rule, f"you cannot {WORDS.get(type(a), 'do that')} in this phase")
-    if D.corp_index(a.corporation) != c:
+    if D.CORP_INDEX.get(a.corporation, -1) != c and D.corp_index(a.corporation) != c:
         raise IllegalAction(rule, f"in share price order it is {s.corp_name(c)}'s turn")
     if s.president[c] != a.seat:
         raise IllegalAction(rule, f"only the president of {s.corp_name(c)} decides for it")
@@ -80,7 +80,7 @@ def _pay(s: StarsState, c: int, amount: int) -> None:
 def step(s: StarsState) -> bool:
     """Pay the forced dividends; True when every corporation has been processed."""
     while True:
-        c = current(s)
+        c = s.next_in_share_price_order()  # current(s)
         if c is None:
             return True
         if s.president[c] < 0:

@@ -127,15 +127,17 @@ def apply(s: StarsState, action, on_phase=None) -> None:
     """
     if s.over:
         raise IllegalAction("Game End", "the game is over")
-    if type(action) not in _PHASE_CLASSES[s.phase]:
+    phase = s.phase
+    exact = _EXACT[phase].get(type(action))  # the fast test of check_fields, by phase and class
+    if exact is None:
         if type(action) not in _CLASSES:
             raise IllegalAction("Actions", f"{action!r} is not a Rolling Stock Stars action")
-        raise IllegalAction(f"Phase {s.phase}: {PHASE_NAMES[s.phase]}", wrong_phase(s, action))
-    if not _EXACT[type(action)](action):  # the fast test of check_fields, looked up once per class
+        raise IllegalAction(f"Phase {phase}: {PHASE_NAMES[phase]}", wrong_phase(s, action))
+    if not exact(action):
         check_fields(action, "Actions")  # e.g. Glossary, Money: "Only integer ● amounts of money are possible"
     if not 0 <= action.seat < s.n:
         raise IllegalAction("Actions", f"there is no seat {action.seat}")
-    _APPLIES[s.phase](s, action)
+    _APPLIES[phase](s, action)
     run(s, on_phase)
 
 
@@ -157,8 +159,10 @@ PHASE_ACTIONS: dict[int, tuple[type, ...]] = {
     9: (FormCorporation, DeclineIpo),
 }
 _CLASSES = frozenset(ACTIONS.values())
-_EXACT = {cls: exact_check(cls) for cls in _CLASSES}
 _PHASE_CLASSES = tuple(frozenset(PHASE_ACTIONS.get(k, ())) for k in range(10))
+# by phase, the exact-kind test (check_fields' fast path) of each action class the phase takes:
+# one lookup says both whether the phase takes the action and how to test its fields
+_EXACT = tuple({cls: exact_check(cls) for cls in PHASE_ACTIONS.get(k, ())} for k in range(10))
 # PHASES' functions by phase number, looked up once (the dispatch of every action)
 _STEPS = (None, *(PHASES[k].step for k in range(1, 10)))
 _APPLIES = (None, *(getattr(PHASES[k], "apply", None) for k in range(1, 10)))  # 2, 5, 7 never wait

@@ -88,14 +88,18 @@ def apply(s: StarsState, a) -> None:
 
 def step(s: StarsState) -> bool:
     """Pass over companies that cannot go public; True when all companies are through."""
-    owner = s.company_owner
-    while s.ipo_cursor >= 0:
-        seat = owner[s.ipo_cursor]
-        if 0 <= seat < s.n:  # only private companies may go public
-            if not all(s.corp_active) and any(_cards(s, s.ipo_cursor, seat)):  # options(s, i) != []
+    owner, n = s.company_owner, s.n
+    i = s.ipo_cursor
+    # the cursor walks in a local and is stored where the walk stops (36 companies each turn)
+    while i >= 0:
+        seat = owner[i]
+        if 0 <= seat < n:  # only private companies may go public
+            if not all(s.corp_active) and any(_cards(s, i, seat)):  # options(s, i) != []
+                s.ipo_cursor = i
                 return False
-            _passed_over(s, s.ipo_cursor)
-        s.ipo_cursor -= 1
+            _passed_over(s, i)
+        i -= 1
+    s.ipo_cursor = i
     return True
 
 
