@@ -112,7 +112,9 @@ def check_buy_one_share(s: StarsState, seat: int, c: int, presidents_share: bool
         raise IllegalAction(
             "Buy One Share", f"a share of {s.corp_name(c)} would cost ${price}; {s.names[seat]} has ${s.cash[seat]}"
         )
-    return buy_terms(s, c, presidents_share)
+    if presidents_share and RECEIVERSHIP_BUY in s.config.compat:
+        return k, s.share_price(c)  # buy_terms, with the card found above
+    return k, price
 
 
 def buy_terms(s: StarsState, c: int, presidents_share: bool = False) -> tuple[int, int]:
@@ -301,13 +303,13 @@ def corp_stars(s: StarsState, c: int) -> int:
 
 def adjust_share_price(s: StarsState, c: int) -> None:
     """Adjust Share Price (see :func:`target_card`); taking the $0 card means Go Bankrupt."""
-    old = s.share_price(c)
     t = target_card(s, c)
     if t != s.corp_card[c]:
+        old = s.share_price(c)
         move_to_card(s, c, t)
-    new = s.share_price(c)
-    if new != old and s.log is not None:
-        s.log.append((E.PRICE_MOVE, E.PUBLIC, c, old, new))
+        new = s.share_price(c)
+        if new != old and s.log is not None:
+            s.log.append((E.PRICE_MOVE, E.PUBLIC, c, old, new))
     if t == 0:
         go_bankrupt(s, c)
 
@@ -325,9 +327,11 @@ def pay_dividends(s: StarsState, c: int, amount: int) -> None:
     total = amount * s.corp_issued[c]
     s.corp_cash[c] -= total
     if amount:
-        s.bank_paid -= amount * s.bank_shares(c)
-        for p in range(s.n):
-            s.cash[p] += amount * s.held[base + p]
+        held, cash = s.held, s.cash
+        n = s.n
+        s.bank_paid -= amount * (s.corp_issued[c] - sum(held[base : base + n]))  # the bank's shares
+        for p in range(n):
+            cash[p] += amount * held[base + p]
     if s.log is not None:
         s.log.append((E.DIVIDEND, E.PUBLIC, c, amount, total))
 
