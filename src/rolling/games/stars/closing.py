@@ -33,20 +33,23 @@ def enter(s: StarsState) -> None:
     s.done = 0
     cost, mask = s.cost_of_ownership()  # the deck's top stays put in this phase
     for i in s.companies_of(FOREIGN_INVESTOR):
-        if mask >> D.COLOR[i] & 1 and cost > D.INCOME[i]:
+        if (cost if mask >> D.COLOR[i] & 1 else 0) > D.INCOME[i]:  # s.company_cost(i)
             P.close_company(s, i)
     president, active = s.president, s.corp_active
-    if not any(active[c] and president[c] < 0 for c in range(D.N_CORPS)):
-        return  # no corporation in receivership (the usual case: no sort by share price)
-    for c in s.active_corps():
-        if president[c] >= 0:
-            continue
+    receivers = [c for c in range(D.N_CORPS) if active[c] and president[c] < 0]
+    if not receivers:
+        return
+    red = cost if mask >> D.RED & 1 else 0
+    orange = cost if mask >> D.ORANGE & 1 else 0
+    if red < 4 and orange < 7:
+        return  # nothing costs a receiver enough to close it
+    # in share price order, as active_corps() gives them (the order of the log's lines)
+    for c in sorted(receivers, key=s.price_key, reverse=True):
         owned = s.companies_of(CORP_BASE + c)
         keep = owned[-1]  # the highest face value (companies ascend in face value)
         for i in owned:
-            cost = s.company_cost(i)
             color = D.COLOR[i]
-            if i != keep and ((color == D.RED and cost >= 4) or (color == D.ORANGE and cost >= 7)):
+            if i != keep and ((color == D.RED and red >= 4) or (color == D.ORANGE and orange >= 7)):
                 P.close_company(s, i)
 
 
