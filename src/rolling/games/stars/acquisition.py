@@ -447,8 +447,12 @@ def step(s: StarsState) -> bool:
                 s.log.append((E.RECEIVER_ANNOUNCES, E.PUBLIC, r, target, fi_price(r, target)))
             s.announcement = (r, target, interveners(s, r, target), 0)
             continue
-        if s.pending or active_seats(s) & ~s.done:
+        if s.pending:
             return False
+        done = s.done
+        for p in s.president:  # active_seats(s) & ~s.done, up to the first president not done
+            if p >= 0 and not done >> p & 1:
+                return False
         if s.log is not None:
             for c, i, _ in s.standing:
                 s.log.append((E.ANNOUNCE_LAPSE_AT_END, E.PUBLIC, c, i))

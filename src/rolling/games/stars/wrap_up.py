@@ -17,7 +17,7 @@ from .state import FOREIGN_INVESTOR, StarsState
 
 def new_player_order(s: StarsState) -> list[int]:
     """Seats by descending money, ties kept in the old player order (a stable sort)."""
-    return sorted(s.order, key=lambda seat: -s.cash[seat])
+    return sorted(s.order, key=s.cash.__getitem__, reverse=True)  # reverse keeps ties in order
 
 
 def enter(s: StarsState) -> None:
