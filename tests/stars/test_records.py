@@ -81,3 +81,29 @@ def test_replay_command_refuses_an_illegal_record_in_one_line(tmp_path):
     save_record(bad, path)
     proc = subprocess.run([sys.executable, "-m", "rolling.cli.main", "replay", str(path)], capture_output=True, text=True)
     assert proc.returncode == 2 and "action 0" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_replay_reports_the_first_problem_in_record_order():
+    """issue 34: replay() reads every action before applying any (faster), yet reports what
+    replay_steps reports: an illegal action before an unreadable one, and the other way round."""
+    from rolling.core.record import replay_steps
+
+    cfg = Config(players=3).to_json()
+    illegal = {"type": "bid", "seat": 0, "amount": 3}  # no auction is running
+    unreadable = {"type": "steal", "seat": 0}
+    _, good = random_game(4, players=3)
+    cases = [
+        ([illegal, unreadable], "action 0 .* is illegal"),
+        ([unreadable, illegal], "unknown action type"),
+        (good.actions[:40] + [unreadable] + good.actions[40:], "unknown action type"),
+        (good.actions[:40] + [illegal, unreadable], "action 40 .* is illegal"),
+    ]
+    for actions, message in cases:
+        record = GameRecord("stars", cfg, 4, actions)
+        with pytest.raises(RecordError, match=message) as fast:
+            replay(record)
+        with pytest.raises(RecordError) as stepped:
+            for _ in replay_steps(record):
+                pass
+        assert str(fast.value) == str(stepped.value)
+    assert replay(good).digest() == replay(GameRecord("stars", cfg, 4, good.actions)).digest()

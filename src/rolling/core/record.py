@@ -172,7 +172,11 @@ def replay(record: GameRecord, upto: int | None = None, log: bool = False):
     """Rebuild the state of a record by applying its actions (the first ``upto`` of them, if given).
 
     The same as the last state of :func:`replay_steps`, in one loop without a generator (replay is
-    timed against other engines with the reading of actions included: issue 34).
+    timed against other engines with the reading of actions included: issue 34). Every action is
+    read first and then applied: two tight loops run faster than one that alternates between them.
+    What is raised is what :func:`replay_steps` raises: an action that cannot be read raises its
+    error only once the actions before it have applied, so an earlier illegal action is still the
+    one reported.
 
     Returns:
         the game state after the actions.
@@ -186,12 +190,25 @@ def replay(record: GameRecord, upto: int | None = None, log: bool = False):
     state = new_state(record)
     if log and hasattr(state, "enable_log"):
         state.enable_log()
+    data = record.actions if upto is None else record.actions[:upto]
+    unread = None  # the error of the first action that cannot be read, raised after those before it
+    try:
+        actions = [read(d) for d in data]
+    except Exception:
+        actions = []
+        for d in data:
+            try:
+                actions.append(read(d))
+            except Exception as e:
+                unread = e
+                break
     apply = state.apply
-    actions = record.actions if upto is None else record.actions[:upto]
     i = 0
     try:
-        for i, data in enumerate(actions):  # noqa: B007 (i names the action refused)
-            apply(read(data))
+        for i, action in enumerate(actions):  # noqa: B007 (i names the action refused)
+            apply(action)
     except IllegalAction as e:
-        raise RecordError(f"action {i} ({actions[i]}) is illegal: {e}") from None
+        raise RecordError(f"action {i} ({data[i]}) is illegal: {e}") from None
+    if unread is not None:
+        raise unread
     return state
