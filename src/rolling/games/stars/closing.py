@@ -76,6 +76,14 @@ def closable(s: StarsState, seat: int) -> list[int]:
     return out
 
 
+def _may_close(s: StarsState, seat: int, i: int) -> bool:
+    """Whether company ``i`` is one of :func:`closable` ``(s, seat)`` (asked of that one company)."""
+    o = s.company_owner[i]
+    if o == seat:
+        return True
+    return CORP_BASE <= o < FOREIGN_INVESTOR and s.president[o - CORP_BASE] == seat and s.company_owner.count(o) >= 2
+
+
 def active_seats(s: StarsState) -> int:
     """Bitmask of players with something to close."""
     co = s.company_owner
@@ -150,7 +158,7 @@ def apply(s: StarsState, a) -> None:
     if not isinstance(a, Close):
         raise IllegalAction(RULE, f"you cannot {WORDS.get(type(a), 'do that')} in phase 4")
     i = D.company_index(a.company)
-    if i is None or i not in closable(s, a.seat):
+    if i is None or not _may_close(s, a.seat, i):
         owner = s.company_owner[i] if i is not None else -1
         if CORP_BASE <= owner < FOREIGN_INVESTOR and s.president[owner - CORP_BASE] == a.seat:
             raise IllegalAction(RULE, f"{s.corp_name(owner - CORP_BASE)} must keep at least one company")
