@@ -167,3 +167,25 @@ def test_an_action_of_one_seat_is_shared():
     assert read({"type": "done", "seat": 40}) == STARS["done"](40)
     with pytest.raises(RecordError, match="'seat' must be an integer"):
         read({"type": "pass", "seat": True})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(REGISTRIES)), st.lists(action_json(), max_size=6))
+def test_reading_a_list_reads_each_as_one_by_one(game, cases):
+    """Issue 34: a reader's read_all (replay reads a whole record at once) gives the actions that
+    reading each one gives, or the first one's error, word for word."""
+    read = core_action.json_reader(REGISTRIES[game])  # Stars' and Freight's action_from_json
+    datas = [d for g, d in cases if g == game]
+
+    def each():
+        return [read(d) for d in datas]
+
+    try:
+        expected = ("action", each())
+    except RecordError as e:
+        expected = ("error", str(e))
+    try:
+        got = ("action", read.read_all(datas))
+    except RecordError as e:
+        got = ("error", str(e))
+    assert got == expected

@@ -192,8 +192,9 @@ def replay(record: GameRecord, upto: int | None = None, log: bool = False):
         state.enable_log()
     data = record.actions if upto is None else record.actions[:upto]
     unread = None  # the error of the first action that cannot be read, raised after those before it
+    read_all = getattr(read, "read_all", None)  # a json_reader's batch form, when the game has one
     try:
-        actions = [read(d) for d in data]
+        actions = read_all(data) if read_all is not None else [read(d) for d in data]
     except Exception:
         actions = []
         for d in data:
