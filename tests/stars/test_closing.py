@@ -61,3 +61,33 @@ def test_junkyard_scrappers_bonus_and_corporation_keeps_one_company():
     assert s.corp_cash[c] == 6
     with pytest.raises(IllegalAction, match="keep at least one"):
         s.apply(Close(0, "KME"))
+
+
+def test_one_seat_answers_agree_with_the_whole_table():
+    """issue 34 (replay speed): apply and step ask about one seat or one company at a time; in
+    every phase 4 position of random games (receivers, the investor and Junkyard Scrappers
+    included) they give what the full computations give: the bit of active_seats, the phase's end,
+    membership in closable, and must_close from the whole phase 5 income."""
+    from rolling.core.rng import Rng
+    from rolling.games.stars import Config, closing, new_game
+    from rolling.games.stars import data as D
+    from rolling.games.stars import procedures as P
+
+    seen = 0
+    for seed in range(12):
+        rng = Rng(seed)
+        s = new_game(Config(players=3 + seed % 4), seed)
+        while not s.over:
+            if s.phase == 4:
+                seen += 1
+                mask = closing.active_seats(s)
+                assert closing.step(s) == (mask & ~s.done == 0)
+                for p in range(s.n):
+                    assert closing._has_something(s, p) == bool(mask >> p & 1)
+                    assert closing.must_close(s, p) == (s.cash[p] + P.income_of(s, p) < 0)
+                    may = closing.closable(s, p)
+                    assert [i for i in range(D.N_COMPANIES) if closing._may_close(s, p, i)] == may
+            seat = rng.choice(s.to_act)
+            m = rng.choice(s.legal_moves(seat))
+            s.apply(m.action(rng.randint(m.lo, m.hi) if m.field else None))
+    assert seen > 50
