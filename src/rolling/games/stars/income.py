@@ -22,33 +22,35 @@ def enter(s: StarsState) -> None:
         if owner >= 0:
             owned[owner].append(i)
     coo = (cost, mask)
-
-    def income_of(owner: int) -> int:
-        printed, charged, synergy, bonus = P.income_parts(owner, owned[owner], coo)
-        return printed - charged + synergy + bonus
-
+    parts = P.income_parts  # printed, cost, synergy, bonus: called inline, once per owner
+    cash = s.cash
     for seat in s.order:
-        if not owned[seat]:
+        mine = owned[seat]
+        if not mine:
             continue  # no company, no income
-        inc = income_of(seat)
+        printed, charged, synergy, bonus = parts(seat, mine, coo)
+        inc = printed - charged + synergy + bonus
         if inc:
-            s.cash[seat] += inc
+            cash[seat] += inc
             s.bank_paid += inc
             if log is not None:
                 log.append((E.EARNS if inc > 0 else E.PAYS, E.PUBLIC, seat, abs(inc)))
-    inc = income_of(FOREIGN_INVESTOR)
+    printed, charged, synergy, bonus = parts(FOREIGN_INVESTOR, owned[FOREIGN_INVESTOR], coo)
+    inc = printed - charged + synergy + bonus
     s.fi_cash += inc
     s.bank_paid += inc
     if log is not None:
         log.append((E.EARNS if inc >= 0 else E.PAYS, E.PUBLIC, FOREIGN_INVESTOR, abs(inc)))
+    corp_cash = s.corp_cash
     for c in s.active_corps():
-        inc = income_of(CORP_BASE + c)
-        if s.corp_cash[c] + inc < 0:
+        printed, charged, synergy, bonus = parts(CORP_BASE + c, owned[CORP_BASE + c], coo)
+        inc = printed - charged + synergy + bonus
+        if corp_cash[c] + inc < 0:
             if log is not None:
                 log.append((E.CANNOT_PAY, E.PUBLIC, c, -inc))
             P.go_bankrupt(s, c)
             continue
-        s.corp_cash[c] += inc
+        corp_cash[c] += inc
         s.bank_paid += inc
         if log is not None:
             log.append((E.EARNS if inc >= 0 else E.PAYS, E.PUBLIC, CORP_BASE + c, abs(inc)))

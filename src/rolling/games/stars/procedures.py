@@ -243,9 +243,10 @@ def go_bankrupt(s: StarsState, c: int) -> None:
     """Go Bankrupt: remove all its companies from the game, set all its shares aside with the
     charter (available again to Form a Corporation), return its money to the bank and its share
     price card to the Row."""
+    co, own = s.company_owner, CORP_BASE + c
     for i in range(D.N_COMPANIES):
-        if s.company_owner[i] == CORP_BASE + c:
-            s.company_owner[i] = GONE
+        if co[i] == own:
+            co[i] = GONE
     base = c * MAXP
     for p in range(MAXP):
         s.held[base + p] = 0
@@ -279,8 +280,9 @@ def target_card(s: StarsState, c: int, owned: int | None = None) -> int:
     diff = owned - required
     if diff == 0:
         return k
-    step = max(-2, min(2, diff))
-    t = max(0, min(D.TOP_CARD, base_card + step))
+    step = -2 if diff < -2 else 2 if diff > 2 else diff  # max(-2, min(2, diff))
+    t = base_card + step
+    t = 0 if t < 0 else D.TOP_CARD if t > D.TOP_CARD else t
     if step < 0:
         while t > 0 and s.card_owner[t] >= 0 and s.card_owner[t] != c:
             t -= 1
@@ -294,7 +296,11 @@ def corp_stars(s: StarsState, c: int) -> int:
     """Stars owned by corporation ``c``: its companies' stars, one per full $10, +2 for Stars, Inc."""
     owner = CORP_BASE + c
     co = s.company_owner
-    stars = sum([D.STARS[i] for i in range(D.N_COMPANIES) if co[i] == owner])
+    stars = 0
+    i = -1
+    for _ in range(co.count(owner)):  # its few companies, found by scans in C
+        i = co.index(owner, i + 1)
+        stars += D.STARS[i]
     stars += s.corp_cash[c] // 10
     if c == D.STARS_INC:
         stars += 2
@@ -356,9 +362,10 @@ def income_parts(owner: int, companies: list[int], coo: tuple[int, int]) -> tupl
     paying it) (see :meth:`StarsState.cost_of_ownership`). See :func:`income_breakdown`."""
     cost_each, paying = coo
     printed = cost = 0
+    income, color = D.INCOME, D.COLOR
     for i in companies:
-        printed += D.INCOME[i]
-        if paying >> D.COLOR[i] & 1:
+        printed += income[i]
+        if paying >> color[i] & 1:
             cost += cost_each
     synergy = bonus = 0
     if owner == FOREIGN_INVESTOR:
@@ -366,12 +373,14 @@ def income_parts(owner: int, companies: list[int], coo: tuple[int, int]) -> tupl
     elif owner >= CORP_BASE:
         c = owner - CORP_BASE
         pairs = 0
-        for a, i in enumerate(companies):
-            row = D.SYNERGY_TABLE[i]
-            for j in companies[a + 1 :]:
-                if row[j]:
-                    synergy += row[j]
-                    pairs += 1
+        if len(companies) > 1:  # a pair needs two companies
+            table = D.SYNERGY_TABLE
+            for a, i in enumerate(companies):
+                row = table[i]
+                for j in companies[a + 1 :]:
+                    if row[j]:
+                        synergy += row[j]
+                        pairs += 1
         if c == D.PRUSSIAN:
             bonus += len(companies)
         elif c == D.DOPPLER and companies:

@@ -333,7 +333,8 @@ class StarsState:
 
     def active_corps(self) -> list[int]:
         """Existing corporations, in share price order (highest first; see Glossary)."""
-        return sorted((c for c in range(D.N_CORPS) if self.corp_active[c]), key=self.price_key, reverse=True)
+        active = self.corp_active
+        return sorted([c for c in range(D.N_CORPS) if active[c]], key=self.price_key, reverse=True)
 
     def price_key(self, c: int) -> int:
         """Sort key of Share Price Order: the card's place in the Row, cards being in price order;
