@@ -94,3 +94,38 @@ def test_cost_of_ownership_by_top_card():
     assert s.company_cost(idx("DR")) == 7 and s.company_cost(idx("SZD")) == 0
     s.end_flipped = True
     assert s.company_cost(idx("SZD")) == 10 and s.company_cost(idx("HH")) == 0
+
+
+def test_phase_5_pays_what_income_of_says_for_every_entity():
+    """Collect Income (issue 34, replay speed: phase 5 sums players' and the foreign investor's
+    income in one pass from a table per cost of ownership): at every phase 5 of random games, with
+    every cost of ownership the deck and the end card set, each player, the foreign investor and
+    each corporation that can pay receives exactly income_of's total."""
+    from rolling.core.rng import Rng
+    from rolling.games.stars import Config, income, new_game
+
+    seen = set()
+    for seed in range(10):
+        rng = Rng(seed)
+        s = new_game(Config(players=2 + seed % 5), seed)
+        while not s.over:
+            if s.phase == 4:  # the state phase 5 starts from, once every closing is done
+                t = s.clone()
+                t.done = (1 << t.n) - 1
+                t.phase = 5
+                seen.add(t.cost_of_ownership())
+                want = {o: income_of(t, o) for o in [*range(t.n), FOREIGN_INVESTOR]}
+                corps = {c: income_of(t, CORP_BASE + c) for c in range(D.N_CORPS) if t.corp_active[c]}
+                before = (list(t.cash), t.fi_cash, list(t.corp_cash))
+                income.enter(t)
+                assert [t.cash[p] - before[0][p] for p in range(t.n)] == [want[p] for p in range(t.n)]
+                assert t.fi_cash - before[1] == want[FOREIGN_INVESTOR]
+                for c, inc in corps.items():
+                    if before[2][c] + inc >= 0:
+                        assert t.corp_cash[c] - before[2][c] == inc
+                    else:
+                        assert not t.corp_active[c]  # Go Bankrupt
+            seat = rng.choice(s.to_act)
+            m = rng.choice(s.legal_moves(seat))
+            s.apply(m.action(rng.randint(m.lo, m.hi) if m.field else None))
+    assert len(seen) >= 4
