@@ -9,8 +9,8 @@ uninterrupted run (:meth:`rolling.bots.stars_heuristic.StarsHeuristicBot.recall`
 from __future__ import annotations
 
 import asyncio
-
-import pytest
+import functools
+import tempfile
 
 from rolling.games.stars import Config, new_game
 from rolling.games.stars import data as D
@@ -18,7 +18,7 @@ from rolling.games.stars.state import GONE
 from rolling.sim.stars import pick_seat
 from rolling.web import automation as A
 from rolling.web.db import open_database
-from rolling.web.errors import StaleVersion, UndoRefused
+from rolling.web.errors import UndoRefused
 from rolling.web.service import GameService
 
 from .conftest import pick
@@ -27,8 +27,9 @@ HEURISTICS = ["heuristic"] * 4
 #: seed 1, four heuristic bots: the first proposal rejected is action 58 (turn 2, phase 3), and
 #: the game has dozens more (a bot that forgot them offers the same again, and again)
 SEED = 1
-#: a restarted worker replays the whole record for every decision: the first turns only (about 2 s)
-RESTART_ACTIONS = 300
+#: the first turns only (three acquisition phases, rejected proposals in each): a restarted worker
+#: replays the whole record for every decision, and on PostgreSQL each action is a round trip
+ACTIONS = 200
 
 
 def _service(db_url) -> GameService:
@@ -45,12 +46,16 @@ def _rejections(actions) -> int:
     return sum(1 for a in actions if a.get("type") == "respond" and a.get("accept") is False)
 
 
-def _uninterrupted(db_url, seats, limit=None) -> list[dict]:
-    svc = _service(db_url)
+@functools.cache
+def _uninterrupted(seats: tuple[str, ...], limit: int) -> list[dict]:
+    """The game's first ``limit`` actions played by one process that never lets it go (the
+    baseline, on a SQLite database of its own, made once per module)."""
+    svc = _service(f"sqlite:///{tempfile.mkdtemp()}/straight.db")
     gid, _ = _create(svc, seats)
     live = svc.get(gid)
-    while (limit is None or live.played < limit) and svc._step(live, timers=False):
+    while live.played < limit and svc._step(live, timers=False):
         pass
+    assert live.played == limit
     return live.actions
 
 
@@ -62,14 +67,14 @@ def test_a_restarted_worker_plays_the_bots_of_the_uninterrupted_game(db_url):
     """issue 30: the cached game dropped before every bot decision and read again from the database
     (a worker restarted, or kill -9 and a new one) plays what the uninterrupted process played,
     rejected offers and all."""
-    straight = _uninterrupted(db_url, HEURISTICS, RESTART_ACTIONS)
-    assert _rejections(straight) >= 10
+    straight = _uninterrupted(tuple(HEURISTICS), ACTIONS)
+    assert _rejections(straight) >= 5
     svc = _service(db_url)
     gid, _ = _create(svc, HEURISTICS)
     while True:
         svc.cache.pop(gid, None)  # the process that played the last move is gone
         live = svc.get(gid)
-        if live.played >= RESTART_ACTIONS or not svc._step(live, timers=False):
+        if live.played >= ACTIONS or not svc._step(live, timers=False):
             break
     assert _first_difference(straight, live.actions) is None
     assert live.actions == straight
@@ -77,9 +82,8 @@ def test_a_restarted_worker_plays_the_bots_of_the_uninterrupted_game(db_url):
 
 def test_workers_taking_turns_play_the_bots_of_the_uninterrupted_game(db_url):
     """issue 30: two processes taking the game's jobs in turn (``rolling worker --processes 2``),
-    each catching up on the moves the other made, play the whole game as one process does."""
-    straight = _uninterrupted(db_url, HEURISTICS)
-    assert _rejections(straight) >= 10 and straight[-1] is not None
+    each catching up on the moves the other made, play the game as one process does."""
+    straight = _uninterrupted(tuple(HEURISTICS), ACTIONS)
     one, two = _service(db_url), _service(db_url)
     gid, _ = _create(one, HEURISTICS)
     k = 0
@@ -87,12 +91,11 @@ def test_workers_taking_turns_play_the_bots_of_the_uninterrupted_game(db_url):
         svc = (one, two)[k % 2]
         live = svc.get(gid)
         svc._catch_up(live)
-        if live.played > len(straight) or not svc._step(live, timers=False):
+        if live.played >= ACTIONS or not svc._step(live, timers=False):
             break
         k += 1
     assert _first_difference(straight, live.actions) is None
     assert live.actions == straight
-    assert live.state.is_over
 
 
 def test_a_restarted_worker_plays_the_search_bot_of_the_uninterrupted_game(db_url):
@@ -100,7 +103,7 @@ def test_a_restarted_worker_plays_the_search_bot_of_the_uninterrupted_game(db_ur
     proposals made this phase (its own and its heuristic's) is rebuilt from the record."""
     seats = ["search:2", "heuristic", "heuristic", "heuristic"]
     limit = 160
-    straight = _uninterrupted(db_url, seats, limit)
+    straight = _uninterrupted(tuple(seats), limit)
     offers = [k for k, a in enumerate(straight) if a.get("type") == "offer" and a["seat"] == 0]
     rejected = [k for k in offers if any(b.get("type") == "respond" and not b["accept"] and b["company"] == straight[k]["company"]
                                          for b in straight[k + 1:k + 4])]
@@ -136,9 +139,8 @@ def test_after_an_undo_elsewhere_the_bot_proposes_what_it_proposed_the_first_tim
                 continue
             live = await web.load(gid)
             await web._acatch_up(live)
-            doc = web.document(live, web.held(live, tokens))
-            action = pick(doc, 0)
-            await web.act(gid, tokens, 0, doc["version"], action)
+            action = pick(web.document(live, web.held(live, tokens)), 0)  # the page's first decision
+            await web.act(gid, tokens, 0, live.version, action)
             await worker._acatch_up(live_w)
             due = A.bot_to_act(live_w)
             if live_w.state.phase != 3 or due is None:
@@ -146,28 +148,23 @@ def test_after_an_undo_elsewhere_the_bot_proposes_what_it_proposed_the_first_tim
             first = await worker._think(live_w)  # the worker's bot decides, not yet committed
             if type(first[1]).__name__ != "Offer":
                 continue
-            doc = web.document(live, web.held(live, tokens))
             try:
-                await web.undo(gid, tokens, 0, doc["version"])  # another process's undo commits first
+                await web.undo(gid, tokens, 0, live.version)  # another process's undo commits first
             except UndoRefused:
                 await worker._astep(live_w, timers=False, chosen=first)
                 continue
             assert not await worker._astep(live_w, timers=False, chosen=first)  # void: the game moved on
-            doc = web.document(live, web.held(live, tokens))
-            await web.act(gid, tokens, 0, doc["version"], action)  # the same decision again
+            await web.act(gid, tokens, 0, live.version, action)  # the same decision again
             await worker._acatch_up(live_w)
             again = await worker._think(live_w)
             assert again[0] == first[0] and again[1] == first[1]
             tested += 1
             await worker._astep(live_w, timers=False, chosen=again)
-            if tested >= 3:
+            if tested >= 2:
                 break
         return tested
 
-    try:
-        assert asyncio.run(run()) >= 1
-    except StaleVersion:  # pragma: no cover - a race the test does not make
-        pytest.fail("a write was refused")
+    assert asyncio.run(run()) >= 1
 
 
 def test_the_search_bot_recalls_every_company_drawn():
