@@ -37,6 +37,13 @@ valuations (``"bids for MHE: synergies with MS and BY in PR"``).
 The bot is deterministic: its choices depend only on the state and on the proposals it made in the
 current phase (it remembers them so that a rejected offer is not repeated, and the any-order phases
 always end). It takes a seed like every bot, but needs no random numbers.
+
+That memory is the record's, not the object's: :meth:`StarsHeuristicBot.recall` rebuilds it from
+the game's record (the seat's proposals among the actions since the current phase began), and the
+web app calls it before every decision, so that a worker that loads the game mid-phase, another
+worker, a process catching up, or the game after an undo make the same move as the bot that played
+the phase through (:class:`rolling.bots.base.History`). Played through by one object (``rolling
+simulate``) the bot remembers exactly what ``recall`` would rebuild.
 """
 
 from __future__ import annotations
@@ -444,6 +451,15 @@ class StarsHeuristicBot:
     def my_corps(s: StarsState, seat: int) -> list[int]:
         """Corporations ``seat`` presides."""
         return [c for c in range(D.N_CORPS) if s.corp_active[c] and s.president[c] == seat]
+
+    def recall(self, history, seat: int) -> None:
+        """Set the memory of proposals for ``seat``'s next decision from the record: its Offers
+        among the actions of the current phase (``history``: a :class:`~rolling.bots.base.History`),
+        what the bot would remember had it made them all."""
+        s = history.state
+        self._tried_key = (s.turn, s.phase)
+        self.tried = {(D.CORP_INDEX[a.corporation], D.INDEX[a.company], a.price)
+                      for a in history.this_phase(seat) if type(a) is Offer}
 
     def _remember(self, s: StarsState) -> set:
         key = (s.turn, s.phase)

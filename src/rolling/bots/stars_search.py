@@ -8,6 +8,9 @@
   Deck holds of that colour, the colour's highest company always among them while unseen (Setup
   always adds it), in a random order. With the variant *open companies* (002, 3.3) the Deck is
   open and nothing is resampled.
+  The companies seen are every company drawn so far (:func:`drawn`): what a seat with a perfect
+  memory knows, rebuilt from the record (:meth:`StarsSearchBot.recall`) wherever the game was
+  loaded.
 - *other players' cash* with the variant *secret private money* (002, 3.2) is **not** resampled:
   every change of a player's cash is a public transaction, so "the private money is perfectly
   trackable" (002, 3.2) and the bot, with a perfect memory, knows it.
@@ -26,6 +29,13 @@ spends the iterations on the first candidates.
 of a seat's 240 decisions in a four-player game) whose outcome the answering side decides; the
 answers (accept, reject, pre-empt) are searched. So the time goes to the decisions that set
 numbers and positions: auctions, share trades, closings, dividends, share issues and IPOs.
+
+**Memory**: besides its random numbers (seeded per decision where people play), the bot remembers
+what the heuristic does (the proposals the seat made this phase: a rejected one is not proposed
+again) and the companies seen. :meth:`StarsSearchBot.recall` rebuilds both from the game's record
+(:class:`rolling.bots.base.History`), and the web app calls it before every decision, so a move
+does not depend on which process makes it. Played through by one object, the bot remembers
+exactly what ``recall`` rebuilds.
 
 **Playouts**: every seat plays the heuristic bot until the end of the turn (phase 9 done): what
 a decision changes in the turn's income, dividends and share prices is played out, and what it
@@ -60,6 +70,20 @@ SCALE = 25.0
 QUIET = (Pass, Done, LeaveAuction, DeclineIpo)
 #: phase 3 decisions the bot searches (the others, its own proposals, follow the heuristic)
 ANSWERS = (Respond, RespondDeal)
+
+
+def drawn(first: StarsState, s: StarsState) -> int:
+    """Bitmask of the companies drawn out of the Deck between ``first`` (the position after the
+    set-up) and ``s``, the initial offering included: those in the game at the set-up and no longer
+    in the Deck (the Deck only ever loses its top card). All were face up once: public."""
+    in_deck = 0
+    for i in s.deck:
+        in_deck |= 1 << i
+    out = 0
+    for i in range(D.N_COMPANIES):
+        if first.company_owner[i] != GONE and not in_deck >> i & 1:
+            out |= 1 << i
+    return out
 
 
 def person_wealth(values: list[float]) -> list[float]:
@@ -283,6 +307,24 @@ class StarsSearchBot(ismcts.SearchBot):
         self._played: set = set()
         self._played_key: tuple = ()
 
+    def _game(self, seat: int) -> StarsSearch:
+        game = self.games.get(seat)
+        if game is None:
+            game = self.games[seat] = StarsSearch(seat, self.seed, self.learned)
+        return game
+
+    def recall(self, history, seat: int) -> None:
+        """Set the memory for ``seat``'s next decision from the record (``history``: a
+        :class:`~rolling.bots.base.History`): the proposals the seat made this phase (the bot's and
+        its heuristic's memory) and the companies seen (every company drawn so far), what the bot
+        would remember had it played the whole record itself."""
+        s = history.state
+        game = self._game(seat)
+        game.guide.recall(history, seat)
+        self._played_key = (s.turn, s.phase)
+        self._played = {a for a in history.this_phase(seat) if type(a) is Offer}
+        game.seen = drawn(history.first, s)
+
     def choose(self, s: StarsState, seat: int):
         """Search and return the most visited action for ``seat``; a single candidate is played
         at once. ``last_reason`` gives the top alternatives with visits and values.
@@ -290,9 +332,7 @@ class StarsSearchBot(ismcts.SearchBot):
         Raises:
             ValueError: ``seat`` has no legal action.
         """
-        game = self.games.get(seat)
-        if game is None:
-            game = self.games[seat] = StarsSearch(seat, self.seed, self.learned)
+        game = self._game(seat)
         game.observe(s)
         if self._played_key != (s.turn, s.phase):
             self._played_key, self._played = (s.turn, s.phase), set()

@@ -32,6 +32,10 @@ class GameSpec:
         record_config_from_json: ``dict -> config`` for a stored game's config, where a game reads
             an older record differently from a new game's options (Freight: a record made before
             its payment order); ``None``: :attr:`config_from_json`.
+        phase_of: ``State -> hashable``: the phase a position is in, as the rules count them (Stars:
+            ``(turn, phase)``), so that a bot's memory of "this phase" can be rebuilt from the
+            record (:class:`rolling.bots.base.History`); ``None``: the game has no such phases
+            (its bots remember nothing).
     """
 
     name: str
@@ -39,6 +43,11 @@ class GameSpec:
     config_from_json: Callable[[dict], Any]
     action_from_json: Callable[[Any], Any]
     record_config_from_json: Callable[[dict], Any] | None = None
+    phase_of: Callable[[Any], Any] | None = None
+
+    def phase(self, state: Any) -> Any:
+        """:attr:`phase_of` of ``state`` (``None`` for a game without it)."""
+        return self.phase_of(state) if self.phase_of is not None else None
 
     def read_record_config(self, data: dict) -> Any:
         """A stored game's config (see :attr:`record_config_from_json`).

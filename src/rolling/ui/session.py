@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rolling.bots import HUMAN, default_names, make_bot
+from rolling.bots.base import History
 from rolling.bots.reasons import shown_reason
 from rolling.core.errors import RecordError
 from rolling.core.events import segment_lines
-from rolling.core.record import GameRecord, replay_steps, save_record
+from rolling.core.record import GameRecord, new_state, replay_steps, save_record
 from rolling.core.reveal import UndoFloor, actor
 from rolling.core.whole import parse_whole
+from rolling.games import get_game
 
 
 class BotReason(NamedTuple):
@@ -88,6 +90,8 @@ class PlaySession:
         reasons: the bots' reasons for the actions taken since the session began (a resumed game
             starts without those of the actions before), in record order.
         floor: how far back undo may reach (:class:`rolling.core.reveal.UndoFloor`).
+        phases: the phase (``GameSpec.phase``) each action of the record was played in, from which
+            a bot rebuilds its memory (:meth:`decision_bot`).
 
     Raises:
         RecordError: the record cannot be replayed.
@@ -136,6 +140,8 @@ class PlaySession:
         self.record.actions = self.record.actions[:upto]
         self.reasons = [r for r in self.reasons if r.n < upto]
         actions = self.record.actions
+        spec = get_game(self.game)
+        self.phases = []
         mover = None
         for n, state in enumerate(replay_steps(self.record, log=True)):
             if n:
@@ -144,6 +150,7 @@ class PlaySession:
                 self.floor = UndoFloor(state)
             if n < len(actions):  # who takes the next action, read before it is applied (one state object)
                 mover = actor(actions[n], state)
+                self.phases.append(spec.phase(state))
             self.state = state
 
     def save(self) -> None:
@@ -169,13 +176,28 @@ class PlaySession:
             IllegalAction: the rules forbid it; nothing has changed.
         """
         seat = actor(action, self.state)
+        phase = get_game(self.game).phase(self.state)
         self.state.apply(action)
+        self.phases.append(phase)
         mark = len(self.record.actions)
         self.record.actions.append(action.to_json())
         self.floor.after(len(self.record.actions), self.state, seat)
         if decided_by is not None:
             self.decisions.setdefault(decided_by, []).append(mark)
         self.save()
+
+    def decision_bot(self, seat: int) -> Any:
+        """The bot of ``seat``, ready for its next decision: a bot with memory has it rebuilt from
+        the record (:class:`rolling.bots.base.History`), so that a game resumed from its file
+        (``--resume``) or taken back by an undo plays on as the same game played straight through."""
+        bot = self.bots[seat]
+        recall = getattr(bot, "recall", None)
+        if recall is not None:
+            spec = get_game(self.game)
+            rec = self.record
+            recall(History(self.state, rec.actions, self.phases, spec.phase(self.state), spec.action_from_json,
+                           lambda: new_state(GameRecord(rec.game, rec.config, rec.seed, []))), seat)
+        return bot
 
     def note_reason(self, seat: int, reason: str | None) -> None:
         """Keep the reason the bot at ``seat`` gave for the action just applied (its

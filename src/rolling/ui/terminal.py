@@ -364,7 +364,7 @@ def play(session: PlaySession, screen: Screen, console: Console, quiet: bool = F
             if seat in humans:
                 decide(session, screen, console, seat)
                 continue
-            bot = session.bots[seat]
+            bot = session.decision_bot(seat)
             action = bot.choose(session.state, seat)
             session.apply(action)
             session.note_reason(seat, getattr(bot, "last_reason", None))

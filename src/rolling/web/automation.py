@@ -91,15 +91,34 @@ def decision_seed(seed: int, seat: int, n: int) -> int:
 def decision_bot(live: Live, seat: int) -> Any:
     """The seat's bot, ready for the seat's next decision: its random numbers (``bot.rng``: the
     random and search bots) seeded by :func:`decision_seed`, so that a move depends on the game, not
-    on how many moves the bot made before in this process. A bot's other memory stays (the
-    heuristic Stars bot remembers the offers it tried this phase, which keeps it from offering
-    the same again and again; a worker that loads the game mid-phase starts that memory afresh)."""
+    on how many moves the bot made before in this process; and a bot with memory (the Stars
+    heuristic and search bots remember the proposals the seat made this phase, the search bot the
+    companies seen) has it rebuilt from the game's record (:func:`history`,
+    :class:`rolling.bots.base.Recalling`), not kept from what this process happened to see: a
+    worker that loads the game mid-phase, another worker, a process catching up or the game after
+    an undo make the same move as an uninterrupted run (issue 30)."""
     from rolling.core.rng import Rng
 
     bot = live.bots[seat]
     if isinstance(getattr(bot, "rng", None), Rng):
         bot.rng = Rng(decision_seed(live.seed, seat, live.played + 1))
+    recall = getattr(bot, "recall", None)
+    if recall is not None:
+        recall(history(live), seat)
     return bot
+
+
+def history(live: Live) -> Any:
+    """The game's record as a bot rebuilds its memory from it (:class:`rolling.bots.base.History`):
+    the live state, the actions and the phase each was played in; nothing is replayed (the position
+    after the set-up is made only if a bot asks for it)."""
+    from rolling.bots.base import History
+    from rolling.core.record import GameRecord, new_state
+    from rolling.games import get_game
+
+    spec = get_game(live.game)
+    return History(live.state, live.actions, live.phases, spec.phase(live.state), spec.action_from_json,
+                   lambda: new_state(GameRecord(live.game, live.config, live.seed, [])))
 
 
 def timer_action(state: Any) -> tuple[int, Any] | None:

@@ -144,6 +144,7 @@ class GameCache:
         live.floor = UndoFloor(state)
         live.log_base = len(getattr(state, "log", None) or ())
         live.log_marks = []
+        live.phases = []
         live.snapshots = {}
         self._replay_from(live, 0, state)
         live.lines.clear()
@@ -157,6 +158,7 @@ class GameCache:
         for i in range(start, len(live.actions)):
             action = spec.action_from_json(live.actions[i])
             mover = actor(action, state)
+            phase = spec.phase(state)
             try:
                 state.apply(action)
             except IllegalAction as e:
@@ -165,6 +167,7 @@ class GameCache:
                 raise WebError(f"the stored game {live.id} does not replay at action {i + 1} ({e.rule})") from None
             live.floor.after(i + 1, state, mover)
             live.log_marks.append(len(getattr(state, "log", None) or ()))
+            live.phases.append(phase)
             if (i + 1) % SNAPSHOT_EVERY == 0:
                 live.snapshots[i + 1] = (state.clone(), copy.copy(live.floor))
         live.state = state
@@ -182,7 +185,7 @@ class GameCache:
             self._rebuild(past)
             return past
         state, floor = live.snapshots[start]
-        past.floor, past.log_marks = copy.copy(floor), live.log_marks[:start]
+        past.floor, past.log_marks, past.phases = copy.copy(floor), live.log_marks[:start], live.phases[:start]
         past.snapshots = {k: v for k, v in live.snapshots.items() if k <= start}
         self._replay_from(past, start, state.clone())  # (a snapshot is never changed: a copy plays on)
         return past
@@ -190,7 +193,7 @@ class GameCache:
     def _take_replay(self, live: Live, past: Live) -> None:
         """Make ``live`` the game ``past`` replayed (:meth:`_replayed`): an undo, once committed."""
         live.actions, live.by, live.times, live.reasons = past.actions, past.by, past.times, past.reasons
-        live.state, live.floor, live.log_marks = past.state, past.floor, past.log_marks
+        live.state, live.floor, live.log_marks, live.phases = past.state, past.floor, past.log_marks, past.phases
         live.snapshots = past.snapshots
         live.lines.clear()
         live.docs.clear()
@@ -331,6 +334,7 @@ class GameCache:
                 for a in acts:
                     action = spec.action_from_json(a.action)
                     mover = actor(action, s)
+                    phase = spec.phase(s)
                     try:
                         s.apply(action)
                     except IllegalAction as e:
@@ -341,6 +345,7 @@ class GameCache:
                     live.times.append(a.created)
                     live.floor.after(a.n, s, mover)
                     live.log_marks.append(len(getattr(s, "log", None) or ()))
+                    live.phases.append(phase)
                 live.state = s
                 live.reasons.update(new_reasons)
             live.version = max(version, len(live.actions))

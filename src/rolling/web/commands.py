@@ -269,6 +269,7 @@ class Commands:
             with self.engine.begin() as conn:
                 version = store.claim(conn, live.id, live.version)
                 mover = actor(action, s)
+                phase = get_game(live.game).phase(s)
                 s.apply(action)  # IllegalAction: the transaction rolls back, the live state is untouched
                 conn.execute(_INSERT_ACTION, {"game_id": live.id, "n": n, "seat": seat, "by": by, "action": data,
                                               "created": now})
@@ -286,7 +287,7 @@ class Commands:
             log.warning("game %s: action %d not stored (%s)", live.id, n, e)
             raise StaleVersion() from None
         return SimpleNamespace(state=s, data=data, n=n, now=now, stored=stored, version=version, seat=seat, by=by,
-                               programs=programs, mover=mover)
+                               programs=programs, mover=mover, phase=phase)
 
     def _committed(self, live: Live, c: SimpleNamespace) -> None:
         """Count a committed action (:meth:`_commit_tx`) in the live game (on the event loop)."""
@@ -301,6 +302,7 @@ class Commands:
         live.by.append((c.seat, c.by))
         live.times.append(c.now)
         live.log_marks.append(len(getattr(c.state, "log", None) or ()))
+        live.phases.append(c.phase)
         if c.stored:
             live.reasons[c.n] = (c.seat, decode(c.stored))  # as a restart reads it back
         self._changed(live)

@@ -73,6 +73,7 @@ class Live:
     by: list[tuple[int | None, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     log_marks: list[int] = field(default_factory=list)  # log size after each action
+    phases: list[Any] = field(default_factory=list)  # the phase each action was played in (GameSpec.phase)
     log_base: int = 0  # log size of the setup, before the first action
     reasons: dict[int, tuple[int, Reason]] = field(default_factory=dict)  # action n (from 1) -> (seat, bot's reason)
     state: Any = None

@@ -20,8 +20,9 @@ runs.
 
 Web processes that run no worker (``rolling serve --no-worker``) only defer jobs (:class:`Jobs`).
 A bot's move is seeded by the game, the seat and the action's number
-(:func:`.automation.decision_seed`) and its budget is measured in its own thread's CPU time
-(:mod:`rolling.bots.ismcts`), so it is the same whichever worker makes it.
+(:func:`.automation.decision_seed`), a bot with memory has it rebuilt from the record before each
+decision (:func:`.automation.decision_bot`), and a search bot's budget is measured in its own
+thread's CPU time (:mod:`rolling.bots.ismcts`), so it is the same whichever worker makes it.
 """
 
 from __future__ import annotations

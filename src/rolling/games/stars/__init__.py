@@ -35,7 +35,15 @@ from .engine import new_game
 from .moves import Move
 from .state import StarsState
 
-GAME = GameSpec(name="stars", new_game=new_game, config_from_json=Config.from_json, action_from_json=actions.from_json)
+
+def phase_of(state: StarsState) -> tuple[int, int]:
+    """The phase ``state`` is in: ``(turn, phase)`` (canonical rules: "Each turn is divided into the
+    following phases")."""
+    return state.turn, state.phase
+
+
+GAME = GameSpec(name="stars", new_game=new_game, config_from_json=Config.from_json, action_from_json=actions.from_json,
+                phase_of=phase_of)
 
 __all__ = [
     "GAME",
