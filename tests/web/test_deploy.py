@@ -8,9 +8,12 @@ the PostgreSQL extra; and processes started together on an empty PostgreSQL data
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -120,3 +123,91 @@ def test_processes_started_together_migrate_an_empty_database_once(db_url, tmp_p
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
     finally:
         engine.dispose()
+
+
+def _nginx_site(tmp_path: Path, ports: list[int]) -> Path:
+    """deploy/nginx.conf with its upstream servers at local ``ports``, inside a minimal main
+    configuration an unprivileged nginx can run (pid, logs and temporary files under ``tmp_path``)."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name, port in zip(("web1:8000", "web2:8000"), ports, strict=True):
+        site = site.replace(f"server {name}", f"server 127.0.0.1:{port}")
+    (tmp_path / "site.conf").write_text(site)
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    temp.chmod(0o777)  # (run as root, nginx's workers are "nobody")
+    main = f"""
+pid {tmp_path}/nginx.pid;
+error_log {tmp_path}/error.log;
+events {{ worker_connections 64; }}
+http {{
+    access_log off;
+    client_body_temp_path {temp}/body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
+    include {tmp_path}/site.conf;
+}}
+"""
+    (tmp_path / "nginx.conf").write_text(main)
+    return tmp_path / "nginx.conf"
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="needs nginx (Debian's package; .ci/run installs it)")
+def test_the_proxy_limits_logins_once_for_the_whole_site(tmp_path):
+    """deploy/nginx.conf: login attempts are limited by the proxy for all web processes together
+    (each process counts only its own requests: docs/web.md, "Rate limits"). Two ``rolling serve``
+    processes with their own limits on (20 attempts a minute per address) let 12 quick attempts at
+    12 account names through, one process alone as well; through the proxy the 7th and later get 429
+    from nginx, while other requests pass."""
+    from .test_kill import free_port, start_server
+
+    ports = [free_port(), free_port()]
+    env_before = os.environ.get("ROLLING_RATE_LIMITS")
+    os.environ["ROLLING_RATE_LIMITS"] = "on"  # (the suite turns them off; these servers keep them)
+    procs = []
+    try:
+        for port in ports:
+            # (a database each: an SQLite file serves one process; no account is needed to be refused)
+            procs.append(start_server(f"sqlite:///{tmp_path / f'site-{port}.db'}", port, 0.0, tmp_path / f"serve-{port}.log"))
+    finally:
+        if env_before is None:
+            os.environ.pop("ROLLING_RATE_LIMITS", None)
+        else:
+            os.environ["ROLLING_RATE_LIMITS"] = env_before
+    conf = _nginx_site(tmp_path, ports)
+    # listen on a free local port instead of 80
+    proxy = free_port()
+    site = (tmp_path / "site.conf").read_text().replace("listen 80;", f"listen 127.0.0.1:{proxy};")
+    (tmp_path / "site.conf").write_text(site)
+    check = subprocess.run(["nginx", "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    nginx = subprocess.Popen(["nginx", "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
+                             stderr=subprocess.PIPE)
+    try:
+        import httpx
+
+        base = f"http://127.0.0.1:{proxy}"
+        deadline = time.time() + 10
+        while True:
+            try:
+                httpx.get(base + "/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.1)
+        direct = [httpx.post(f"http://127.0.0.1:{ports[0]}/api/session",
+                             json={"name": f"direct{k}", "password": "wrong-password"}).status_code for k in range(12)]
+        assert direct == [401] * 12
+        proxied = [httpx.post(base + "/api/session", json={"name": f"guess{k}", "password": "wrong-password"}).status_code
+                   for k in range(12)]
+        assert proxied[:6] == [401] * 6 and proxied[6:] == [429] * 6, proxied
+        assert httpx.get(base + "/api/games/options").status_code == 200  # only the account routes' POSTs count
+        assert httpx.get(base + "/api/me").status_code in (200, 401)
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        for p in procs:
+            p.kill()
+            p.wait(10)
