@@ -209,14 +209,12 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
     contracts, left = _contracts(state, seat, take)
     # Contracts, improvements and stations take the same tokens alike; only a route differs.
     base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
-    front = _CACHE.get(base + (generic,))
+    front = _FRONTS.get(base + (generic,))
     if front is None:
-        targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
+        targets = tuple(sorted({generic, *(t for t in also if _FRONTS.get(base + (t,)) is None)}))
         got = _fronts(*base, targets)
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.clear()
         for t, f in got.items():
-            _CACHE[base + (t,)] = f
+            _FRONTS.put(base + (t,), f)
         front = got[generic]
     return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
 
@@ -229,19 +227,59 @@ def _hand(player) -> tuple[tuple, tuple, list]:
     got = _HANDS.get(key)
     if got is None:
         keys, toks = classes(p)
-        if len(_HANDS) > _CACHE_SIZE:
-            _HANDS.clear()
-        got = _HANDS[key] = (tuple(keys), tuple(len(t) for t in toks), toks)
+        got = (tuple(keys), tuple(len(t) for t in toks), toks)
+        _HANDS.put(key, got)
     return got
 
 
-_HANDS: dict[tuple, tuple] = {}
+class Recent:
+    """A memo that keeps what was used recently: two generations of at most ``size`` entries
+    each; when the young one is full it becomes the old one and the old one is dropped, and an
+    entry found in the old one moves back to the young one. So an entry asked for again and
+    again (a search returning to the same state) stays, where emptying the whole memo when full
+    would lose it, at the cost of one dict look-up more on a miss.
+    """
+
+    __slots__ = ("size", "young", "old")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def get(self, key):
+        """The value stored for ``key``, or ``None``."""
+        got = self.young.get(key)
+        if got is None:
+            got = self.old.get(key)
+            if got is not None:
+                self.put(key, got)
+        return got
+
+    def put(self, key, value) -> None:
+        """Store ``value`` (not ``None``) for ``key``."""
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self.young = {}
+        self.old = {}
 
 
-#: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
-#: then applying, then listing again after a move that changed something else)
-_CACHE: dict[tuple, tuple] = {}
-_CACHE_SIZE = 20000
+#: the hands already grouped into classes, by what they depend on
+_HANDS = Recent(10000)
+#: fronts already found, by hand, price and contracts (the same recur within a decision: listing,
+#: then applying ``pay=""``; a search visiting a state again)
+_FRONTS = Recent(10000)
+
+
+def clear_caches() -> None:
+    """Forget the hands and fronts remembered (for tests and benchmarks: the answers are the same)."""
+    _HANDS.clear()
+    _FRONTS.clear()
 
 
 def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
