@@ -300,11 +300,11 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     :data:`_W`-bit fields: the wild symbols spent, an empty field, the worth, markers and units
     spent, the money, what is spent off each build cut that can matter, and above them the units
     paid (the first six fields at their places in a key, :data:`_GUARDS`). A payment is packed
-    as digits base ``base`` at its classes' places, earliest class highest, so comparing two
-    partial payments over the same classes as integers compares them as tuples.
+    as one digit per class (how many of its tokens are spent, in as many bits as the largest
+    count needs), earliest class highest, so comparing two partial payments as integers compares
+    them as tuples, whatever order the walk takes the classes in.
     """
     purpose = "route" if kind == "route" else "contract"
-    infos = [_class_info(c, purpose, second, colour) for c in keys]
     n = len(keys)
     # Build cuts (module text): for a set m of contracts, the squares of the others plus what
     # the kept tokens feeding m can add. The least counts, capped by the cubes left: a cut no
@@ -314,19 +314,19 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     for i, (col, _e) in enumerate(contracts):
         bits[col] = bits.get(col, 0) | 1 << i
     every = (1 << nc) - 1
-    feeds = []
-    for info in infos:
+    infos = []
+    fed = 0
+    for c in keys:
+        info = _class_info(c, purpose, second, colour)
         fd = info[6]
         if fd is None:
-            feeds.append(every)
-            continue
-        f = 0
-        for col in fd:
-            f |= bits.get(col, 0)
-        feeds.append(f)
-    fed = 0
-    for f in feeds:
+            f = every
+        else:
+            f = 0
+            for col in fd:
+                f |= bits.get(col, 0)
         fed |= f
+        infos.append((info, f))
     inside = [0] * (1 << nc)  # squares of the contracts in each set
     for m in range(1, 1 << nc):
         low = m & -m
@@ -337,41 +337,38 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
         if not m & fed and total - inside[m] < cap:
             cap = total - inside[m]
     cuts = [m for m in range(1, 1 << nc) if m & fed and total - inside[m] < cap]
-    cut_const = []
-    for m in cuts:
-        c = total - inside[m]
-        for info, f, cnt in zip(infos, feeds, counts, strict=True):
-            if f & m:
-                c += info[5] * cnt
-        cut_const.append(c)
+    cut_const = [total - inside[m] for m in cuts]
     ps = 7 + _W * (6 + len(cuts))
-    base = max(counts, default=0) + 1
+    # A payment's digits: ``size`` bits per class, the earliest class highest.
+    size = max(counts, default=0).bit_length()
     t_units = t_mk = t_wo = t_wi = 0
     start = 0 if second else 2
     if colour is None:
         start |= 1
     walked = []  # (class, pays colour, count, packed items spent by count, flags by count, place)
-    place = base ** n
-    for j, (info, f, cnt) in enumerate(zip(infos, feeds, counts, strict=True)):
+    shift = size * n
+    for j, ((info, f), cnt) in enumerate(zip(infos, counts, strict=True)):
         use, pays, one, cover, route, weight, _fd, items = info
-        place //= base
+        shift -= size
         t_units += items[0] * cnt
         t_mk += items[1] * cnt
         t_wo += items[2] * cnt
         t_wi += items[3] * cnt
-        if use == 0 and not pays:
-            start |= cover  # never spent: kept whole
-            continue
         if f:
             for g, m in enumerate(cuts):
                 if f & m:
-                    one += weight << 7 + _W * (6 + g)
+                    cut_const[g] += weight * cnt
+                    if use or pays:
+                        one += weight << 7 + _W * (6 + g)
+        if use == 0 and not pays:
+            start |= cover  # never spent: kept whole
+            continue
         if cnt == 1:  # most dice: none spent or the one
-            walked.append((j, pays, 1, (0, one), (cover, route), place))
+            walked.append((j, pays, 1, (0, one), (cover, route), 1 << shift))
         else:
             walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
-                           [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
-    units = [info[0] for info in infos]
+                           [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], 1 << shift))
+    units = [info[0][0] for info in infos]
     shifts = [_W * (6 + g) for g in range(len(cuts))]
     # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
     totals = (t_units << 4 * _W) + (t_mk << 3 * _W) + (t_wo << 2 * _W) + t_wi
@@ -386,6 +383,8 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                 if key not in mine or path > mine[key]:
                     mine[key] = path
     out = {}
+    digit = (1 << size) - 1
+    places = range(size * (n - 1), -1, -size) if size else (0,) * n
     for t in targets:
         best = found.get(t, {})
         front: list[int] = []
@@ -401,15 +400,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                 guarded.append(k | _GUARDS)
                 if len(front) == MAX_LISTED:
                     break
-        digits = []
-        for k in front:
-            path = best[k]
-            ds = []
-            for _ in range(n):
-                path, d = divmod(path, base)
-                ds.append(d)
-            digits.append(tuple(reversed(ds)))
-        out[t] = tuple(digits)
+        out[t] = tuple([tuple([best[k] >> sh & digit for sh in places]) for k in front])
     return out
 
 
@@ -497,10 +488,15 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         left_owed = owed[i + 1]
         # Each choice as (units paid, packed change, flags set, payment digit), fewest units first:
         # x tokens paying units, and with ``paying`` one more token paying the colour die.
-        xs = range(whole + 1) if u else (0,)
-        free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
-        paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
-                                for x in xs if x < whole]) if pays else free
+        if whole == 1:  # most dice: kept, or spent (and then perhaps on the colour die)
+            kept = (0, 0, flags[0], 0)
+            free = (kept, (u, unit + adds[1], flags[1], place)) if u else (kept,)
+            paying = (kept, (0, adds[1], flags[1] | 1, place)) + free[1:] if pays else free
+        else:
+            xs = range(whole + 1) if u else (0,)
+            free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
+            paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
+                                    for x in xs if x < whole]) if pays else free
         new: dict[int, int] = {}
         get = new.get
         for st, path in states.items():
@@ -515,32 +511,37 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
                 if (ns | left_owed) & 3 != 3:
                     continue
                 q = path + dq
-                old = get(ns)
-                if old is None or q > old:
+                if q > get(ns, -1):
                     new[ns] = q
         states = new
     mask = _MASK
     spent_mask = _SPENT
     # the items' fixed part: the kept totals, and a build capped by ``cap`` (lowered per cut below)
     fixed = (cap << 6 * _W) + totals
-    cuts = list(zip(cut_const, shifts, strict=True))
+    cuts = [(cc - cap, sh - 6 * _W) for cc, sh in zip(cut_const, shifts, strict=True)]
     out: dict[int, dict] = {t: {} for t in targets}
     if not walked:  # nothing to spend: the empty payment, if it pays a price
         states = {st: path for st, path in states.items() if st & 3 == 3 and st >> ps in targets}
+    # How far the build cuts take the build below the cap, by what is spent off them (the bits
+    # of a state between its other items and its units paid); payments alike there share it.
+    lows: dict[int, int] = {}
+    first = 7 + 6 * _W
+    part = (1 << ps - first) - 1
     for st, path in states.items():
         # every partial state left pays a price in full (the walk drops the others)
         v = st >> 7
-        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W)
-        low = 0
-        for cc, sh in cuts:
-            c = cap - cc + (v >> sh & mask)  # how far this cut takes the build below the cap
-            if c > low:
-                low = c
-        if low:
-            key -= low << 6 * _W
+        spent = st >> first & part
+        low = lows.get(spent)
+        if low is None:
+            low = 0
+            for cc, sh in cuts:
+                c = (spent >> sh & mask) - cc
+                if c > low:
+                    low = c
+            lows[spent] = low = low << 6 * _W
+        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W) - low
         best = out[st >> ps]
-        old = best.get(key)
-        if old is None or path > old:
+        if path > best.get(key, -1):
             best[key] = path
     return {t: b for t, b in out.items() if b}
 
