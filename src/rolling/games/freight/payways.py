@@ -184,12 +184,17 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
     """The seat's unfinished contracts as ``(colour, empty squares)`` and its cubes in supply,
     after taking the contract on link ``take`` (if given)."""
     links = state.map.links
-    contracts = tuple((links[i].colour, links[i].length - state.cubes[i]) for i in state.players[seat].contracts)
-    left = state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    cubes = state.cubes
+    out = []
+    left = state.comp.box["cubes_per_player"]  # less the cubes on the seat's contracts (its cubes in use)
+    for i in state.players[seat].contracts:
+        ln = links[i]
+        left -= cubes[i]
+        out.append((ln.colour, ln.length - cubes[i]))
     if take is not None:
-        contracts += ((take.colour, take.length - 1),)
+        out.append((take.colour, take.length - 1))
         left -= 1
-    return contracts, left
+    return tuple(out), left
 
 
 def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
