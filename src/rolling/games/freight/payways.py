@@ -292,8 +292,9 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`payments` as spent vectors for each price in ``targets`` (any dice), from the
     seat's classes alone.
 
-    Payments are not enumerated one by one: a walk over the classes keeps, after each class, one
-    partial payment per distinct *partial state* (units paid, what is spent off each build cut,
+    Payments are not enumerated one by one: a walk over the classes (those that can pay the
+    colour die first, then by count) keeps, after each class, one partial payment per distinct
+    *partial state* (units paid, what is spent off each build cut,
     the additive items spent so far, colours covered by the classes kept so far, route symbol
     spent), since two partial payments in the same state have the same completions with the same
     order items. Of two in one state the one spending more of the earlier classes (dice in die
@@ -373,6 +374,10 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
         else:
             walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
                            [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], 1 << shift))
+    # The classes that can pay the colour die first (a partial payment that did not pay it is
+    # dropped as soon as no later class can), then the fewest tokens first (most branching last):
+    # fewer partial payments, the same fronts (a payment's digits stay at its classes' places).
+    walked.sort(key=lambda w: (not w[1], w[2]))
     units = [info[0][0] for info in infos]
     shifts = [_W * (6 + g) for g in range(len(cuts))]
     # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
