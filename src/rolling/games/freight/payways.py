@@ -491,22 +491,10 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         reach[i] = r
         owed[i] = owed[i + 1] | (1 if pays else 0) | (flags[-1] & 2)
     states = {start: 0}
-    for i, (j, pays, whole, adds, flags, place) in enumerate(walked):
-        u = use[j]
-        unit = u << ps
+    for i, (j, pays, whole, adds, flags, place) in enumerate(walked[:-1]):
         after = reach[i + 1]
         left_owed = owed[i + 1]
-        # Each choice as (units paid, packed change, flags set, payment digit), fewest units first:
-        # x tokens paying units, and with ``paying`` one more token paying the colour die.
-        if whole == 1:  # most dice: kept, or spent (and then perhaps on the colour die)
-            kept = (0, 0, flags[0], 0)
-            free = (kept, (u, unit + adds[1], flags[1], place)) if u else (kept,)
-            paying = (kept, (0, adds[1], flags[1] | 1, place)) + free[1:] if pays else free
-        else:
-            xs = range(whole + 1) if u else (0,)
-            free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
-            paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
-                                    for x in xs if x < whole]) if pays else free
+        free, paying = _choices(use[j], ps, pays, whole, adds, flags, place)
         new: dict[int, int] = {}
         get = new.get
         for st, path in states.items():
@@ -524,36 +512,66 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
                 if q > get(ns, -1):
                     new[ns] = q
         states = new
+    # The last class completes each partial payment, which is keyed at once: the items' fixed part
+    # (the kept totals, and a build capped by ``cap``, lowered per cut), less what it spends.
+    if walked:
+        j, pays, whole, adds, flags, place = walked[-1]
+        free, paying = _choices(use[j], ps, pays, whole, adds, flags, place)
+    else:  # nothing to spend: the empty payment, if it pays a price
+        free = paying = ((0, 0, 0, 0),)
     mask = _MASK
     spent_mask = _SPENT
-    # the items' fixed part: the kept totals, and a build capped by ``cap`` (lowered per cut below)
     fixed = (cap << 6 * _W) + totals
     cuts = [(cc - cap, sh - 6 * _W) for cc, sh in zip(cut_const, shifts, strict=True)]
     out: dict[int, dict] = {t: {} for t in targets}
-    if not walked:  # nothing to spend: the empty payment, if it pays a price
-        states = {st: path for st, path in states.items() if st & 3 == 3 and st >> ps in targets}
     # How far the build cuts take the build below the cap, by what is spent off them (the bits
     # of a state between its other items and its units paid); payments alike there share it.
     lows: dict[int, int] = {}
     first = 7 + 6 * _W
     part = (1 << ps - first) - 1
     for st, path in states.items():
-        # every partial state left pays a price in full (the walk drops the others)
-        v = st >> 7
-        spent = st >> first & part
-        low = lows.get(spent)
-        if low is None:
-            low = 0
-            for cc, sh in cuts:
-                c = (spent >> sh & mask) - cc
-                if c > low:
-                    low = c
-            lows[spent] = low = low << 6 * _W
-        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W) - low
-        best = out[st >> ps]
-        if path > best.get(key, -1):
-            best[key] = path
+        paid = st >> ps
+        for du, d, fl, dq in (free if st & 1 else paying):
+            np = paid + du
+            if np > top_t:
+                break
+            if not (tmask >> np) & 1:
+                continue
+            ns = (st + d) | fl
+            if ns & 3 != 3:
+                continue
+            v = ns >> 7
+            spent = ns >> first & part
+            low = lows.get(spent)
+            if low is None:
+                low = 0
+                for cc, sh in cuts:
+                    c = (spent >> sh & mask) - cc
+                    if c > low:
+                        low = c
+                lows[spent] = low = low << 6 * _W
+            key = fixed - (v & spent_mask) + (v & _MONEY) + ((ns >> 2 & 31).bit_count() << _W) - low
+            best = out[np]
+            q = path + dq
+            if q > best.get(key, -1):
+                best[key] = q
     return {t: b for t, b in out.items() if b}
+
+
+def _choices(u: int, ps: int, pays: bool, whole: int, adds, flags, place: int) -> tuple:
+    """A class's choices in a walk of :func:`_run`, as ``(units paid, packed change, flags set,
+    payment digit)``, fewest units first: for a partial payment that paid the colour die (or has
+    none to pay), ``x`` tokens paying ``u`` units each; for one that has not, also one more token
+    paying the colour die (``pays``)."""
+    unit = u << ps
+    if whole == 1:  # most dice: kept, or spent (and then perhaps on the colour die)
+        kept = (0, 0, flags[0], 0)
+        free = (kept, (u, unit + adds[1], flags[1], place)) if u else (kept,)
+        return free, (kept, (0, adds[1], flags[1] | 1, place)) + free[1:] if pays else free
+    xs = range(whole + 1) if u else (0,)
+    free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
+    return free, sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
+                                for x in xs if x < whole]) if pays else free
 
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
