@@ -316,9 +316,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     # the kept tokens feeding m can add. The least counts, capped by the cubes left: a cut no
     # token feeds lowers the cap, a cut no payment can bring below the cap is dropped.
     nc = len(contracts)
-    bits: dict[str, int] = {}  # the contracts of each colour, as bits
-    for i, (col, _e) in enumerate(contracts):
-        bits[col] = bits.get(col, 0) | 1 << i
+    bits, inside = _contract_sets(contracts)
     every = (1 << nc) - 1
     infos = []
     fed = 0
@@ -333,10 +331,6 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                 f |= bits.get(col, 0)
         fed |= f
         infos.append((info, f))
-    inside = [0] * (1 << nc)  # squares of the contracts in each set
-    for m in range(1, 1 << nc):
-        low = m & -m
-        inside[m] = inside[m ^ low] + contracts[low.bit_length() - 1][1]
     total = inside[-1]
     cap = min(left, total)
     for m in range(1, 1 << nc):
@@ -412,6 +406,21 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                     break
         out[t] = tuple([tuple([best[k] >> sh & digit for sh in places]) for k in front])
     return out
+
+
+@lru_cache(maxsize=4096)
+def _contract_sets(contracts: tuple) -> tuple[dict, tuple]:
+    """For :func:`_fronts`: the contracts of each colour as bits, and the empty squares of the
+    contracts in each set (bit mask) of them (remembered: a seat's contracts recur from one
+    decision to the next; the dict is shared, read only)."""
+    bits: dict[str, int] = {}
+    for i, (col, _e) in enumerate(contracts):
+        bits[col] = bits.get(col, 0) | 1 << i
+    inside = [0] * (1 << len(contracts))
+    for m in range(1, 1 << len(contracts)):
+        low = m & -m
+        inside[m] = inside[m ^ low] + contracts[low.bit_length() - 1][1]
+    return bits, tuple(inside)
 
 
 #: the bits of one counted item in a packed partial state of :func:`_fronts` (none nears 2**10)
