@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from itertools import combinations, product
+from math import prod
 
 from freight_helpers import after_draft, give_contract, set_dice
 
@@ -20,7 +21,7 @@ from rolling.games.freight.actions import Build, BuildStation, BuyImprovement, E
 from rolling.games.freight.contracts import can_start, contract_cost
 from rolling.games.freight.improvements import improvement_cost
 from rolling.games.freight.payment import check_purchase, pay_text
-from rolling.games.freight.payways import Scorer, _contracts, classes, payments
+from rolling.games.freight.payways import MAX_LISTED, Scorer, _contracts, classes, payments
 from rolling.games.freight.routes import enumerate_routes, route_payment
 from rolling.games.freight.stations import station_cost
 
@@ -306,3 +307,66 @@ def test_a_walk_with_nothing_to_spend():
     assert _fronts((), (), "red", "buy", False, (("red", 2),), 10, (0,)) == {0: ()}
     assert _fronts((), (), None, "route", True, (), 10, (0,)) == {0: ()}  # the route symbol owed
     assert _fronts((("d", "bonus", False),), (1,), None, "buy", False, (), 10, (0, 2)) == {0: ((0,),), 2: ()}
+
+
+def reference_front(state, seat, colour, generic, purpose, second=False, take=None):
+    """The payments to list, found without the walk: every spent vector over the token classes
+    that ``check_purchase`` accepts, its key by :class:`Scorer`; per key the one spending the most
+    of the earliest tokens (spent vectors compared as tuples), then the Pareto front, best first."""
+    p = state.players[seat]
+    keys, toks = classes(p)
+    counts = [len(t) for t in toks]
+    contracts, left = _contracts(state, seat, take)
+    scorer = Scorer(keys, counts, purpose, contracts, left)
+    best: dict = {}
+    for spent in product(*[range(c + 1) for c in counts]):
+        tokens = [tok for j, x in enumerate(spent) for tok in toks[j][:x]]
+        try:
+            check_purchase(p, tokens, colour, generic, purpose, "test", second)
+        except IllegalAction:
+            continue
+        k = scorer.key(spent)
+        if k not in best or spent > best[k]:
+            best[k] = spent
+    front = [k for k in best if not any(o != k and all(x >= y for x, y in zip(o, k, strict=True)) for o in best)]
+    return [best[k] for k in sorted(front, reverse=True)][:MAX_LISTED]
+
+
+def test_fronts_are_the_reference_fronts_payment_by_payment():
+    """Issue 34 (the walk made cheaper, its cache): in states of random games, each price's listed
+    payments are exactly those of a search without the walk or its cache (:func:`reference_front`),
+    in the same order, and of payments keeping the same the one spending the most of the earliest
+    tokens; asked again (from the cache) and after emptying the cache, the same."""
+    from rolling.games.freight import payways
+
+    checked = 0
+    for st, seat, _acts in random_turn_states(3, 4, every=6):
+        p = st.players[seat]
+        keys, toks = classes(p)
+        if prod(len(t) + 1 for t in toks) > 3000:
+            continue
+        for _a, _engine, colour, dice, purpose, second, take in prices(st, seat):
+            want = reference_front(st, seat, colour, dice, purpose, second, take)
+            for _ in range(2):
+                got = payments(st, seat, colour, dice, purpose, second, take)
+                spent = [tuple(sum(1 for t in pay if t in group) for group in toks) for pay in got]
+                assert spent == want, (colour, dice, purpose, second)
+            payways.clear_caches()
+            checked += 1
+    assert checked > 100
+
+
+def test_the_memo_keeps_what_was_used_recently():
+    """Issue 34: the fronts' memo (:class:`payways.Recent`) holds at most two generations; an
+    entry asked for again survives when the memo fills up, one not asked for is dropped."""
+    from rolling.games.freight.payways import Recent
+
+    memo = Recent(3)
+    for k in range(3):
+        memo.put(k, str(k))
+    memo.put(3, "3")  # the young generation was full: 0, 1, 2 are now the old one
+    assert memo.get(0) == "0"  # found in the old generation: young again
+    for k in range(4, 6):
+        memo.put(k, str(k))  # 3, 0, 4 fill the young one; 5 starts a new one, 1 and 2 go
+    assert [memo.get(k) for k in range(6)] == ["0", None, None, "3", "4", "5"]
+    assert len(memo.young) + len(memo.old) <= 6

@@ -184,12 +184,17 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
     """The seat's unfinished contracts as ``(colour, empty squares)`` and its cubes in supply,
     after taking the contract on link ``take`` (if given)."""
     links = state.map.links
-    contracts = tuple((links[i].colour, links[i].length - state.cubes[i]) for i in state.players[seat].contracts)
-    left = state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    cubes = state.cubes
+    out = []
+    left = state.comp.box["cubes_per_player"]  # less the cubes on the seat's contracts (its cubes in use)
+    for i in state.players[seat].contracts:
+        ln = links[i]
+        left -= cubes[i]
+        out.append((ln.colour, ln.length - cubes[i]))
     if take is not None:
-        contracts += ((take.colour, take.length - 1),)
+        out.append((take.colour, take.length - 1))
         left -= 1
-    return contracts, left
+    return tuple(out), left
 
 
 def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
@@ -209,14 +214,12 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
     contracts, left = _contracts(state, seat, take)
     # Contracts, improvements and stations take the same tokens alike; only a route differs.
     base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
-    front = _CACHE.get(base + (generic,))
+    front = _FRONTS.get(base + (generic,))
     if front is None:
-        targets = tuple(sorted({generic, *(t for t in also if base + (t,) not in _CACHE)}))
+        targets = tuple(sorted({generic, *(t for t in also if _FRONTS.get(base + (t,)) is None)}))
         got = _fronts(*base, targets)
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.clear()
         for t, f in got.items():
-            _CACHE[base + (t,)] = f
+            _FRONTS.put(base + (t,), f)
         front = got[generic]
     return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
 
@@ -229,19 +232,59 @@ def _hand(player) -> tuple[tuple, tuple, list]:
     got = _HANDS.get(key)
     if got is None:
         keys, toks = classes(p)
-        if len(_HANDS) > _CACHE_SIZE:
-            _HANDS.clear()
-        got = _HANDS[key] = (tuple(keys), tuple(len(t) for t in toks), toks)
+        got = (tuple(keys), tuple(len(t) for t in toks), toks)
+        _HANDS.put(key, got)
     return got
 
 
-_HANDS: dict[tuple, tuple] = {}
+class Recent:
+    """A memo that keeps what was used recently: two generations of at most ``size`` entries
+    each; when the young one is full it becomes the old one and the old one is dropped, and an
+    entry found in the old one moves back to the young one. So an entry asked for again and
+    again (a search returning to the same state) stays, where emptying the whole memo when full
+    would lose it, at the cost of one dict look-up more on a miss.
+    """
+
+    __slots__ = ("size", "young", "old")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def get(self, key):
+        """The value stored for ``key``, or ``None``."""
+        got = self.young.get(key)
+        if got is None:
+            got = self.old.get(key)
+            if got is not None:
+                self.put(key, got)
+        return got
+
+    def put(self, key, value) -> None:
+        """Store ``value`` (not ``None``) for ``key``."""
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self.young = {}
+        self.old = {}
 
 
-#: fronts already found, by hand and price (the same hand and price recur within a turn: listing,
-#: then applying, then listing again after a move that changed something else)
-_CACHE: dict[tuple, tuple] = {}
-_CACHE_SIZE = 20000
+#: the hands already grouped into classes, by what they depend on
+_HANDS = Recent(10000)
+#: fronts already found, by hand, price and contracts (the same recur within a decision: listing,
+#: then applying ``pay=""``; a search visiting a state again)
+_FRONTS = Recent(10000)
+
+
+def clear_caches() -> None:
+    """Forget the hands and fronts remembered (for tests and benchmarks: the answers are the same)."""
+    _HANDS.clear()
+    _FRONTS.clear()
 
 
 def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
@@ -249,8 +292,9 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`payments` as spent vectors for each price in ``targets`` (any dice), from the
     seat's classes alone.
 
-    Payments are not enumerated one by one: a walk over the classes keeps, after each class, one
-    partial payment per distinct *partial state* (units paid, what is spent off each build cut,
+    Payments are not enumerated one by one: a walk over the classes (those that can pay the
+    colour die first, then by count) keeps, after each class, one partial payment per distinct
+    *partial state* (units paid, what is spent off each build cut,
     the additive items spent so far, colours covered by the classes kept so far, route symbol
     spent), since two partial payments in the same state have the same completions with the same
     order items. Of two in one state the one spending more of the earlier classes (dice in die
@@ -262,78 +306,73 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     :data:`_W`-bit fields: the wild symbols spent, an empty field, the worth, markers and units
     spent, the money, what is spent off each build cut that can matter, and above them the units
     paid (the first six fields at their places in a key, :data:`_GUARDS`). A payment is packed
-    as digits base ``base`` at its classes' places, earliest class highest, so comparing two
-    partial payments over the same classes as integers compares them as tuples.
+    as one digit per class (how many of its tokens are spent, in as many bits as the largest
+    count needs), earliest class highest, so comparing two partial payments as integers compares
+    them as tuples, whatever order the walk takes the classes in.
     """
     purpose = "route" if kind == "route" else "contract"
-    infos = [_class_info(c, purpose, second, colour) for c in keys]
     n = len(keys)
     # Build cuts (module text): for a set m of contracts, the squares of the others plus what
     # the kept tokens feeding m can add. The least counts, capped by the cubes left: a cut no
     # token feeds lowers the cap, a cut no payment can bring below the cap is dropped.
     nc = len(contracts)
-    bits: dict[str, int] = {}  # the contracts of each colour, as bits
-    for i, (col, _e) in enumerate(contracts):
-        bits[col] = bits.get(col, 0) | 1 << i
+    bits, inside = _contract_sets(contracts)
     every = (1 << nc) - 1
-    feeds = []
-    for info in infos:
+    infos = []
+    fed = 0
+    for c in keys:
+        info = _class_info(c, purpose, second, colour)
         fd = info[6]
         if fd is None:
-            feeds.append(every)
-            continue
-        f = 0
-        for col in fd:
-            f |= bits.get(col, 0)
-        feeds.append(f)
-    fed = 0
-    for f in feeds:
+            f = every
+        else:
+            f = 0
+            for col in fd:
+                f |= bits.get(col, 0)
         fed |= f
-    inside = [0] * (1 << nc)  # squares of the contracts in each set
-    for m in range(1, 1 << nc):
-        low = m & -m
-        inside[m] = inside[m ^ low] + contracts[low.bit_length() - 1][1]
+        infos.append((info, f))
     total = inside[-1]
     cap = min(left, total)
     for m in range(1, 1 << nc):
         if not m & fed and total - inside[m] < cap:
             cap = total - inside[m]
     cuts = [m for m in range(1, 1 << nc) if m & fed and total - inside[m] < cap]
-    cut_const = []
-    for m in cuts:
-        c = total - inside[m]
-        for info, f, cnt in zip(infos, feeds, counts, strict=True):
-            if f & m:
-                c += info[5] * cnt
-        cut_const.append(c)
+    cut_const = [total - inside[m] for m in cuts]
     ps = 7 + _W * (6 + len(cuts))
-    base = max(counts, default=0) + 1
+    # A payment's digits: ``size`` bits per class, the earliest class highest.
+    size = max(counts, default=0).bit_length()
     t_units = t_mk = t_wo = t_wi = 0
     start = 0 if second else 2
     if colour is None:
         start |= 1
     walked = []  # (class, pays colour, count, packed items spent by count, flags by count, place)
-    place = base ** n
-    for j, (info, f, cnt) in enumerate(zip(infos, feeds, counts, strict=True)):
+    shift = size * n
+    for j, ((info, f), cnt) in enumerate(zip(infos, counts, strict=True)):
         use, pays, one, cover, route, weight, _fd, items = info
-        place //= base
+        shift -= size
         t_units += items[0] * cnt
         t_mk += items[1] * cnt
         t_wo += items[2] * cnt
         t_wi += items[3] * cnt
-        if use == 0 and not pays:
-            start |= cover  # never spent: kept whole
-            continue
         if f:
             for g, m in enumerate(cuts):
                 if f & m:
-                    one += weight << 7 + _W * (6 + g)
+                    cut_const[g] += weight * cnt
+                    if use or pays:
+                        one += weight << 7 + _W * (6 + g)
+        if use == 0 and not pays:
+            start |= cover  # never spent: kept whole
+            continue
         if cnt == 1:  # most dice: none spent or the one
-            walked.append((j, pays, 1, (0, one), (cover, route), place))
+            walked.append((j, pays, 1, (0, one), (cover, route), 1 << shift))
         else:
             walked.append((j, pays, cnt, [one * k for k in range(cnt + 1)],
-                           [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], place))
-    units = [info[0] for info in infos]
+                           [(cover if k < cnt else 0) | (route if k else 0) for k in range(cnt + 1)], 1 << shift))
+    # The classes that can pay the colour die first (a partial payment that did not pay it is
+    # dropped as soon as no later class can), then the fewest tokens first (most branching last):
+    # fewer partial payments, the same fronts (a payment's digits stay at its classes' places).
+    walked.sort(key=lambda w: (not w[1], w[2]))
+    units = [info[0][0] for info in infos]
     shifts = [_W * (6 + g) for g in range(len(cuts))]
     # the kept items in a key's places (see _run), money (collected) and colours covered left at 0
     totals = (t_units << 4 * _W) + (t_mk << 3 * _W) + (t_wo << 2 * _W) + t_wi
@@ -348,6 +387,8 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                 if key not in mine or path > mine[key]:
                     mine[key] = path
     out = {}
+    digit = (1 << size) - 1
+    places = range(size * (n - 1), -1, -size) if size else (0,) * n
     for t in targets:
         best = found.get(t, {})
         front: list[int] = []
@@ -363,16 +404,23 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
                 guarded.append(k | _GUARDS)
                 if len(front) == MAX_LISTED:
                     break
-        digits = []
-        for k in front:
-            path = best[k]
-            ds = []
-            for _ in range(n):
-                path, d = divmod(path, base)
-                ds.append(d)
-            digits.append(tuple(reversed(ds)))
-        out[t] = tuple(digits)
+        out[t] = tuple([tuple([best[k] >> sh & digit for sh in places]) for k in front])
     return out
+
+
+@lru_cache(maxsize=4096)
+def _contract_sets(contracts: tuple) -> tuple[dict, tuple]:
+    """For :func:`_fronts`: the contracts of each colour as bits, and the empty squares of the
+    contracts in each set (bit mask) of them (remembered: a seat's contracts recur from one
+    decision to the next; the dict is shared, read only)."""
+    bits: dict[str, int] = {}
+    for i, (col, _e) in enumerate(contracts):
+        bits[col] = bits.get(col, 0) | 1 << i
+    inside = [0] * (1 << len(contracts))
+    for m in range(1, 1 << len(contracts)):
+        low = m & -m
+        inside[m] = inside[m ^ low] + contracts[low.bit_length() - 1][1]
+    return bits, tuple(inside)
 
 
 #: the bits of one counted item in a packed partial state of :func:`_fronts` (none nears 2**10)
@@ -452,17 +500,10 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
         reach[i] = r
         owed[i] = owed[i + 1] | (1 if pays else 0) | (flags[-1] & 2)
     states = {start: 0}
-    for i, (j, pays, whole, adds, flags, place) in enumerate(walked):
-        u = use[j]
-        unit = u << ps
+    for i, (j, pays, whole, adds, flags, place) in enumerate(walked[:-1]):
         after = reach[i + 1]
         left_owed = owed[i + 1]
-        # Each choice as (units paid, packed change, flags set, payment digit), fewest units first:
-        # x tokens paying units, and with ``paying`` one more token paying the colour die.
-        xs = range(whole + 1) if u else (0,)
-        free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
-        paying = sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
-                                for x in xs if x < whole]) if pays else free
+        free, paying = _choices(use[j], ps, pays, whole, adds, flags, place)
         new: dict[int, int] = {}
         get = new.get
         for st, path in states.items():
@@ -477,34 +518,69 @@ def _run(walked, use, start: int, targets: set, ps: int, cap: int, cut_const, sh
                 if (ns | left_owed) & 3 != 3:
                     continue
                 q = path + dq
-                old = get(ns)
-                if old is None or q > old:
+                if q > get(ns, -1):
                     new[ns] = q
         states = new
+    # The last class completes each partial payment, which is keyed at once: the items' fixed part
+    # (the kept totals, and a build capped by ``cap``, lowered per cut), less what it spends.
+    if walked:
+        j, pays, whole, adds, flags, place = walked[-1]
+        free, paying = _choices(use[j], ps, pays, whole, adds, flags, place)
+    else:  # nothing to spend: the empty payment, if it pays a price
+        free = paying = ((0, 0, 0, 0),)
     mask = _MASK
     spent_mask = _SPENT
-    # the items' fixed part: the kept totals, and a build capped by ``cap`` (lowered per cut below)
     fixed = (cap << 6 * _W) + totals
-    cuts = list(zip(cut_const, shifts, strict=True))
+    cuts = [(cc - cap, sh - 6 * _W) for cc, sh in zip(cut_const, shifts, strict=True)]
     out: dict[int, dict] = {t: {} for t in targets}
-    if not walked:  # nothing to spend: the empty payment, if it pays a price
-        states = {st: path for st, path in states.items() if st & 3 == 3 and st >> ps in targets}
+    # How far the build cuts take the build below the cap, by what is spent off them (the bits
+    # of a state between its other items and its units paid); payments alike there share it.
+    lows: dict[int, int] = {}
+    first = 7 + 6 * _W
+    part = (1 << ps - first) - 1
     for st, path in states.items():
-        # every partial state left pays a price in full (the walk drops the others)
-        v = st >> 7
-        key = fixed - (v & spent_mask) + (v & _MONEY) + ((st >> 2 & 31).bit_count() << _W)
-        low = 0
-        for cc, sh in cuts:
-            c = cap - cc + (v >> sh & mask)  # how far this cut takes the build below the cap
-            if c > low:
-                low = c
-        if low:
-            key -= low << 6 * _W
-        best = out[st >> ps]
-        old = best.get(key)
-        if old is None or path > old:
-            best[key] = path
+        paid = st >> ps
+        for du, d, fl, dq in (free if st & 1 else paying):
+            np = paid + du
+            if np > top_t:
+                break
+            if not (tmask >> np) & 1:
+                continue
+            ns = (st + d) | fl
+            if ns & 3 != 3:
+                continue
+            v = ns >> 7
+            spent = ns >> first & part
+            low = lows.get(spent)
+            if low is None:
+                low = 0
+                for cc, sh in cuts:
+                    c = (spent >> sh & mask) - cc
+                    if c > low:
+                        low = c
+                lows[spent] = low = low << 6 * _W
+            key = fixed - (v & spent_mask) + (v & _MONEY) + ((ns >> 2 & 31).bit_count() << _W) - low
+            best = out[np]
+            q = path + dq
+            if q > best.get(key, -1):
+                best[key] = q
     return {t: b for t, b in out.items() if b}
+
+
+def _choices(u: int, ps: int, pays: bool, whole: int, adds, flags, place: int) -> tuple:
+    """A class's choices in a walk of :func:`_run`, as ``(units paid, packed change, flags set,
+    payment digit)``, fewest units first: for a partial payment that paid the colour die (or has
+    none to pay), ``x`` tokens paying ``u`` units each; for one that has not, also one more token
+    paying the colour die (``pays``)."""
+    unit = u << ps
+    if whole == 1:  # most dice: kept, or spent (and then perhaps on the colour die)
+        kept = (0, 0, flags[0], 0)
+        free = (kept, (u, unit + adds[1], flags[1], place)) if u else (kept,)
+        return free, (kept, (0, adds[1], flags[1] | 1, place)) + free[1:] if pays else free
+    xs = range(whole + 1) if u else (0,)
+    free = [(x * u, x * unit + adds[x], flags[x], x * place) for x in xs]
+    return free, sorted(free + [(x * u, x * unit + adds[x + 1], flags[x + 1] | 1, (x + 1) * place)
+                                for x in xs if x < whole]) if pays else free
 
 
 def class_units(c: Cls, purpose: str, second: bool = False) -> int:
