@@ -4,7 +4,11 @@ Freight (:mod:`rolling.bots.freight_value`), issue 34.
 Usage (training dependencies: ``pip install -e '.[train]'``, which brings LightGBM)::
 
     nice python scripts/train_value.py --games 3000 --seed 1 --workers 2 --out runs/stars-value
-    nice python scripts/train_value.py --game freight --games 4000 --seed 1 --workers 2 --out runs/freight-value
+    nice python scripts/train_value.py --game freight --games 1200 --seed 1 --workers 2 --rounds 200 --out runs/freight-value
+
+These two commands made the shipped models; each writes over the package's model file unless
+``--model`` says where else, and a rerun gives byte-identical files (docs/strength.md,
+*Reproducibility*; tests/stars_bots/test_train_value.py checks it at a tiny size).
 
 Rolling Freight (``--game freight``): the heuristic in every seat, West Coast with 2 to 4 players
 and Southern with 3 to 5 in turn (game ``g`` dealt with engine seed ``--seed * 1,000,003 + g``, no
