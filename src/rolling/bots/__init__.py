@@ -53,6 +53,7 @@ BOTS: dict[str, dict[str, object]] = {
         "random": "rolling.bots.market:MarketRandomBot",
         "heuristic": "rolling.bots.market:MarketHeuristicBot",
         "policy": "rolling.bots.market_policy:MarketPolicyBot",
+        "value": "rolling.bots.market_value:MarketValueBot",
     },
 }
 
