@@ -59,7 +59,7 @@ BOTS: dict[str, dict[str, object]] = {
 
 #: game -> the name of its strongest bot for batches, what the seat ``bot`` means in ``simulate``
 #: (fast enough for hundreds of thousands of games)
-STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "value"}
 
 #: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
 #: strongest bot with a budget suited to a person waiting (docs/strength.md: the search with the

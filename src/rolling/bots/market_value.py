@@ -228,11 +228,14 @@ class ValueNet:
 
 
 class ValueModel:
-    """One :class:`ValueNet` per number of turns left after the current one (1..11).
+    """One :class:`ValueNet` per number of turns left after the current one (1..11), or the mean
+    of several such sets (an ensemble: the networks' errors partly cancel, so the choice among
+    close ends is less often decided by one network's error).
 
     Args:
         weights: the arrays of every network, keyed ``t{turns_left}_{name}`` (``name`` as in
-            :class:`ValueNet`).
+            :class:`ValueNet`), or ``m{j}_t{turns_left}_{name}`` for member ``j`` of an
+            ensemble; ``k`` and ``residual`` (see the attributes) are shared.
         turns: the turns left it must value (all, 1..11, unless training builds it turn by turn).
 
     Raises:
@@ -249,19 +252,30 @@ class ValueModel:
             from .market_policy import shipped_params, worth_tables
 
             self.tables = worth_tables(shipped_params())
-        self.nets: dict[int, ValueNet] = {}
+        members = sorted({k.split("_", 1)[0] for k in weights if k.startswith("m") and "_" in k})
+        prefixes = [m + "_" for m in members] or [""]
+        #: turns left -> the networks (one per ensemble member) whose mean is the value
+        self.nets: dict[int, list[ValueNet]] = {}
         for t in turns:
-            part = {k.split("_", 1)[1]: v for k, v in weights.items() if k.startswith(f"t{t}_")}
-            if not part:
-                raise ValueError(f"no value network for {t} turns left")
-            self.nets[t] = ValueNet(part)
+            self.nets[t] = []
+            for pre in prefixes:
+                key = f"{pre}t{t}_"
+                part = {k[len(key):]: v for k, v in weights.items() if k.startswith(key)}
+                if not part:
+                    raise ValueError(f"no value network for {t} turns left")
+                self.nets[t].append(ValueNet(part))
 
     def value(self, turns_left: int, cash: np.ndarray, values: np.ndarray, shares: np.ndarray) -> np.ndarray:
         """Expected final cash (dollars, (N,)) of post-decision positions with ``turns_left`` turns
         after this one; the cash itself after the last turn (0), where holdings are worth nothing."""
         if turns_left == 0:
             return cash.astype(np.float64)
-        v = self.nets[turns_left](features(turns_left, cash, values, shares))
+        x = features(turns_left, cash, values, shares)
+        nets = self.nets[turns_left]
+        v = nets[0](x)
+        for net in nets[1:]:
+            v += net(x)
+        v /= len(nets)
         if self.residual:
             v += plan_scores(turns_left, self.tables, cash, values, shares)
         return v
