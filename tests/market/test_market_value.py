@@ -42,7 +42,7 @@ def test_networks_ship_small_and_load_fast():
 def test_a_model_without_every_turn_is_refused():
     """A file lacking the network of some turns left is an error, not a silent default."""
     with np.load(resources.files("rolling.bots.data").joinpath("market_value.npz")) as d:
-        weights = {k: d[k] for k in d.files if not k.startswith("t7_")}
+        weights = {k: d[k] for k in d.files if not k.startswith(("t7_", "m1_t7_"))}
     with pytest.raises(ValueError, match="7 turns left"):
         ValueModel(weights)
 
