@@ -21,6 +21,10 @@ Usage (numpy only; from a checkout with ``PYTHONPATH=src``, or with ``rolling`` 
 3. **Evaluation.** ``bot:value`` with the new networks and ``bot:policy`` play the same
    ``--eval-games`` games of run seed ``--eval-seed`` (paired).
 
+4. **Ensemble.** ``--merge OUT.npz A.npz B.npz ...`` writes the networks of several runs as one
+   model whose value is their mean (:class:`rolling.bots.market_value.ValueModel`), e.g. two
+   rounds of policy iteration (the second run with ``--targets behaviour --start`` the first's).
+
 Writes ``OUT/value.npz`` (all networks; copy it to ``src/rolling/bots/data/market_value.npz`` to
 ship it) and ``OUT/log.json`` (per ``t``: positions, fit error, seconds; the evaluation).
 """
@@ -200,8 +204,26 @@ def scores(args) -> list[int]:
     return out
 
 
+def merge(out: Path, paths: list[Path]) -> None:
+    """Write the networks of ``paths`` as the members ``m0_``, ``m1_``, ... of one ensemble."""
+    merged: dict[str, np.ndarray] = {}
+    for j, path in enumerate(paths):
+        with np.load(path) as d:
+            for key in d.files:
+                if key in ("k", "residual"):
+                    if key in merged and int(merged[key]) != int(d[key]):
+                        raise SystemExit(f"error: {path} has {key}={int(d[key])}, the others {int(merged[key])}")
+                    merged[key] = d[key]
+                else:
+                    merged[f"m{j}_{key}"] = d[key]
+    ValueModel(merged)  # refuses a member lacking some turns left
+    np.savez(out, **merged)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--merge", type=Path, nargs="+", default=None, metavar="PATH",
+                    help="OUT.npz A.npz B.npz ...: write the runs' networks as one ensemble, and stop")
     ap.add_argument("--games", type=int, default=20000, help="games played to record positions")
     ap.add_argument("--per-turn", type=int, default=30000, help="positions used per turns-left value (at most)")
     ap.add_argument("--rolls", type=int, default=8, help="sampled rolls per position in a target")
@@ -219,6 +241,9 @@ def main() -> None:
     ap.add_argument("--start", type=Path, default=None, help="networks whose bot plays the games (default bot:policy)")
     ap.add_argument("--out", type=Path, default=Path("runs/market-value"))
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge[0], args.merge[1:])
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
     log: dict = {"args": {k: str(v) for k, v in vars(args).items()}, "turns": []}
