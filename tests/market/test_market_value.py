@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from importlib import resources
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -118,3 +122,28 @@ def test_value_is_the_strongest_market_bot():
     """`bot` means bot:value for Rolling Market, in simulate and where people play."""
     assert STRONGEST["market"] == "value"
     assert isinstance(make_bot("market", "bot"), MarketValueBot)
+
+
+def test_training_script_writes_a_model_the_bot_loads(tmp_path):
+    """scripts/train_market_value.py end to end on a tiny run (issue 34: reproducible by a script),
+    and --merge makes an ensemble of two runs that plays legal moves."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train_market_value.py"
+    for seed in (1, 2):
+        r = subprocess.run([sys.executable, str(script), "--residual", "--games", "30", "--per-turn", "30",
+                            "--rolls", "1", "--epochs", "1", "--eval-games", "4", "--workers", "1",
+                            "--seed", str(seed), "--out", str(tmp_path / f"r{seed}")],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert json.loads((tmp_path / f"r{seed}" / "log.json").read_text())["eval"]["games"] == 4
+    r = subprocess.run([sys.executable, str(script), "--merge", str(tmp_path / "ens.npz"),
+                        str(tmp_path / "r1" / "value.npz"), str(tmp_path / "r2" / "value.npz")],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    with np.load(tmp_path / "ens.npz") as d:
+        model = ValueModel({k: d[k] for k in d.files})
+    assert model.k == 6 and model.residual and all(len(nets) == 2 for nets in model.nets.values())
+    state, bot = MarketState(5), MarketValueBot(net=model)
+    while not state.over:
+        action = bot.choose(state, 0)
+        assert action in state.legal_actions()
+        state.apply(action)
