@@ -1,22 +1,24 @@
-"""``bot:value`` for Rolling Market: every way to finish the turn, valued by a learned value network.
+"""``bot:value`` for Rolling Market: the turn's plans, valued by learned value networks.
 
 The policy bots before it (:mod:`.market`, :mod:`.market_policy`) score a turn's plans with a
 worth per company, so the companies never interact and a dollar is always worth a dollar. This
 bot scores the *post-decision position* (cash, the four companies' values and shares, the turns
-left after this one) with a small multilayer perceptron fitted to the final cash of self-played
-games (approximate policy iteration: play, fit the value of where each turn's trades left the
-player, play greedily with the new value, fit again; ``scripts/train_market_value.py``,
-docs/market-policy.md). The network sees all companies together (sorted, so the four companies
-are interchangeable as in the rules), the cash, and the turns left.
+left after this one) as its expected final cash: ``bot:policy``'s plan score plus a small
+multilayer perceptron per number of turns left (:class:`ValueModel`; the shipped model averages
+two such sets). The networks see all companies together (sorted, so the four companies are
+interchangeable as in the rules), the cash, and the turns left. They were fitted by fitted value
+iteration on sampled rolls and two rounds of policy iteration (``scripts/train_market_value.py``,
+docs/market-policy.md).
 
 It lists every end of the turn reachable from the current state (Phase Two: buying/selling): no
 trade, a sell of any count, a buy of any affordable count, a sell then a buy of another company,
 and in the last two turns two sells of different companies; selling first is never worse than
 buying first (the sale's cash can pay the buy, and the two companies' values do not interact), so
-buy-then-sell orders are not listed separately. The best end's first action is played. After the
-last turn holdings are worth nothing, so there the value is the cash itself.
+buy-then-sell orders are not listed separately. It keeps standing pat and the few ends
+``bot:policy``'s tables rank highest (:func:`candidates`), values them, and plays the best one's
+first action. After the last turn holdings are worth nothing, so there the value is the cash.
 
-Inference is numpy only; the network ships as ``rolling/bots/data/market_value.npz``.
+Inference is numpy only; the networks ship as ``rolling/bots/data/market_value.npz``.
 """
 
 from __future__ import annotations
