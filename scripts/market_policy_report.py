@@ -1,11 +1,12 @@
-"""The figures of docs/market-policy.md: scores of bot:policy, bot:heuristic and bot:random, and plots.
+"""The figures of docs/market-policy.md: scores of bot:value, bot:policy, bot:heuristic and bot:random, and plots.
 
 Plays ``--games`` games of the run seed ``--seed`` with each bot exactly as ``rolling simulate market
 --games N --seed S --seats bot:NAME`` does (same engine seeds, same bot seeds), then writes
 
 - ``OUT/market-policy-scores.json``: per bot the mean, standard deviation and 95% interval of the
-  mean; the policy's paired gain over the heuristic with its 95% interval;
-- ``IMG/market-policy-scores.png``: the three score distributions;
+  mean; each learned bot's paired gain over the heuristic (and bot:value's over bot:policy) with
+  its 95% interval;
+- ``IMG/market-policy-scores.png``: the score distributions;
 - ``IMG/market-policy-curve.png``: the learning curve from a training run's ``curve.json``.
 
 Usage (matplotlib comes with the extras `report` and `train`)::
@@ -47,7 +48,7 @@ def plot_scores(by_bot: dict[str, list[int]], path: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 4.5))
     top = max(max(v) for v in by_bot.values())
     bins = range(0, top + 6, 5)
-    colours = {"random": "#999999", "heuristic": "#1f77b4", "policy": "#d62728"}
+    colours = {"random": "#999999", "heuristic": "#1f77b4", "policy": "#d62728", "value": "#2ca02c"}
     for name, xs in by_bot.items():
         m = statistics.fmean(xs)
         ax.hist(xs, bins=bins, histtype="step", linewidth=1.8, color=colours.get(name),
@@ -93,6 +94,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--bots", nargs="+", default=["random", "heuristic", "policy", "value"])
     ap.add_argument("--curve", type=Path, default=None, help="a training run's curve.json")
     ap.add_argument("--out", type=Path, default=Path("runs"))
     ap.add_argument("--img", type=Path, default=Path("docs/img"))
@@ -101,18 +103,21 @@ def main() -> None:
     args.img.mkdir(parents=True, exist_ok=True)
     if args.curve:
         plot_curve(json.loads(args.curve.read_text()), args.img / "market-policy-curve.png")
-    by_bot = {name: scores(name, args.games, args.seed) for name in ("random", "heuristic", "policy")}
+    by_bot = {name: scores(name, args.games, args.seed) for name in args.bots}
     report: dict = {"games": args.games, "seed": args.seed, "bots": {}}
     for name, xs in by_bot.items():
         m, lo, hi = interval(xs)
         report["bots"][name] = {"mean": m, "ci95": [lo, hi], "stdev": statistics.stdev(xs),
                                 "median": statistics.median(xs), "min": min(xs), "max": max(xs)}
-    diff = [p - h for p, h in zip(by_bot["policy"], by_bot["heuristic"], strict=True)]
-    m, lo, hi = interval(diff)
-    report["policy_minus_heuristic"] = {
-        "mean": m, "ci95": [lo, hi], "policy_better": sum(d > 0 for d in diff),
-        "same": sum(d == 0 for d in diff), "heuristic_better": sum(d < 0 for d in diff),
-    }
+    for a, b in (("policy", "heuristic"), ("value", "heuristic"), ("value", "policy")):
+        if a not in by_bot or b not in by_bot:
+            continue
+        diff = [x - y for x, y in zip(by_bot[a], by_bot[b], strict=True)]
+        m, lo, hi = interval(diff)
+        report[f"{a}_minus_{b}"] = {
+            "mean": m, "ci95": [lo, hi], f"{a}_better": sum(d > 0 for d in diff),
+            "same": sum(d == 0 for d in diff), f"{b}_better": sum(d < 0 for d in diff),
+        }
     (args.out / "market-policy-scores.json").write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
     plot_scores(by_bot, args.img / "market-policy-scores.png")

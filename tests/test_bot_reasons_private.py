@@ -43,6 +43,7 @@ def reasons_of(game, config, seats, seed, limit=400):
     ("freight", FreightConfig("west-coast", 3), ["heuristic", "heuristic", "search:8"]),
     ("market", None, ["heuristic"]),
     ("market", None, ["policy"]),
+    ("market", None, ["value"]),
 ])
 def test_every_reason_has_a_public_part_without_the_bots_plan(game, config, seats):
     reasons = reasons_of(game, config, seats, 3)

@@ -31,13 +31,13 @@ from rolling.sim.stars import pick_seat
 ALL_BOTS = {
     "stars": ["random", "heuristic", "search", "vsearch"],
     "freight": ["random", "heuristic", "search", "vsearch"],
-    "market": ["random", "heuristic", "policy"],
+    "market": ["random", "heuristic", "policy", "value"],
 }
 
 #: the strongest bot of each game for batches, what the seat ``bot`` means in ``simulate``
-STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+STRONGEST_OF = {"stars": "heuristic", "freight": "heuristic", "market": "value"}
 #: what the seat ``bot`` means where people play (play, web)
-PLAY_OF = {"stars": "vsearch:0.5s", "freight": "vsearch:0.5s", "market": "policy"}
+PLAY_OF = {"stars": "vsearch:0.5s", "freight": "vsearch:0.5s", "market": "value"}
 
 #: a seat list of each game's bots for ``simulate`` (Rolling Market is solitaire)
 SIM_SEATS = {"stars": "bot,bot:random,random", "freight": "bot,bot:random,random", "market": "bot"}

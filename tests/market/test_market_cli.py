@@ -119,8 +119,8 @@ def test_simulate_json_is_one_object():
     assert set(data) == {"game", "version", "games", "failed", "seed", "actions", "seats", "mean", "median", "p5",
                          "p95"}
     assert data["games"] == 200 and data["p5"] <= data["median"] <= data["p95"]
-    assert [row["bot"] for row in data["seats"]] == ["policy"]
-    old = run(["simulate", "market", "--games", "200", "--bot", "policy", "--seed", "3", "--json"])
+    assert [row["bot"] for row in data["seats"]] == ["value"]
+    old = run(["simulate", "market", "--games", "200", "--bot", "value", "--seed", "3", "--json"])
     assert json.loads(old.stdout) == data
 
 

@@ -99,10 +99,11 @@ def test_policy_beats_random_and_heuristic_on_the_same_games():
     assert p["mean"] > h["mean"] + 2
 
 
-def test_policy_is_the_strongest_market_bot():
-    """`bot` means the policy for Rolling Market (it beats the heuristic over 10,000 seeded games)."""
-    assert STRONGEST["market"] == "policy"
-    assert isinstance(make_bot("market", "bot"), MarketPolicyBot)
+def test_policy_is_still_a_market_bot():
+    """`bot:policy` stays playable; `bot` now means bot:value, which beats it (issue 34,
+    tests/market/test_market_value.py)."""
+    assert STRONGEST["market"] == "value"
+    assert isinstance(make_bot("market", "bot:policy"), MarketPolicyBot)
 
 
 def test_clairvoyant_dice_schedule_matches_the_engine():

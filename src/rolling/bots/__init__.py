@@ -53,12 +53,13 @@ BOTS: dict[str, dict[str, object]] = {
         "random": "rolling.bots.market:MarketRandomBot",
         "heuristic": "rolling.bots.market:MarketHeuristicBot",
         "policy": "rolling.bots.market_policy:MarketPolicyBot",
+        "value": "rolling.bots.market_value:MarketValueBot",
     },
 }
 
 #: game -> the name of its strongest bot for batches, what the seat ``bot`` means in ``simulate``
 #: (fast enough for hundreds of thousands of games)
-STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "policy"}
+STRONGEST: dict[str, str] = {"stars": "heuristic", "freight": "heuristic", "market": "value"}
 
 #: game -> what the seat ``bot`` means where people play (``rolling play`` and the web app): the
 #: strongest bot with a budget suited to a person waiting (docs/strength.md: the search with the

@@ -54,7 +54,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     @groups["bench"].command("market")
     def bench_market(
         games: int = typer.Option(2000, "--games", help="number of games"),
-        bot: str = typer.Option("random", "--bot", help="the bot: random, heuristic, policy or bot (the strongest)"),
+        bot: str = typer.Option("random", "--bot", help="the bot: random, heuristic, policy, value or bot (the strongest)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
         """Measure games per second and actions per second of the Rolling Market engine with a bot."""

@@ -47,7 +47,7 @@ def players_option(players_help: str):
 def sim_seats_option(default: str):
     """The ``--seats`` option of ``simulate``: bots only, one per player."""
     return typer.Option(default, "--seats", help="comma list of bots, one per player: bot (in simulate the fastest "
-                        "strong bot: heuristic in Stars and Freight, policy in Market), bot:NAME or NAME")
+                        "strong bot: heuristic in Stars and Freight, value in Market), bot:NAME or NAME")
 
 
 def games_option(default: int):

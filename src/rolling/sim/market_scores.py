@@ -26,7 +26,7 @@ from typing import Any
 #: the shipped distribution
 DATA_FILE = Path(__file__).with_name("market_scores.json")
 #: what the shipped file holds: the registry names of the bots, games per bot, the run's seed
-BOTS = ("policy", "heuristic", "random")
+BOTS = ("value", "policy", "heuristic", "random")
 GAMES = 10_000
 SEED = 0
 
