@@ -37,6 +37,7 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.legal import turn_listing
 from rolling.games.freight.payways import MAX_LISTED
 from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
@@ -196,7 +197,11 @@ class FreightTable(Table):
         starts: dict[int, list] = {}
         rank: dict[tuple, int] = {}  # payments listed so far of each move (the engine's first)
         pays: dict[tuple, list] = {}
-        for a in s.legal_actions(seat):
+        if s.stage == "draft" or seat not in s.to_act:
+            listed, ends = s.legal_actions(seat), []
+        else:  # the stockpile options come with their markers (no store read back)
+            listed, ends = turn_listing(s, seat)
+        for a in listed:
             t = type(a)
             if t in (TakeContract, BuildStation, BuyImprovement) and a.pay:
                 what = (t, getattr(a, "slot", 0), getattr(a, "discard", -1))
@@ -240,11 +245,8 @@ class FreightTable(Table):
                 out[_idx("station")] = a
             elif t is BuyImprovement:
                 out[_idx("improvement", a.slot * (MAX_IMPROVEMENTS + 2) + a.discard + 1)] = a
-            elif t is EndTurn:
-                from rolling.games.freight.stockpile import gains, parse_store
-
-                g = gains(s, seat, parse_store(s, seat, a.store) if a.store else [])
-                out.setdefault(gains_index(g), a)
+        for store, g in ends:
+            out.setdefault(gains_index(g), EndTurn(seat, store))
         out.update(starts)
         return out
 

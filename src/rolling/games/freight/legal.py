@@ -81,12 +81,21 @@ def legal_actions(state, seat: int) -> list:
         return []
     if state.stage == "draft":
         return draft.legal(state, seat)
+    moves, ends = turn_listing(state, seat)
+    return moves + [EndTurn(seat, store) for store, _g in ends]
+
+
+def turn_listing(state, seat: int) -> tuple[list, list]:
+    """:func:`legal_actions` of ``seat`` in a turn as ``(the moves before ending the turn, the
+    stockpile options)``: the EndTurn moves are ``EndTurn(seat, store)`` for each ``(store,
+    markers per colour)`` of :func:`.stockpile.options`, in that order (the research codec reads
+    the markers from them instead of working each store out again). Assumes ``seat`` is to act."""
     # Whether a price can be paid at all, without building each payment: "any" dice count alike for
     # contracts, improvements and stations, and every token that pays a colour is worth one.
     budget = generic_budget(state.players[seat], "contract")
     return (take_moves(state, seat, budget) + build_moves(state, seat) + route_moves(state, seat)
-            + station_moves(state, seat, budget) + improvement_moves(state, seat, budget)
-            + end_turn_moves(state, seat))
+            + station_moves(state, seat, budget) + improvement_moves(state, seat, budget),
+            stockpile.options(state, seat))
 
 
 # The parts of a turn's legal_actions, for a caller (a bot) that needs only some kinds of move;

@@ -120,7 +120,9 @@ class FreightState:
 
     Board: ``owner[i]`` (seat or -1) and ``holder[i]`` (seat building it or -1) and ``cubes[i]``
     per link index; ``cargo[c]`` the cargo colours on city ``c``; ``rings[c]`` the city's demand
-    rings as ``[colour, phase, saturated]`` (a ring is open once ``phase <= self.phase``).
+    rings as ``[colour, phase, saturated]`` (a ring is open once ``phase <= self.phase``). A city's
+    ``cargo`` and ``rings`` lists are shared by the state's clones (issue 34: a cheaper clone), so
+    a rule replaces such a list rather than changing it.
     Decks are lists with the top at the end; tracks are lists with slot 0 lowest and ``None``
     for a gap left this turn (refilled in step G).
     """
@@ -249,8 +251,8 @@ class FreightState:
         s.owner = self.owner[:]
         s.holder = self.holder[:]
         s.cubes = self.cubes[:]
-        s.cargo = [c[:] for c in self.cargo]
-        s.rings = [[r[:] for r in rs] for rs in self.rings]
+        s.cargo = self.cargo[:]  # each city's list shared (as the rings): a rule replaces it
+        s.rings = self.rings[:]  # each city's list shared: a rule replaces it, never changes it
         s.bag = self.bag[:]
         s.supply = self.supply[:]
         s.saturation = self.saturation
