@@ -250,6 +250,14 @@ class FreightTable(Table):
         out.update(starts)
         return out
 
+    def legal_indices(self, seat: int) -> list[int]:
+        """The legal indices of ``seat`` now, ascending (``mask``'s non-zero entries, without the mask)."""
+        return [] if self.state.is_over else sorted(self._options(seat))
+
+    def is_legal(self, seat: int, index: int) -> bool:
+        """Whether ``index`` is legal for ``seat`` now."""
+        return not self.state.is_over and index in self._options(seat)
+
     def mask(self, seat: int) -> np.ndarray:
         """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
