@@ -1,8 +1,9 @@
 """Issue 34 (a faster Freight engine) and issue 33 item 1 (OpenSpiel search on Freight): what the
 speed-ups keep, so that a stale cache or a shared list changed in place would show.
 
-- the OpenSpiel Freight listing (every legal action index along random games) pinned, recorded
-  with main at 39c3ad1 before these changes;
+- the OpenSpiel Freight listing (every legal action index along random games) and the research
+  codec's options (each index with the engine action it stands for) pinned, recorded with main at
+  39c3ad1 before these changes;
 - ``parse_path`` keeps the paths it read: the same answer as reading them afresh, lists the
   caller may change, and a bad path refused every time;
 - a clone shares each city's cargo and demand rings with its original: applying any move to a
@@ -52,6 +53,31 @@ def test_spiel_listing_is_pinned(map_name, players, seed, expected):
     decisions, digest, returns = expected
     assert (n, h.hexdigest()[:16]) == (decisions, digest)
     assert s.returns() == pytest.approx(returns)
+
+
+# (map, players, seed) -> (decisions, digest of every FreightTable._options), recorded at 39c3ad1
+CODEC_OPTIONS = [
+    ("west-coast", 3, 45, (416, "7f9fd609deaf6426")),
+    ("southern", 5, 46, (548, "dd649893b214f140")),
+]
+
+
+@pytest.mark.parametrize(("map_name", "players", "seed", "expected"), CODEC_OPTIONS)
+def test_codec_options_are_pinned(map_name, players, seed, expected):
+    """Issue 34: the research codec's cheaper ``_options`` maps each index to the same action."""
+    from rolling.research.freight_codec import FreightTable
+
+    state = new_game(Config(map_name, players), seed)
+    rng = random.Random(seed)
+    h = hashlib.sha256()
+    n = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        opts = FreightTable(state)._options(seat)
+        h.update(repr(sorted((k, repr(v)) for k, v in opts.items())).encode())
+        n += 1
+        state.apply(rng.choice(state.legal_actions(seat)))
+    assert (n, h.hexdigest()[:16]) == expected
 
 
 def _uncached_path(state, text: str) -> list[int]:
