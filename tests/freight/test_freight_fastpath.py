@@ -135,6 +135,36 @@ def test_a_move_applied_to_a_clone_leaves_the_original_as_it_was():
     assert routes_seen > 5
 
 
+#: what a clone shares with its original (immutable, or replaced rather than changed: see
+#: FreightState's docstring); every other list or dict must be a copy of its own
+SHARED = {"config", "map", "comp", "last_reveal"}
+
+
+def _mutable(v) -> bool:
+    return isinstance(v, (list, dict, set, bytearray)) or hasattr(v, "__dict__") or hasattr(v, "__slots__")
+
+
+def test_a_clone_shares_no_list_the_rules_change():
+    """Issue 34: the clone copies every attribute at once and then each list the rules change;
+    a list (or other changeable object) left shared would let a move on the clone change the
+    original. Each city's cargo and rings list is shared by design (rules replace them)."""
+    for state, _seat, _move in _random_states(47):
+        clone = state.clone()
+        assert clone.__dict__.keys() == state.__dict__.keys()
+        assert clone.digest() == state.digest()
+        for name, value in state.__dict__.items():
+            if name in SHARED or not _mutable(value):
+                continue
+            assert clone.__dict__[name] is not value, name
+            if name == "players":
+                for a, b in zip(value, clone.players, strict=True):
+                    for slot in type(a).__slots__:
+                        if _mutable(getattr(a, slot)):
+                            assert getattr(a, slot) is not getattr(b, slot), slot
+        if state.turn > 12:
+            break
+
+
 def test_turn_listing_gives_each_store_its_markers():
     """Issue 34: the markers ``turn_listing`` gives with each EndTurn move are those the store
     gives when read back (what the research codec worked out per move before), and the listing

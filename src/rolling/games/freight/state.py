@@ -241,11 +241,10 @@ class FreightState:
     def clone(self) -> FreightState:
         """An independent copy (shares only the immutable map and component data)."""
         s = FreightState.__new__(FreightState)
-        s.config = self.config
-        s.map = self.map
-        s.comp = self.comp
-        s.n = self.n
-        s.seed = self.seed
+        # Every attribute at once (the numbers, strings and immutable records as they are), then a
+        # copy of each list the rules change: fewer steps than one attribute at a time (issue 34).
+        # tests/freight/test_freight_fastpath.py checks that no list is left shared by mistake.
+        s.__dict__.update(self.__dict__)
         s.rng = self.rng.copy()
         s.players = [p.copy() for p in self.players]
         s.owner = self.owner[:]
@@ -255,16 +254,11 @@ class FreightState:
         s.rings = self.rings[:]  # each city's list shared: a rule replaces it, never changes it
         s.bag = self.bag[:]
         s.supply = self.supply[:]
-        s.saturation = self.saturation
         s.contract_deck = self.contract_deck[:]
         s.contract_track = self.contract_track[:]
         s.improvement_deck = self.improvement_deck[:]
         s.improvement_track = self.improvement_track[:]
         s.completed = self.completed[:]
-        for k in ("phase", "stage", "draft_pos", "current", "turn", "eop_holder", "final_left", "eop_pending",
-                  "eop_removed", "cargo_returned", "routes_done", "stations_used", "steady_used", "reveals",
-                  "last_reveal"):
-            setattr(s, k, getattr(self, k))
         s.draft_order = self.draft_order[:]
         s.log = None if self.log is None else self.log[:]
         return s
