@@ -36,6 +36,8 @@ def next_seat(to_act: tuple[int, ...], last: int, n: int) -> int:
     """
     if not to_act:
         raise ValueError("nobody may act")
+    if len(to_act) == 1:
+        return to_act[0]
     return min(to_act, key=lambda s: (s - last - 1) % n)
 
 

@@ -37,6 +37,7 @@ from rolling.games.freight.actions import (
     TakeContract,
 )
 from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.legal import turn_listing
 from rolling.games.freight.payways import MAX_LISTED
 from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
@@ -117,6 +118,17 @@ def _idx(block: str, offset: int = 0) -> int:
     return BLOCK[block][0] + offset
 
 
+_IMPROVEMENT_WIDTH = MAX_IMPROVEMENTS + 2
+_TAKE, _TAKE_ALT = BLOCK["take_contract"][0], BLOCK["take_contract_alt"][0]
+_STATION, _STATION_ALT = BLOCK["station"][0], BLOCK["station_alt"][0]
+_IMPROVEMENT, _IMPROVEMENT_ALT = BLOCK["improvement"][0], BLOCK["improvement_alt"][0]
+#: the keys under which ``FreightTable._options`` counts a move's listed payments: an improvement
+#: purchase's own offset (below IMPROVEMENT_SLOTS x its width), a contract's slot after those, the
+#: station last
+_RANK_TAKE = IMPROVEMENT_SLOTS * _IMPROVEMENT_WIDTH
+_RANK_STATION = _RANK_TAKE + CONTRACT_SLOTS
+
+
 def build_index(link: int, token: int, cubes: int) -> int:
     """Index of building on link index ``link`` paying ``token`` (see N_TOKENS) for ``cubes`` (0 = as
     many as the payment gives, or 1 or 2 with the *cubes* symbol)."""
@@ -194,19 +206,37 @@ class FreightTable(Table):
             return {_idx("route_link", path[n]): None for _, path, _ in cands if path[:n] == prefix}
         out: dict[int, object] = {}
         starts: dict[int, list] = {}
-        rank: dict[tuple, int] = {}  # payments listed so far of each move (the engine's first)
+        rank: dict[int, int] = {}  # payments listed so far of each move (the engine's first; see _RANK)
         pays: dict[tuple, list] = {}
-        for a in s.legal_actions(seat):
+        if s.stage == "draft" or seat not in s.to_act:
+            listed, ends = s.legal_actions(seat), []
+        else:  # the stockpile options come with their markers (no store read back)
+            listed, ends = turn_listing(s, seat)
+        for a in listed:
+            # the kinds a listing holds most of first (a search lists at every step of a rollout)
             t = type(a)
-            if t in (TakeContract, BuildStation, BuyImprovement) and a.pay:
-                what = (t, getattr(a, "slot", 0), getattr(a, "discard", -1))
-                r = rank[what] = rank.get(what, 0) + 1
-                if t is TakeContract:
-                    out[_idx("take_contract_alt", a.slot * PAY_ALTS + r - 1)] = a
-                elif t is BuildStation:
-                    out[_idx("station_alt", r - 1)] = a
+            if t is BuyImprovement:
+                k = a.slot * _IMPROVEMENT_WIDTH + a.discard + 1
+                if a.pay:
+                    r = rank[k] = rank.get(k, 0) + 1  # keys of the three kinds apart (see _RANK)
+                    out[_IMPROVEMENT_ALT + k * PAY_ALTS + r - 1] = a
                 else:
-                    out[_idx("improvement_alt", (a.slot * (MAX_IMPROVEMENTS + 2) + a.discard + 1) * PAY_ALTS + r - 1)] = a
+                    out[_IMPROVEMENT + k] = a
+                continue
+            if t is TakeContract:
+                if a.pay:
+                    k = _RANK_TAKE + a.slot
+                    r = rank[k] = rank.get(k, 0) + 1
+                    out[_TAKE_ALT + a.slot * PAY_ALTS + r - 1] = a
+                else:
+                    out[_TAKE + a.slot] = a
+                continue
+            if t is BuildStation:
+                if a.pay:
+                    r = rank[_RANK_STATION] = rank.get(_RANK_STATION, 0) + 1
+                    out[_STATION_ALT + r - 1] = a
+                else:
+                    out[_STATION] = a
                 continue
             if t is EstablishRoute and a.pay:
                 pays[(a.origin, a.colour, a.dest, a.path)].append(a.pay)
@@ -236,17 +266,18 @@ class FreightTable(Table):
                 path = tuple(parse_path(s, a.path))
                 ways = pays[(a.origin, a.colour, a.dest, a.path)] = [""]
                 starts.setdefault(k, []).append((a.dest, path, ways))
-            elif t is BuildStation:
-                out[_idx("station")] = a
-            elif t is BuyImprovement:
-                out[_idx("improvement", a.slot * (MAX_IMPROVEMENTS + 2) + a.discard + 1)] = a
-            elif t is EndTurn:
-                from rolling.games.freight.stockpile import gains, parse_store
-
-                g = gains(s, seat, parse_store(s, seat, a.store) if a.store else [])
-                out.setdefault(gains_index(g), a)
+        for store, g in ends:
+            out.setdefault(gains_index(g), EndTurn(seat, store))
         out.update(starts)
         return out
+
+    def legal_indices(self, seat: int) -> list[int]:
+        """The legal indices of ``seat`` now, ascending (``mask``'s non-zero entries, without the mask)."""
+        return [] if self.state.is_over else sorted(self._options(seat))
+
+    def is_legal(self, seat: int, index: int) -> bool:
+        """Whether ``index`` is legal for ``seat`` now."""
+        return not self.state.is_over and index in self._options(seat)
 
     def mask(self, seat: int) -> np.ndarray:
         """int8 mask of shape (N_ACTIONS,): the legal indices of ``seat`` now."""

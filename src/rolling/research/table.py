@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 
 class Table:
     """An engine ``state`` driven by action indices, one decision at a time.
@@ -27,6 +29,15 @@ class Table:
         for k in type(self).__slots__:
             setattr(t, k, getattr(self, k))
         return t
+
+    def legal_indices(self, seat: int) -> list[int]:
+        """The legal action indices of ``seat`` now, ascending (the non-zero entries of ``mask``)."""
+        return [int(k) for k in np.flatnonzero(self.mask(seat))]
+
+    def is_legal(self, seat: int, index: int) -> bool:
+        """Whether action ``index`` is legal for ``seat`` now (``False`` outside the action space)."""
+        m = self.mask(seat)
+        return 0 <= index < len(m) and bool(m[index])
 
     def private_step(self, seat: int, index: int) -> bool:
         """Whether action ``index`` of ``seat`` now is seen by that seat alone (a step of a decision

@@ -275,7 +275,29 @@ class RollingState(pyspiel.State):
         return next_seat(t.to_act, self._last, self._rg.num_players())
 
     def _legal_actions(self, player):
-        return [int(k) for k in np.flatnonzero(self.table.mask(player))]
+        return self.table.legal_indices(player)
+
+    def legal_actions(self, player=None):
+        """OpenSpiel's ``legal_actions`` answered here rather than through C++ (which calls back
+        :meth:`_legal_actions` and converts the list both ways, a search's most frequent call;
+        issue 33 item 1): a chance node's outcomes ``0..n-1``; ``[]`` when the game is over or for
+        a seat not to decide now; else the seat's legal indices, ascending. A negative ``player``
+        goes to OpenSpiel (which refuses it)."""
+        if player is not None and player < 0:
+            return super().legal_actions(player)
+        if self._n:
+            return list(range(self._n))
+        t = self.table
+        if t.is_over:
+            return []
+        seat = next_seat(t.to_act, self._last, self._rg.num_players())
+        if player is not None and player != seat:
+            return []
+        return t.legal_indices(seat)
+
+    def is_chance_node(self):
+        """Whether chance acts now (OpenSpiel's, answered here without the C++ round trip)."""
+        return bool(self._n)
 
     def chance_outcomes(self):
         """``[(outcome, 1/n)]`` for the ``n`` outcomes of the engine's draw."""
@@ -291,7 +313,7 @@ class RollingState(pyspiel.State):
             self._resume(action)
         else:
             seat = self.current_player()
-            if not self.table.mask(seat)[action]:
+            if not self.table.is_legal(seat, action):
                 raise ValueError(f"action {action} is not legal for player {seat} now")
             moves = self._moves
             self._moves = _Moves(moves, (seat, f"p{seat}:{action}", self.table.private_step(seat, action)))

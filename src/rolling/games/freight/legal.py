@@ -81,12 +81,21 @@ def legal_actions(state, seat: int) -> list:
         return []
     if state.stage == "draft":
         return draft.legal(state, seat)
+    moves, ends = turn_listing(state, seat)
+    return moves + [EndTurn(seat, store) for store, _g in ends]
+
+
+def turn_listing(state, seat: int) -> tuple[list, list]:
+    """:func:`legal_actions` of ``seat`` in a turn as ``(the moves before ending the turn, the
+    stockpile options)``: the EndTurn moves are ``EndTurn(seat, store)`` for each ``(store,
+    markers per colour)`` of :func:`.stockpile.options`, in that order (the research codec reads
+    the markers from them instead of working each store out again). Assumes ``seat`` is to act."""
     # Whether a price can be paid at all, without building each payment: "any" dice count alike for
     # contracts, improvements and stations, and every token that pays a colour is worth one.
     budget = generic_budget(state.players[seat], "contract")
     return (take_moves(state, seat, budget) + build_moves(state, seat) + route_moves(state, seat)
-            + station_moves(state, seat, budget) + improvement_moves(state, seat, budget)
-            + end_turn_moves(state, seat))
+            + station_moves(state, seat, budget) + improvement_moves(state, seat, budget),
+            stockpile.options(state, seat))
 
 
 # The parts of a turn's legal_actions, for a caller (a bot) that needs only some kinds of move;
@@ -291,10 +300,11 @@ def random_move(state, seat: int, rng):
     if seat not in state.to_act or state.stage == "draft" or state.config.payment == "legacy":
         return rng.choice(legal_actions(state, seat))
     budget = generic_budget(state.players[seat], "contract")
-    # The listing as runs of ``(count, kind, data)`` in legal_actions' order.
+    # The listing as runs of ``(count, kind, data)`` in legal_actions' order. A price's payments
+    # are kept as token lists (:class:`_Pays`): only the move drawn needs its ``pay`` text.
     runs: list[tuple] = []
     for slot, link, cost in takeable(state, seat, budget):
-        pays = pay_alternatives(state, seat, link.colour, cost, "contract", take=link)
+        pays = _Pays(payments(state, seat, link.colour, cost, "contract", False, link))
         runs.append((len(pays), TakeContract, (slot, pays)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
@@ -304,20 +314,24 @@ def random_move(state, seat: int, rng):
         cache: dict = {}
         costs = tuple({route[4] for route in found})
         for route in found:
-            pays = pay_alternatives(state, seat, None, route[4], "route", second, cache=cache, also=costs)
+            pays = cache.get(route[4])
+            if pays is None:
+                pays = cache[route[4]] = _Pays(payments(state, seat, None, route[4], "route", second, None, costs))
             runs.append((len(pays), EstablishRoute, (route, pays)))
     cost = stations.station_cost(state, seat)
     prices = None
     if cost is not None and cost <= budget:
         prices = _buy_prices(state, seat, budget)
-        pays = pay_alternatives(state, seat, None, cost, "station", also=prices)
+        pays = _Pays(payments(state, seat, None, cost, "station", False, None, prices))
         runs.append((len(pays), BuildStation, pays))
     discards = discard_slots(state, seat)
     cache = {}
     for slot, cost in buyable(state, seat, budget):
         if prices is None:
             prices = _buy_prices(state, seat, budget)
-        pays = pay_alternatives(state, seat, None, cost, "improvement", cache=cache, also=prices)
+        pays = cache.get(cost)
+        if pays is None:
+            pays = cache[cost] = _Pays(payments(state, seat, None, cost, "improvement", False, None, prices))
         runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))
@@ -342,6 +356,22 @@ def random_move(state, seat: int, rng):
             return BuyImprovement(seat, slot, discards[d], pays[j])
         return EndTurn(seat, data[k][0])
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
+
+
+class _Pays:
+    """The ``pay`` strings :func:`pay_alternatives` lists for one price (in a ``"kept"`` game),
+    made only when asked: ``""`` (the engine's best) and then each other payment's text."""
+
+    __slots__ = ("ways",)
+
+    def __init__(self, ways: list):
+        self.ways = ways
+
+    def __len__(self) -> int:
+        return len(self.ways)
+
+    def __getitem__(self, k: int) -> str:
+        return "" if k == 0 else pay_text(self.ways[k])
 
 
 # The state's rule methods, bound here at the top so that the state (at the bottom) imports none

@@ -65,7 +65,7 @@ def begin_phase(state, ph: int) -> None:
         if getattr(c, key):
             col = draw_cargo(state)
             if col:
-                state.cargo[c.index].append(col)
+                state.cargo[c.index] = state.cargo[c.index] + [col]  # shared with clones: replaced
                 if state.log is not None:
                     state.log.append((E.CITY_GROWS, E.PUBLIC, c.index, getattr(c, key), col))
     nxt = (state.current + 1) % state.n

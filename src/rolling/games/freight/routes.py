@@ -104,14 +104,33 @@ def _city(state, name: str) -> int:
 
 
 def parse_path(state, text: str) -> list[int]:
-    """Printed link ids (``"31,24"``) to link indices (raises IllegalAction on a bad id)."""
-    out = []
-    for w in text.replace(",", " ").replace("-", " ").split():
-        n = parse_whole(w)  # ASCII digits only
-        if n is None:
-            raise IllegalAction(RULE, f"{w!r} is not a link number")
-        out.append(state.link_by_id(n).index)
-    return out
+    """Printed link ids (``"31,24"``) to link indices (raises IllegalAction on a bad id).
+
+    The paths read are kept per map (a path's text means the same links on the same map): the
+    listing writes each route's path as text and the research codec and ``apply`` read it back,
+    most of it the same few hundred paths (issue 34)."""
+    m = state.map
+    known = _PATHS.get(id(m))
+    if known is None or known[0] is not m:
+        known = _PATHS[id(m)] = (m, {})
+    path = known[1].get(text)
+    if path is None:
+        out = []
+        for w in text.replace(",", " ").replace("-", " ").split():
+            n = parse_whole(w)  # ASCII digits only
+            if n is None:
+                raise IllegalAction(RULE, f"{w!r} is not a link number")
+            out.append(state.link_by_id(n).index)
+        path = tuple(out)
+        if len(known[1]) < _PATHS_KEPT:
+            known[1][text] = path
+    return list(path)
+
+
+#: map id -> (the map, {path text: link indices}) for :func:`parse_path`; at most
+#: :data:`_PATHS_KEPT` paths per map are kept (texts typed by people could be any)
+_PATHS: dict[int, tuple] = {}
+_PATHS_KEPT = 50_000
 
 
 def check_route(state, a: EstablishRoute) -> tuple:
@@ -200,9 +219,12 @@ def establish(state, a: EstablishRoute) -> None:
         if log is not None:
             log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, a.seat, dist, 2 * bonus_dice) if bonus_dice
                        else (E.DISTANCE_BONUS, E.PUBLIC, a.seat, dist))
-    state.cargo[origin].remove(a.colour)
+    left = state.cargo[origin][:]  # shared with the state's clones, like the rings
+    left.remove(a.colour)
+    state.cargo[origin] = left
     p.cargo.append(a.colour)
-    ring[2] = True
+    # the city's rings are shared with the state's clones (FreightState.clone): replaced, not changed
+    state.rings[dest] = [[r[0], r[1], True] if r is ring else r for r in state.rings[dest]]
     state.saturation -= 1
 
 

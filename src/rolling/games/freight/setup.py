@@ -127,12 +127,12 @@ def new_game(config: Config, seed: int, log: bool = False, rng: Rng | None = Non
     for c in m.cities:
         if c.surplus in COLOURS:
             st.bag.remove(c.surplus)
-            st.cargo[c.index].append(c.surplus)
+            st.cargo[c.index] = st.cargo[c.index] + [c.surplus]  # shared with clones: replaced
     for c in m.cities:
         if c.surplus == "white":
             col = draw_cargo(st)
             if col:
-                st.cargo[c.index].append(col)
+                st.cargo[c.index] = st.cargo[c.index] + [col]
     if st.log is not None:
         st.log.append((E.STARTING_CARGO, E.PUBLIC, tuple((i, tuple(cargo)) for i, cargo in enumerate(st.cargo) if cargo)))
 

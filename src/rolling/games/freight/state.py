@@ -120,7 +120,9 @@ class FreightState:
 
     Board: ``owner[i]`` (seat or -1) and ``holder[i]`` (seat building it or -1) and ``cubes[i]``
     per link index; ``cargo[c]`` the cargo colours on city ``c``; ``rings[c]`` the city's demand
-    rings as ``[colour, phase, saturated]`` (a ring is open once ``phase <= self.phase``).
+    rings as ``[colour, phase, saturated]`` (a ring is open once ``phase <= self.phase``). A city's
+    ``cargo`` and ``rings`` lists are shared by the state's clones (issue 34: a cheaper clone), so
+    a rule replaces such a list rather than changing it.
     Decks are lists with the top at the end; tracks are lists with slot 0 lowest and ``None``
     for a gap left this turn (refilled in step G).
     """
@@ -239,30 +241,24 @@ class FreightState:
     def clone(self) -> FreightState:
         """An independent copy (shares only the immutable map and component data)."""
         s = FreightState.__new__(FreightState)
-        s.config = self.config
-        s.map = self.map
-        s.comp = self.comp
-        s.n = self.n
-        s.seed = self.seed
+        # Every attribute at once (the numbers, strings and immutable records as they are), then a
+        # copy of each list the rules change: fewer steps than one attribute at a time (issue 34).
+        # tests/freight/test_freight_fastpath.py checks that no list is left shared by mistake.
+        s.__dict__.update(self.__dict__)
         s.rng = self.rng.copy()
         s.players = [p.copy() for p in self.players]
         s.owner = self.owner[:]
         s.holder = self.holder[:]
         s.cubes = self.cubes[:]
-        s.cargo = [c[:] for c in self.cargo]
-        s.rings = [[r[:] for r in rs] for rs in self.rings]
+        s.cargo = self.cargo[:]  # each city's list shared (as the rings): a rule replaces it
+        s.rings = self.rings[:]  # each city's list shared: a rule replaces it, never changes it
         s.bag = self.bag[:]
         s.supply = self.supply[:]
-        s.saturation = self.saturation
         s.contract_deck = self.contract_deck[:]
         s.contract_track = self.contract_track[:]
         s.improvement_deck = self.improvement_deck[:]
         s.improvement_track = self.improvement_track[:]
         s.completed = self.completed[:]
-        for k in ("phase", "stage", "draft_pos", "current", "turn", "eop_holder", "final_left", "eop_pending",
-                  "eop_removed", "cargo_returned", "routes_done", "stations_used", "steady_used", "reveals",
-                  "last_reveal"):
-            setattr(s, k, getattr(self, k))
         s.draft_order = self.draft_order[:]
         s.log = None if self.log is None else self.log[:]
         return s
