@@ -58,7 +58,15 @@ def create_from_lobby(page, base: str, map_name: str, players: int, seed: int = 
 def zoom_into(page, city: str, path) -> None:
     """Zoom the map into ``city`` with the wheel: every city then in view shows its name; a
     picture of the map; back to the whole map."""
-    c = page.locator(f".fr-map .hit-city[data-city='{city}']").bounding_box()
+    spot = page.locator(f".fr-map .hit-city[data-city='{city}']")
+    c = None
+    for _ in range(50):  # (a bot's move may redraw the map between finding the city and measuring it)
+        spot.wait_for(state="visible")
+        c = spot.bounding_box()
+        if c is not None:
+            break
+        page.wait_for_timeout(100)
+    assert c is not None, f"{city} never stayed on the map long enough to be measured"
     page.mouse.move(c["x"] + c["width"] / 2, c["y"] + c["height"] / 2)
     for _ in range(4):
         page.mouse.wheel(0, -200)
