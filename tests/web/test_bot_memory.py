@@ -63,6 +63,16 @@ def _first_difference(a, b) -> int | None:
     return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
 
 
+def _play_restarting(svc, gid: str, limit: int):
+    """Play the game's bots to ``limit`` actions, the cached game dropped and read again from the
+    database before every decision (the process that played the last move is gone)."""
+    while True:
+        svc.cache.pop(gid, None)
+        live = svc.get(gid)
+        if live.played >= limit or not svc._step(live, timers=False):
+            return live
+
+
 def test_a_restarted_worker_plays_the_bots_of_the_uninterrupted_game(db_url):
     """issue 30: the cached game dropped before every bot decision and read again from the database
     (a worker restarted, or kill -9 and a new one) plays what the uninterrupted process played,
@@ -71,11 +81,7 @@ def test_a_restarted_worker_plays_the_bots_of_the_uninterrupted_game(db_url):
     assert _rejections(straight) >= 5
     svc = _service(db_url)
     gid, _ = _create(svc, HEURISTICS)
-    while True:
-        svc.cache.pop(gid, None)  # the process that played the last move is gone
-        live = svc.get(gid)
-        if live.played >= ACTIONS or not svc._step(live, timers=False):
-            break
+    live = _play_restarting(svc, gid, ACTIONS)
     assert _first_difference(straight, live.actions) is None
     assert live.actions == straight
 
@@ -110,11 +116,7 @@ def test_a_restarted_worker_plays_the_search_bot_of_the_uninterrupted_game(db_ur
     assert rejected and any(k > rejected[0] for k in offers)  # it offered again after a rejection
     svc = _service(db_url)
     gid, _ = _create(svc, seats)
-    while True:
-        svc.cache.pop(gid, None)
-        live = svc.get(gid)
-        if live.played >= limit or not svc._step(live, timers=False):
-            break
+    live = _play_restarting(svc, gid, limit)
     assert _first_difference(straight, live.actions) is None
     assert live.actions == straight
 

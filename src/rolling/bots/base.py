@@ -70,6 +70,20 @@ class History:
         self._first = first
         self._first_state: Any = None
 
+    @classmethod
+    def from_record(cls, game: str, config: Any, seed: int, state: Any, actions: Sequence[dict],
+                    phases: Sequence[Any]) -> History:
+        """The history of a game of ``game`` (``"stars"``...) made with ``config`` and ``seed``,
+        ``state`` being the position after ``actions`` (JSON form) played in ``phases``: the
+        game's phase and action reader from its :class:`~rolling.games.GameSpec`, the position
+        after the set-up made from the record only if a bot asks for it."""
+        from rolling.core.record import GameRecord, new_state
+        from rolling.games import get_game
+
+        spec = get_game(game)
+        return cls(state, actions, phases, spec.phase(state), spec.action_from_json,
+                   lambda: new_state(GameRecord(game, config, seed, [])))
+
     @property
     def first(self) -> Any:
         """The position before the first action (never change it)."""

@@ -86,14 +86,15 @@ class MarketHeuristicBot:
         return best_action
 
 
-def plan_reason(best_value: float, best_action: Action, pat: float) -> Reason:
-    """A one-line reason comparing the plan followed with standing pat (dollars, one decimal);
-    publicly without the dollars (its valuation)."""
+def plan_reason(best_value: float, best_action: Action, pat: float,
+                worth: str = "cash and expected holdings") -> Reason:
+    """A one-line reason comparing the plan followed with standing pat (dollars, one decimal; both
+    measured as ``worth`` says); publicly without the dollars (its valuation)."""
     if best_action is DONE:
-        return Reason(f"done: no trade beats standing pat (cash and expected holdings ${best_value:.1f})",
+        return Reason(f"done: no trade beats standing pat ({worth} ${best_value:.1f})",
                       "done: no trade beats standing pat")
     said = f"{'buys' if best_action.type_name == 'buy' else 'sells'} {best_action.shares} {R.COMPANIES[best_action.company]}"
-    return Reason(f"{said}: cash and expected holdings ${best_value:.1f} after this turn's plan, ${pat:.1f} standing pat",
+    return Reason(f"{said}: {worth} ${best_value:.1f} after this turn's plan, ${pat:.1f} standing pat",
                   f"{said}: this turn's plan beats standing pat")
 
 

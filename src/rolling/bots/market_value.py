@@ -28,13 +28,12 @@ from importlib import resources
 
 import numpy as np
 
-from rolling.bots.reasons import Reason
 from rolling.core.action import Action
 from rolling.games.market import rules as R
 from rolling.games.market.actions import DONE, buy, sell
 from rolling.games.market.state import MarketState
 
-from .market import WORTH
+from .market import WORTH, plan_reason
 
 WEIGHTS_FILE = "market_value.npz"
 #: number of inputs of :func:`features`
@@ -343,11 +342,6 @@ class MarketValueBot:
     def choose(self, state: MarketState, seat: int) -> Action:
         """Return the first action of the best end of this turn."""
         action, best, pat = best_end(state, self.net)
-        if action is DONE:
-            self.last_reason = Reason(f"done: no trade beats standing pat (expected final cash ${pat:.1f})",
-                                      "done: no trade beats standing pat")
-        else:
-            said = f"{'buys' if action.type_name == 'buy' else 'sells'} {action.shares} {R.COMPANIES[action.company]}"
-            self.last_reason = Reason(f"{said}: expected final cash ${best:.1f} after this turn's plan, ${pat:.1f} standing pat",
-                                      f"{said}: this turn's plan beats standing pat")
+        # (standing pat is the end played when no trade beats it: then ``best`` is ``pat``)
+        self.last_reason = plan_reason(best, action, pat, worth="expected final cash")
         return action

@@ -285,15 +285,12 @@ class RollingState(pyspiel.State):
         goes to OpenSpiel (which refuses it)."""
         if player is not None and player < 0:
             return super().legal_actions(player)
-        if self._n:
+        seat = self.current_player()
+        if seat == pyspiel.PlayerId.CHANCE:
             return list(range(self._n))
-        t = self.table
-        if t.is_over:
+        if seat == pyspiel.PlayerId.TERMINAL or (player is not None and player != seat):
             return []
-        seat = next_seat(t.to_act, self._last, self._rg.num_players())
-        if player is not None and player != seat:
-            return []
-        return t.legal_indices(seat)
+        return self.table.legal_indices(seat)
 
     def is_chance_node(self):
         """Whether chance acts now (OpenSpiel's, answered here without the C++ round trip)."""

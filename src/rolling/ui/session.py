@@ -19,7 +19,7 @@ from rolling.bots.base import History
 from rolling.bots.reasons import shown_reason
 from rolling.core.errors import RecordError
 from rolling.core.events import segment_lines
-from rolling.core.record import GameRecord, new_state, replay_steps, save_record
+from rolling.core.record import GameRecord, replay_steps, save_record
 from rolling.core.reveal import UndoFloor, actor
 from rolling.core.whole import parse_whole
 from rolling.games import get_game
@@ -193,10 +193,8 @@ class PlaySession:
         bot = self.bots[seat]
         recall = getattr(bot, "recall", None)
         if recall is not None:
-            spec = get_game(self.game)
             rec = self.record
-            recall(History(self.state, rec.actions, self.phases, spec.phase(self.state), spec.action_from_json,
-                           lambda: new_state(GameRecord(rec.game, rec.config, rec.seed, []))), seat)
+            recall(History.from_record(rec.game, rec.config, rec.seed, self.state, rec.actions, self.phases), seat)
         return bot
 
     def note_reason(self, seat: int, reason: str | None) -> None:

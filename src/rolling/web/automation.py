@@ -93,7 +93,7 @@ def decision_bot(live: Live, seat: int) -> Any:
     random and search bots) seeded by :func:`decision_seed`, so that a move depends on the game, not
     on how many moves the bot made before in this process; and a bot with memory (the Stars
     heuristic and search bots remember the proposals the seat made this phase, the search bot the
-    companies seen) has it rebuilt from the game's record (:func:`history`,
+    companies seen) has it rebuilt from the game's record (:class:`rolling.bots.base.History`,
     :class:`rolling.bots.base.Recalling`), not kept from what this process happened to see: a
     worker that loads the game mid-phase, another worker, a process catching up or the game after
     an undo make the same move as an uninterrupted run (issue 30)."""
@@ -104,21 +104,10 @@ def decision_bot(live: Live, seat: int) -> Any:
         bot.rng = Rng(decision_seed(live.seed, seat, live.played + 1))
     recall = getattr(bot, "recall", None)
     if recall is not None:
-        recall(history(live), seat)
+        from rolling.bots.base import History
+
+        recall(History.from_record(live.game, live.config, live.seed, live.state, live.actions, live.phases), seat)
     return bot
-
-
-def history(live: Live) -> Any:
-    """The game's record as a bot rebuilds its memory from it (:class:`rolling.bots.base.History`):
-    the live state, the actions and the phase each was played in; nothing is replayed (the position
-    after the set-up is made only if a bot asks for it)."""
-    from rolling.bots.base import History
-    from rolling.core.record import GameRecord, new_state
-    from rolling.games import get_game
-
-    spec = get_game(live.game)
-    return History(live.state, live.actions, live.phases, spec.phase(live.state), spec.action_from_json,
-                   lambda: new_state(GameRecord(live.game, live.config, live.seed, [])))
 
 
 def timer_action(state: Any) -> tuple[int, Any] | None:
