@@ -6,9 +6,12 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
 # only what the package needs to build (the tests, benchmarks and docs stay out: .dockerignore)
-COPY pyproject.toml README.md LICENSE ./
+COPY pyproject.toml setup.py README.md LICENSE ./
 COPY src ./src
-RUN pip install '.[postgres]' && rm -rf /src
+# a C compiler for the install alone (setup.py compiles Rolling Freight's payment walk), then removed
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install '.[postgres]' \
+    && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/* /src
 RUN useradd --system --create-home rolling
 USER rolling
 WORKDIR /home/rolling

@@ -95,13 +95,14 @@ def test_compose_commands_are_command_lines_rolling_accepts():
 
 
 def test_the_image_installs_the_postgres_extra():
-    """Dockerfile: pip installs the package with the ``postgres`` extra, which holds psycopg."""
+    """Dockerfile: pip installs the package with the ``postgres`` extra, which holds psycopg, with a
+    C compiler at hand for the compiled payment walk (setup.py; issue 34)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert any(d.startswith("psycopg") for d in extras["postgres"])
     docker = (ROOT / "Dockerfile").read_text()
-    assert re.search(r"^RUN pip install '\.\[postgres\]'", docker, re.M)
+    assert re.search(r"^RUN apt-get .*install .*gcc.*\n\s*&& pip install '\.\[postgres\]'", docker, re.M)
     kept = (ROOT / ".dockerignore").read_text().split()
-    for path in ("!pyproject.toml", "!README.md", "!src/"):  # what the build reads is in the context
+    for path in ("!pyproject.toml", "!setup.py", "!README.md", "!src/"):  # what the build reads is in the context
         assert path in kept
 
 

@@ -41,10 +41,16 @@ the engine's.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase, kind_units
+
+try:  # the fronts compiled (setup.py): the same answers, several times sooner
+    from ._walk import fronts as _compiled_fronts
+except ImportError:  # installed where no C compiler was found
+    _compiled_fronts = None
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -287,8 +293,42 @@ def clear_caches() -> None:
     _FRONTS.clear()
 
 
+#: ``ROLLING_PURE_PYTHON`` set (read once, at import): find the fronts in Python even where the
+#: compiled walk was built (the tests compare the two)
+_PURE = bool(os.environ.get("ROLLING_PURE_PYTHON"))
+
+
+def compiled() -> bool:
+    """Whether the payment fronts are found by the compiled walk (the optional C extension
+    ``_walk``, built by ``setup.py`` where a C compiler is found, and ``ROLLING_PURE_PYTHON`` not
+    set); the answers are the same either way (:func:`_fronts_py`)."""
+    return _compiled_fronts is not None and not _PURE
+
+
 def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
             targets: tuple) -> dict[int, tuple]:
+    """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
+    fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
+    spent per class of ``keys``."""
+    if _compiled_fronts is not None and not _PURE:
+        purpose = "route" if kind == "route" else "contract"
+        bits, inside = _contract_sets(contracts)
+        got = _compiled_fronts(_infos(keys, purpose, second, colour), counts, bits, inside, left, second,
+                               colour is None, targets, MAX_LISTED)
+        if got is not None:
+            return got
+    return _fronts_py(keys, counts, colour, kind, second, contracts, left, targets)
+
+
+@lru_cache(maxsize=8192)
+def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
+    """:func:`_class_info` of each class of ``keys`` (a hand's classes recur from one walk to the
+    next; the list is shared, read only)."""
+    return [_class_info(c, purpose, second, colour) for c in keys]
+
+
+def _fronts_py(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
+               targets: tuple) -> dict[int, tuple]:
     """:func:`payments` as spent vectors for each price in ``targets`` (any dice), from the
     seat's classes alone.
 

@@ -1,0 +1,139 @@
+"""Issue 34 (a faster Freight engine): the payment fronts found by the compiled walk
+(``rolling.games.freight._walk``, C, built by ``setup.py`` where a C compiler is found) are the
+very fronts of the Python walk (:func:`rolling.games.freight.payways._fronts_py`), payment by
+payment and in order, for the hands of random games on both maps at every player count and for
+arbitrary hands (hypothesis); a walk whose numbers do not fit its fixed-width integers is walked
+in Python; ``ROLLING_PURE_PYTHON`` turns the compiled walk off.
+
+Rules: "A: Taking on Contracts", "C: Establishing Major Routes", "D: Building Switching
+Stations", "E. Purchasing Improvements" (what a price is); the order of what is kept is
+:mod:`rolling.games.freight.payways`'s.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+
+from rolling.bots import make_bot
+from rolling.games.freight import Config, new_game, payways
+from rolling.games.freight.components import COLOURS, OCEAN, SYMBOLS
+from rolling.sim import play_game
+
+compiled = pytest.mark.skipif(payways._compiled_fronts is None, reason="built without a C compiler (setup.py)")
+
+
+def compiled_fronts(keys, counts, colour, kind, second, contracts, left, targets):
+    """The compiled walk alone (``None``: its numbers do not fit)."""
+    purpose = "route" if kind == "route" else "contract"
+    bits, inside = payways._contract_sets(contracts)
+    return payways._compiled_fronts(payways._infos(keys, purpose, second, colour), counts, bits, inside, left,
+                                    second, colour is None, targets, payways.MAX_LISTED)
+
+
+def walks_of_random_games(games: int) -> list[tuple]:
+    """The arguments of every walk the listings of random games asked for, both maps, every player
+    count."""
+    walks: list[tuple] = []
+    walk = payways._fronts
+
+    def recording(*args):
+        walks.append(args)
+        return walk(*args)
+
+    payways._fronts = recording
+    try:
+        for map_name, players in (("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
+                                  ("southern", 3), ("southern", 4), ("southern", 5)):
+            for g in range(games):
+                state = new_game(Config(map_name, players), 7 * g + players)
+                play_game(state, [make_bot("freight", "random", 31 * g + i) for i in range(players)])
+    finally:
+        payways._fronts = walk
+        payways.clear_caches()
+    return walks
+
+
+@compiled
+def test_compiled_fronts_are_the_python_fronts_along_random_games():
+    """Issue 34: every walk of random 2-5 player games on both maps gives the same fronts, the
+    same payments in the same order, compiled and in Python (none falls back)."""
+    walks = walks_of_random_games(2)
+    assert len(walks) > 2000
+    contracts_walked = sum(1 for w in walks if w[2] is not None)
+    assert contracts_walked > 500  # contract prices (a colour die) as well as any-dice prices
+    for args in walks:
+        got = compiled_fronts(*args)
+        assert got is not None, args
+        assert got == payways._fronts_py(*args), args
+
+
+DIE_CLASSES = ([("d", c, False) for c in COLOURS]
+               + [("d", f"{a}/{b}", both) for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]
+                  for both in (False, True)]
+               + [("d", s, False) for s in SYMBOLS])
+
+
+@st_.composite
+def hands(draw):
+    """A hand as ``_fronts`` takes it: dice classes in die order, then markers by colour, with
+    counts; the contracts to build, cubes left, a colour die or none, the purpose and prices."""
+    dice = draw(st_.lists(st_.sampled_from(DIE_CLASSES), max_size=7, unique=True))
+    dice_counts = [draw(st_.integers(1, 3)) for _ in dice]
+    markers = [("m", k) for k in range(4) if draw(st_.booleans())]
+    marker_counts = [draw(st_.integers(1, 8)) for _ in markers]
+    contracts = tuple(draw(st_.lists(st_.tuples(st_.sampled_from((*COLOURS, OCEAN)), st_.integers(0, 6)),
+                                     max_size=4)))
+    kind = draw(st_.sampled_from(("buy", "route")))
+    colour = draw(st_.sampled_from((None, *COLOURS, OCEAN))) if kind == "buy" else None
+    second = kind == "route" and draw(st_.booleans())
+    targets = tuple(sorted(set(draw(st_.lists(st_.integers(0, 12), min_size=1, max_size=4)))))
+    return (tuple(dice + markers), tuple(dice_counts + marker_counts), colour, kind, second, contracts,
+            draw(st_.integers(0, 30)), targets)
+
+
+@compiled
+@settings(max_examples=400, deadline=None)
+@given(hands())
+def test_compiled_fronts_are_the_python_fronts_for_any_hand(args):
+    """Issue 34: for arbitrary hands (split dice storing both colours, every symbol, markers of
+    each colour, up to four contracts, routes first and second), the same fronts either way."""
+    got = compiled_fronts(*args)
+    assert got is not None
+    assert got == payways._fronts_py(*args)
+
+
+@compiled
+def test_numbers_too_large_for_the_compiled_walk_are_walked_in_python():
+    """Issue 34: a price of 63 any dice or more, or 61 tokens of one class, does not fit the
+    compiled walk's fixed-width integers: it answers ``None`` and ``_fronts`` gives the Python
+    walk's answer."""
+    keys = (("d", "any2", False), ("m", 2))
+    for counts, targets in (((40, 10), (63, 64)), ((1, 61), (3,))):
+        args = (keys, counts, None, "buy", False, (), 20, targets)
+        assert compiled_fronts(*args) is None
+        assert payways._fronts(*args) == payways._fronts_py(*args)
+    assert payways._fronts(keys, (40, 10), None, "buy", False, (), 20, (63, 64))[64]  # 32 any2 pay 64
+
+
+def test_pure_python_walk_when_asked():
+    """Issue 34: with ``ROLLING_PURE_PYTHON`` set the fronts are found in Python (and
+    ``payways.compiled()`` says so); a random game is the same game either way."""
+    code = ("from rolling.games.freight import payways, Config, new_game;"
+            "from rolling.bots import make_bot; from rolling.sim import play_game;"
+            "s = new_game(Config('west-coast', 3), 5);"
+            "play_game(s, [make_bot('freight', 'random', i) for i in range(3)]);"
+            "print(payways.compiled(), s.digest())")
+    outs = {}
+    for pure in ("", "1"):
+        env = dict(os.environ, ROLLING_PURE_PYTHON=pure)
+        outs[pure] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout.split()
+    assert outs["1"][0] == "False"
+    assert outs[""][0] == str(payways._compiled_fronts is not None)
+    assert outs[""][1] == outs["1"][1]
