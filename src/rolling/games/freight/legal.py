@@ -23,7 +23,7 @@ from .actions import (
 )
 from .events import lines
 from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
-from .payways import best_payment, classes, payments
+from .payways import best_payment, classes, payment_front, payments, tokens_of
 from .setup import enable_log
 from .state import FreightState
 
@@ -114,19 +114,28 @@ def pay_alternatives(state, seat: int, colour, generic: int, purpose: str, secon
     key = (colour, generic, purpose, second, None if take is None else take.index)
     if cache is not None and key in cache:
         return cache[key]
-    ways = payments(state, seat, colour, generic, purpose, second, take, also)
-    if ways and state.config.payment == "legacy":
-        # A game played before issue 28 item 5 pays ``""`` its old way: each payment of the
-        # front that spends other tokens than that one is listed by name.
-        p = state.players[seat]
-        old = best_payment(state, seat, colour, generic, purpose, second, take)
-        mine = None if old is None else _kept_as(p, old)
-        out = ([""] if old is not None else []) + [pay_text(w) for w in ways if _kept_as(p, w) != mine]
+    if state.config.payment != "legacy":
+        front, toks = payment_front(state, seat, colour, generic, purpose, second, take, also)
+        out = [""] + [pay_text(tokens_of(s, toks)) for s in front[1:]] if front else []
     else:
-        out = [""] + [pay_text(w) for w in ways[1:]] if ways else []
+        out = _legacy_alternatives(state, seat, colour, generic, purpose, second, take, also)
     if cache is not None:
         cache[key] = out
     return out
+
+
+def _legacy_alternatives(state, seat: int, colour, generic: int, purpose: str, second: bool, take,
+                         also: tuple) -> list[str]:
+    """:func:`pay_alternatives` in a game played before issue 28 item 5 (``payment: "legacy"``):
+    ``""`` pays its old way, and each payment of the front that spends other tokens than that one
+    is listed by name."""
+    ways = payments(state, seat, colour, generic, purpose, second, take, also)
+    if not ways:
+        return []
+    p = state.players[seat]
+    old = best_payment(state, seat, colour, generic, purpose, second, take)
+    mine = None if old is None else _kept_as(p, old)
+    return ([""] if old is not None else []) + [pay_text(w) for w in ways if _kept_as(p, w) != mine]
 
 
 def _kept_as(player, tokens) -> list:
@@ -304,7 +313,7 @@ def random_move(state, seat: int, rng):
     # are kept as token lists (:class:`_Pays`): only the move drawn needs its ``pay`` text.
     runs: list[tuple] = []
     for slot, link, cost in takeable(state, seat, budget):
-        pays = _Pays(payments(state, seat, link.colour, cost, "contract", False, link))
+        pays = _Pays(*payment_front(state, seat, link.colour, cost, "contract", False, link))
         runs.append((len(pays), TakeContract, (slot, pays)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
@@ -316,13 +325,13 @@ def random_move(state, seat: int, rng):
         for route in found:
             pays = cache.get(route[4])
             if pays is None:
-                pays = cache[route[4]] = _Pays(payments(state, seat, None, route[4], "route", second, None, costs))
+                pays = cache[route[4]] = _Pays(*payment_front(state, seat, None, route[4], "route", second, None, costs))
             runs.append((len(pays), EstablishRoute, (route, pays)))
     cost = stations.station_cost(state, seat)
     prices = None
     if cost is not None and cost <= budget:
         prices = _buy_prices(state, seat, budget)
-        pays = _Pays(payments(state, seat, None, cost, "station", False, None, prices))
+        pays = _Pays(*payment_front(state, seat, None, cost, "station", False, None, prices))
         runs.append((len(pays), BuildStation, pays))
     discards = discard_slots(state, seat)
     cache = {}
@@ -331,7 +340,7 @@ def random_move(state, seat: int, rng):
             prices = _buy_prices(state, seat, budget)
         pays = cache.get(cost)
         if pays is None:
-            pays = cache[cost] = _Pays(payments(state, seat, None, cost, "improvement", False, None, prices))
+            pays = cache[cost] = _Pays(*payment_front(state, seat, None, cost, "improvement", False, None, prices))
         runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))
@@ -360,18 +369,20 @@ def random_move(state, seat: int, rng):
 
 class _Pays:
     """The ``pay`` strings :func:`pay_alternatives` lists for one price (in a ``"kept"`` game),
-    made only when asked: ``""`` (the engine's best) and then each other payment's text."""
+    made only when asked: ``""`` (the engine's best) and then each other payment's text, from
+    :func:`.payways.payment_front`'s ``(front, tokens)``."""
 
-    __slots__ = ("ways",)
+    __slots__ = ("front", "toks")
 
-    def __init__(self, ways: list):
-        self.ways = ways
+    def __init__(self, front: tuple, toks: list):
+        self.front = front
+        self.toks = toks
 
     def __len__(self) -> int:
-        return len(self.ways)
+        return len(self.front)
 
     def __getitem__(self, k: int) -> str:
-        return "" if k == 0 else pay_text(self.ways[k])
+        return "" if k == 0 else pay_text(tokens_of(self.front[k], self.toks))
 
 
 # The state's rule methods, bound here at the top so that the state (at the bottom) imports none

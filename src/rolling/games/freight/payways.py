@@ -216,18 +216,36 @@ def payments(state, seat: int, colour: str | None, generic: int, purpose: str, s
     Each payment is a token list (see :mod:`.payment`) that :func:`.payment.check_purchase`
     accepts; ``[]`` when there is none.
     """
+    front, toks = payment_front(state, seat, colour, generic, purpose, second, take, also)
+    return [tokens_of(s, toks) for s in front]
+
+
+def payment_front(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
+                  take=None, also: tuple = ()) -> tuple[tuple, list]:
+    """:func:`payments` before the tokens are named: ``(front, tokens)``, the front as spent
+    vectors (how many tokens of each class of the seat's hand, best first) and the hand's tokens
+    of each class (:func:`classes`); :func:`tokens_of` makes a vector a token list. For a caller
+    that names few of the payments (the random bot names the one it draws, a listing every one
+    but the first, ``pay=""``). Both are remembered and shared: read only."""
     keys, counts, toks = _hand(state.players[seat])
     contracts, left = _contracts(state, seat, take)
     # Contracts, improvements and stations take the same tokens alike; only a route differs.
     base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
-    front = _FRONTS.get(base + (generic,))
+    known = _FRONTS.get(base)  # the fronts found for this hand and contracts, by price
+    if known is None:
+        known = {}
+        _FRONTS.put(base, known)
+    front = known.get(generic)
     if front is None:
-        targets = tuple(sorted({generic, *(t for t in also if _FRONTS.get(base + (t,)) is None)}))
-        got = _fronts(*base, targets)
-        for t, f in got.items():
-            _FRONTS.put(base + (t,), f)
-        front = got[generic]
-    return [[tok for j, x in enumerate(s) for tok in toks[j][:x]] for s in front]
+        known.update(_fronts(*base, tuple(sorted({generic, *(t for t in also if t not in known)}))))
+        front = known[generic]
+    return front, toks
+
+
+def tokens_of(spent, toks) -> list[tuple]:
+    """The token list of a spent vector of :func:`payment_front` (the first ``spent[j]`` tokens of
+    class ``j``, in class order)."""
+    return [tok for j, x in enumerate(spent) if x for tok in toks[j][:x]]
 
 
 def _hand(player) -> tuple[tuple, tuple, list]:
@@ -282,8 +300,8 @@ class Recent:
 
 #: the hands already grouped into classes, by what they depend on
 _HANDS = Recent(10000)
-#: fronts already found, by hand, price and contracts (the same recur within a decision: listing,
-#: then applying ``pay=""``; a search visiting a state again)
+#: fronts already found, by hand and contracts, then by price (the same recur within a decision:
+#: listing, then applying ``pay=""``; a search visiting a state again)
 _FRONTS = Recent(10000)
 
 
