@@ -291,3 +291,36 @@ def test_layers_import_downward_only(package):
             bad += [f"{path.relative_to(root.parent)}: {n}" for n in names
                     if any(n == f or n.startswith(f + ".") for f in FORBIDDEN[package])]
     assert bad == []
+
+
+@pytest.mark.parametrize("module,loader,name", [
+    ("value", "model", "stars_value.npz"), ("freight_value", "model", "freight_value.npz"),
+    ("market_policy", "shipped_params", "market_policy.npz"), ("market_value", "shipped_model", "market_value.npz"),
+])
+def test_every_shipped_model_is_read_by_one_helper(module, loader, name, monkeypatch):
+    """Review: the four shipped-model loaders open their file with ``rolling.bots.data.open_shipped``
+    (not each its own ``importlib.resources`` read) and load the same model from it."""
+    import importlib
+    import pickle
+    from importlib import resources
+
+    from rolling.bots import data
+
+    bots = importlib.import_module(f"rolling.bots.{module}")
+    load = getattr(bots, loader)
+    before = pickle.dumps(load())
+    opened = []
+
+    def recording(file_name):
+        opened.append(file_name)
+        return data.open_shipped(file_name)
+
+    monkeypatch.setattr(bots, "open_shipped", recording)
+    load.cache_clear()
+    try:
+        assert pickle.dumps(load()) == before
+    finally:
+        load.cache_clear()
+    assert opened == [name]
+    with data.open_shipped(name) as f:
+        assert f.read() == resources.files("rolling.bots.data").joinpath(name).read_bytes()

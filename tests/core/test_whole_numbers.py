@@ -7,6 +7,8 @@ A whole number is ASCII digits and nothing else, in the engines and at the termi
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rolling.core.errors import IllegalAction, RecordError
@@ -144,3 +146,70 @@ def test_saved_decisions_name_seats_in_ascii_digits():
     for bad in ({"²": [1]}, {"٣": [1]}, {"+1": [1]}, {"0": [1.5]}, {"0": "1"}, []):
         with pytest.raises(RecordError, match="decisions"):
             read_decisions(bad)
+
+
+
+#: a whole-number option of each command that has one, after what the command needs before it
+#: (review: typer's ``int`` read "1_0" as 10, " 3" as 3 and "٣" as 3)
+INT_OPTIONS = (
+    (("simulate", "market"), [], "--seed"), (("simulate", "freight"), [], "--games"),
+    (("simulate", "stars"), [], "--workers"), (("play", "market"), [], "--seed"),
+    (("play", "freight"), [], "--players"), (("bench", "freight"), [], "--players"),
+    (("bench", "market"), [], "--games"), (("bench", "stars"), [], "--workers"),
+    (("analyze",), ["r.json"], "--seed"), (("analyze",), ["r.json"], "--workers"),
+    (("freight", "board"), ["r.json", "--out", "b.svg"], "--at"), (("serve",), [], "--port"),
+    (("worker",), ["--db", "postgresql+psycopg://u@h/d"], "--concurrency"),
+)
+
+
+def parse_options(path: tuple[str, ...], args: list[str]) -> dict:
+    """The parameters ``rolling PATH ARGS`` reads, parsed without running the command."""
+    import typer
+
+    from rolling.cli.main import app
+
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    return command.make_context("rolling", args).params
+
+
+def not_whole(option: str, text: str) -> str:
+    sign = "an optional - and " if option == "--seed" else ""
+    return f"Invalid value for '{option}': {text!r} is not a whole number ({sign}the digits 0-9 only)"
+
+
+@pytest.mark.parametrize("path,before,option", INT_OPTIONS, ids=[" ".join((*p, o)) for p, _, o in INT_OPTIONS])
+def test_integer_command_line_options_read_ascii_digits_only(path, before, option):
+    """Review: every integer option of ``rolling`` is ASCII digits, after a ``-`` for a seed only."""
+    import typer
+
+    name = option.removeprefix("--")
+    assert parse_options(path, [*before, option, "12"])[name] == 12
+    bad = ["1_0", "²", " 3", "٣", "+3", "3 ", "", "9" * (MAX_DIGITS + 1), "--1", "-"]
+    if option == "--seed":  # a seed may be negative, a count or a port not
+        assert parse_options(path, [*before, option, "-5"])[name] == -5
+    else:
+        bad.append("-1")
+    for text in bad:
+        with pytest.raises(typer.BadParameter) as e:
+            parse_options(path, [*before, option, text])
+        assert e.value.format_message() == not_whole(option, text)
+
+
+@pytest.mark.parametrize("args", (["--seed", "1_0"], ["--games", "²"], ["--games", " 3"], ["--workers", "-1"]))
+def test_a_bad_integer_option_is_one_line_and_exit_status_2(args, capsys):
+    from rolling.cli.main import main
+
+    with pytest.raises(SystemExit) as e:  # one short game where the option were taken
+        main(["simulate", "market", "--games", "1", "--workers", "1", *args])
+    assert e.value.code == 2
+    assert capsys.readouterr().err == f"rolling: {not_whole(*args)}\n"
+
+
+@pytest.mark.parametrize("seed", (10, -5))
+def test_a_seed_is_ascii_digits_after_an_optional_minus(seed, capsys):
+    from rolling.cli.main import main
+
+    main(["simulate", "market", "--games", "1", "--workers", "1", "--seed", str(seed), "--json"])
+    assert json.loads(capsys.readouterr().out)["seed"] == seed

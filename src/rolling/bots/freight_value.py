@@ -21,12 +21,12 @@ Finished games need no model: the winners (rank 1 after "Winning"'s tie-break) s
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
 from rolling.games.freight import FreightState
 
+from .data import open_shipped
 from .value import TreeModel, softmax
 
 MODEL_FILE = "freight_value.npz"
@@ -81,7 +81,7 @@ def model() -> TreeModel:
     Raises:
         ValueError: the file's feature names differ from :data:`FEATURES`.
     """
-    with resources.files("rolling.bots.data").joinpath(MODEL_FILE).open("rb") as f:
+    with open_shipped(MODEL_FILE) as f:
         m = TreeModel.load(f)
     if m.names != FEATURES:
         raise ValueError(f"{MODEL_FILE} was trained on other features: {m.names}")

@@ -22,7 +22,6 @@ Inference is numpy and table look-ups; the weights ship as package data
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from rolling.core.action import Action
 from rolling.games.market import rules as R
 from rolling.games.market.state import MarketState
 
+from .data import open_shipped
 from .market import WORTH, best_plan, plan_reason
 
 #: turns_left (0..11) -> index of the weight bucket, or -1 where the heuristic's valuation is used
@@ -77,7 +77,7 @@ def shipped_params() -> np.ndarray:
     Raises:
         FileNotFoundError: the package was installed without its data file.
     """
-    with resources.files("rolling.bots.data").joinpath(WEIGHTS_FILE).open("rb") as f:
+    with open_shipped(WEIGHTS_FILE) as f:
         with np.load(f) as data:
             return np.array(data["params"], dtype=np.float64).reshape(PARAM_SHAPE)
 

@@ -24,7 +24,6 @@ Inference is numpy only; the networks ship as ``rolling/bots/data/market_value.n
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from rolling.games.market import rules as R
 from rolling.games.market.actions import DONE, buy, sell
 from rolling.games.market.state import MarketState
 
+from .data import open_shipped
 from .market import WORTH, plan_reason
 
 WEIGHTS_FILE = "market_value.npz"
@@ -289,7 +289,7 @@ def shipped_model() -> ValueModel:
     Raises:
         FileNotFoundError: the package was installed without its data file.
     """
-    with resources.files("rolling.bots.data").joinpath(WEIGHTS_FILE).open("rb") as f:
+    with open_shipped(WEIGHTS_FILE) as f:
         with np.load(f) as data:
             return ValueModel({k: data[k] for k in data.files})
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from importlib import resources
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from rolling.games.stars.events import sees
 from rolling.games.stars.state import MAXP, StarsState
 from rolling.games.stars.view import cash_audience
 
+from .data import open_shipped
 from .stars_heuristic import StarsHeuristicBot, private_value, schedule, share_value
 
 #: the shipped model (package data)
@@ -235,7 +235,7 @@ def model() -> TreeModel:
         ValueError: the file's feature names differ from :data:`FEATURES` (a model trained for
             another version of :func:`features`).
     """
-    with resources.files("rolling.bots.data").joinpath(MODEL_FILE).open("rb") as f:
+    with open_shipped(MODEL_FILE) as f:
         m = TreeModel.load(f)
     if m.names != FEATURES:
         raise ValueError(f"{MODEL_FILE} was trained on other features: {m.names}")

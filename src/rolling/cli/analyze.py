@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from rolling.analysis.labels import LABELS
-from rolling.cli.shared import columns_table, fail, print_table
+from rolling.cli.shared import columns_table, fail, print_table, whole_option
 
 #: each label's column
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
@@ -25,14 +25,14 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
                                                "(Rolling Stock Stars)"),
         budget: str = typer.Option("0.2s", "--budget", metavar="BUDGET",
                                    help="per decision: CPU seconds (0.2s, 200ms) or determinizations (20)"),
-        workers: int = typer.Option(None, "--workers", help="worker processes (default: one per core)"),
+        workers: int = whole_option(None, "--workers", help="worker processes (default: one per core)"),
         ray: str = typer.Option(None, "--ray", metavar="[ADDRESS]",
                                 help="evaluate on Ray: a new local Ray, or the cluster at ADDRESS"),
         value: str = typer.Option("learned", "--value", metavar="learned|heuristic",
                                   help="Stars and Freight: the win probabilities at the horizon from the "
                                        "learned evaluation (default) or the heuristic valuation's softmax "
                                        "(docs/analysis.md)"),
-        seed: int = typer.Option(0, "--seed", help="seeds the sampling of what each decider could not see"),
+        seed: int = whole_option(0, "--seed", signed=True, help="seeds the sampling of what each decider could not see"),
         as_json: bool = typer.Option(False, "--json", help="print the analysis as one JSON object "
                                      "(docs/analysis.md)"),
         out: str = typer.Option(None, "--out", metavar="FILE.html|FILE.json",

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import ProgressColumn
 from rich.text import Text
 
-from rolling.cli.shared import columns_table, fail, print_table
+from rolling.cli.shared import columns_table, fail, print_table, whole_option
 from rolling.sim.table import seat_list
 
 #: simulate's log (``rolling --log-level info simulate ...``): the batch's start and end at info, each
@@ -34,7 +34,7 @@ log = logging.getLogger("rolling.simulate")
 #: a cluster someone else started on this machine)
 LOCAL_RAY = "local"
 
-WORKERS = typer.Option(None, "--workers", help="worker processes (default: one per core; with --ray: "
+WORKERS = whole_option(None, "--workers", help="worker processes (default: one per core; with --ray: "
                        "the most games played at once, default every CPU of the cluster)")
 RAY = typer.Option(None, "--ray", metavar="[ADDRESS]", help="play on Ray: a new local Ray, or the cluster "
                    "at ADDRESS (ray.init(address=ADDRESS); needs pip install 'rolling[ray]')")

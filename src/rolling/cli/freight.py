@@ -77,8 +77,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     @groups["bench"].command("freight")
     def bench_freight(
         map_name: str = typer.Option("west-coast", "--map", help=MAP_HELP),
-        games: int = typer.Option(20, "--games", help="number of games"),
-        players: int = typer.Option(3, "--players", help="number of players"),
+        games: int = shared.whole_option(20, "--games", help="number of games"),
+        players: int = shared.whole_option(3, "--players", help="number of players"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
         """Measure games and actions per second of the engine with random bots (bot time included)."""
@@ -108,7 +108,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def board(
         record_file: str = typer.Argument(..., metavar="RECORD.json", help="a Rolling Freight game record"),
         out: str = typer.Option(..., "--out", help="picture file: .svg or .png"),
-        at: int = typer.Option(None, "--at", help="draw the board after the first N actions (default: all)"),
+        at: int = shared.whole_option(None, "--at", help="draw the board after the first N actions (default: all)"),
     ) -> None:
         """Draw the board of a game record (cities at their real places, links, cubes, cargo)."""
         from rolling.core.record import replay

@@ -53,7 +53,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
 
     @groups["bench"].command("market")
     def bench_market(
-        games: int = typer.Option(2000, "--games", help="number of games"),
+        games: int = shared.whole_option(2000, "--games", help="number of games"),
         bot: str = typer.Option("random", "--bot", help="the bot: random, heuristic, policy, value or bot (the strongest)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:

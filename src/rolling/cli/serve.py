@@ -8,6 +8,8 @@ import socket
 
 import typer
 
+from rolling.cli.shared import whole_option
+
 
 def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     """Add ``rolling serve`` to the app."""
@@ -15,7 +17,7 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     @app.command("serve")
     def serve(
         host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (0.0.0.0: every interface)"),
-        port: int = typer.Option(8000, "--port", help="TCP port to listen on"),
+        port: int = whole_option(8000, "--port", help="TCP port to listen on"),
         db: str = typer.Option(None, "--db", metavar="URL",
                                help="database: sqlite:///FILE.db or postgresql+psycopg://USER:PASS@HOST/DB "
                                     "(default: rolling.db in the user data folder)"),

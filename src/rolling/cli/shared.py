@@ -6,15 +6,47 @@ of bot games: :mod:`rolling.cli.batch`). The game modules only declare their own
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.padding import Padding
 from rich.table import Table
 
+from rolling.core.whole import parse_whole
 from rolling.ui.terminal import PlayOptions
 
-__all__ = ["PlayOptions", "columns_table", "fail", "print_table", "run_play"]
+__all__ = ["PlayOptions", "columns_table", "fail", "print_table", "run_play", "whole_option"]
+
+
+def whole_parser(name: str, signed: bool = False) -> Callable[[Any], int]:
+    """The parser of the whole-number option ``name`` (``"--games"``): its text is ASCII digits
+    (:func:`rolling.core.whole.parse_whole`), after one ``-`` where ``signed``; ``int`` alone would
+    also read ``"1_0"``, ``" 3"``, ``"+3"`` and other scripts' digits.
+
+    Raises:
+        typer.BadParameter: anything else (a one-line ``Invalid value for '--games': ...``).
+    """
+
+    def parse(value: Any) -> int:
+        if isinstance(value, int):  # a default, which older typers pass through the parser too
+            return value
+        negative = signed and value.startswith("-")
+        number = parse_whole(value[1:] if negative else value)
+        if number is None:
+            sign = "an optional - and " if signed else ""
+            raise typer.BadParameter(f"{value!r} is not a whole number ({sign}the digits 0-9 only)",
+                                     param_hint=f"'{name}'")
+        return -number if negative else number
+
+    return parse
+
+
+def whole_option(default: int | None, name: str, *, signed: bool = False, **options: Any):
+    """A typer option ``name`` of a whole number (:func:`whole_parser`; negative only where
+    ``signed``), with ``default`` and typer's other ``options`` (``help``, ``metavar``)."""
+    return typer.Option(default, name, parser=whole_parser(name, signed), **options)
 
 
 
@@ -29,7 +61,7 @@ def seats_option(game: str):
 
 
 #: the options every ``rolling play GAME`` has (typer reads them as parameter defaults)
-SEED = typer.Option(None, "--seed", help="seed of the game (default: random)")
+SEED = whole_option(None, "--seed", signed=True, help="seed of the game (default: random)")
 NAMES = typer.Option(None, "--names", help="comma list of player names (default: Player 1 for a person, the bot's "
                      "name for a bot, numbered by seat: Player 1, Vsearch 2, ...)")
 SAVE = typer.Option(None, "--save", help="save the game record here after every action "
@@ -41,7 +73,7 @@ JSON = typer.Option(False, "--json", help="print one JSON object (see README: si
 
 def players_option(players_help: str):
     """The ``--players`` option, its help naming the game's player counts."""
-    return typer.Option(None, "--players", help=f"number of players ({players_help}; default: as many as --seats)")
+    return whole_option(None, "--players", help=f"number of players ({players_help}; default: as many as --seats)")
 
 
 def sim_seats_option(default: str):
@@ -52,12 +84,12 @@ def sim_seats_option(default: str):
 
 def games_option(default: int):
     """The ``--games`` option of ``simulate``."""
-    return typer.Option(default, "--games", help="number of games")
+    return whole_option(default, "--games", help="number of games")
 
 
 def sim_seed_option(default: int):
     """The ``--seed`` option of ``simulate``."""
-    return typer.Option(default, "--seed", help="seed of the run; the same seed gives the same result")
+    return whole_option(default, "--seed", signed=True, help="seed of the run; the same seed gives the same result")
 
 
 def fail(message: str, code: int = 2) -> None:

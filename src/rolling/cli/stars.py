@@ -130,9 +130,9 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         seconds: float = typer.Option(3.0, "--seconds", help="time spent on each measurement"),
         scaling: bool = typer.Option(False, "--scaling", help="instead: games/s of 4-player heuristic games "
                                      "on 1 worker, on every core and on a local Ray"),
-        games: int = typer.Option(100, "--games", help="with --scaling: games per measurement"),
-        workers: int = typer.Option(None, "--workers", help="with --scaling: the workers of the second "
-                                    "measurement and Ray's CPUs (default: one per core)"),
+        games: int = shared.whole_option(100, "--games", help="with --scaling: games per measurement"),
+        workers: int = shared.whole_option(None, "--workers", help="with --scaling: the workers of the second "
+                                           "measurement and Ray's CPUs (default: one per core)"),
         search: bool = typer.Option(False, "--search", help="instead: the search bot's playouts/s in a "
                                     "mid-game position (for --seconds)"),
     ) -> None:

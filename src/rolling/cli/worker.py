@@ -11,6 +11,8 @@ import sys
 
 import typer
 
+from rolling.cli.shared import whole_option
+
 
 def _die_with_parent() -> None:  # pragma: no cover (runs in the child, before exec)
     # Linux: the kernel sends SIGTERM to a worker process when the process that started it dies,
@@ -30,10 +32,10 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
     def worker(
         db: str = typer.Option(..., "--db", metavar="URL",
                                help="the PostgreSQL database of the web processes: postgresql+psycopg://USER:PASS@HOST/DB"),
-        processes: int = typer.Option(1, "--processes", metavar="N",
+        processes: int = whole_option(1, "--processes", metavar="N",
                                       help="worker processes (bots think in them: one per core)"),
         bot_pace: float = typer.Option(None, "--bot-pace", help="seconds a bot waits before its move (default 0.3)"),
-        concurrency: int = typer.Option(None, "--concurrency", metavar="J",
+        concurrency: int = whole_option(None, "--concurrency", metavar="J",
                                         help="games one process plays at once (default 8)"),
     ) -> None:
         """Play the bots, time limits and programmed actions of every game on the database, for any
