@@ -24,22 +24,12 @@ from rolling.sim import play_game
 
 def record(games: int) -> tuple[list[tuple], float]:
     """The arguments of every walk of ``games`` random games, and the games' CPU seconds."""
-    walks: list[tuple] = []
-    walk = payways._fronts
-
-    def recording(*args):
-        walks.append(args)
-        return walk(*args)
-
-    payways._fronts = recording
-    try:
+    with payways.recorded_walks() as walks:
         t = time.process_time()
         for g in range(games):
             state = new_game(Config("west-coast", 3), g)
             play_game(state, [make_bot("freight", "random", g * 10 + i) for i in range(3)])
         cpu = time.process_time() - t
-    finally:
-        payways._fronts = walk
     return walks, cpu
 
 

@@ -39,22 +39,14 @@ def compiled_fronts(keys, counts, colour, kind, second, contracts, left, targets
 def walks_of_random_games(games: int) -> list[tuple]:
     """The arguments of every walk the listings of random games asked for, both maps, every player
     count."""
-    walks: list[tuple] = []
-    walk = payways._fronts
-
-    def recording(*args):
-        walks.append(args)
-        return walk(*args)
-
-    payways._fronts = recording
     try:
-        for map_name, players in (("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
-                                  ("southern", 3), ("southern", 4), ("southern", 5)):
-            for g in range(games):
-                state = new_game(Config(map_name, players), 7 * g + players)
-                play_game(state, [make_bot("freight", "random", 31 * g + i) for i in range(players)])
+        with payways.recorded_walks() as walks:
+            for map_name, players in (("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
+                                      ("southern", 3), ("southern", 4), ("southern", 5)):
+                for g in range(games):
+                    state = new_game(Config(map_name, players), 7 * g + players)
+                    play_game(state, [make_bot("freight", "random", 31 * g + i) for i in range(players)])
     finally:
-        payways._fronts = walk
         payways.clear_caches()
     return walks
 

@@ -321,75 +321,11 @@ static int choices(Cls *c, int u, int ps)
     return 0;
 }
 
-/* ---- the final table: (price, key) -> best payment ---- */
-
-typedef struct {
-    int t;
-    i128 key;
-    u128 val;
-} Fin;
-
-typedef struct {
-    Fin *e;
-    unsigned char *used;
-    size_t cap, n;
-} FTab;
-
-static inline uint64_t f_hash(int t, i128 key)
+/* The final table is a Tab too: a (price, key) pair is packed in a state's limbs (key_of). */
+static inline S key_of(int price, i128 key)
 {
-    u128 k = (u128)key;
-    return mix((uint64_t)k * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(k >> 64) * 0xC2B2AE3D27D4EB4FULL ^ (uint64_t)t);
-}
-
-static int ftab_init(FTab *t, size_t cap)
-{
-    t->cap = cap;
-    t->n = 0;
-    t->e = malloc(cap * sizeof(Fin));
-    t->used = calloc(cap, 1);
-    return t->e && t->used ? 0 : -1;
-}
-
-static void ftab_free(FTab *t)
-{
-    free(t->e);
-    free(t->used);
-}
-
-static int ftab_max(FTab *t, int price, i128 key, u128 val)
-{
-    size_t m = t->cap - 1, i = f_hash(price, key) & m;
-    while (t->used[i]) {
-        if (t->e[i].t == price && t->e[i].key == key) {
-            if (val > t->e[i].val)
-                t->e[i].val = val;
-            return 0;
-        }
-        i = (i + 1) & m;
-    }
-    t->used[i] = 1;
-    t->e[i].t = price;
-    t->e[i].key = key;
-    t->e[i].val = val;
-    if (++t->n * 2 > t->cap) {
-        FTab g;
-        if (ftab_init(&g, t->cap * 2))
-            return -1;
-        size_t gm = g.cap - 1;
-        for (size_t k = 0; k < t->cap; k++) {
-            if (!t->used[k])
-                continue;
-            size_t p = f_hash(t->e[k].t, t->e[k].key) & gm;
-            while (g.used[p])
-                p = (p + 1) & gm;
-            g.used[p] = 1;
-            g.e[p] = t->e[k];
-        }
-        g.n = t->n;
-        ftab_free(t);
-        *t = g;
-    }
-    return 0;
+    S k = {{(uint64_t)(u128)key, (uint64_t)((u128)key >> 64), (uint64_t)price, 0}};
+    return k;
 }
 
 /* What a walk needs besides its classes (payways._run's arguments). */
@@ -404,7 +340,7 @@ typedef struct {
 /* payways._run: each (price, key) reached, with its best payment, into `fin` (price `t`
    recorded as `t + shift_t`, so that the odd walk lands on its even prices). -1: no memory. */
 static int walk_core(Cls *cls, int n, const int *use, uint64_t start, uint64_t tmask, int top_t, const Walk *w,
-                     FTab *fin, int shift_t)
+                     Tab *fin, int shift_t)
 {
     int ps = w->ps;
     uint64_t reach[65], owed[65];
@@ -502,7 +438,8 @@ static int walk_core(Cls *cls, int n, const int *use, uint64_t start, uint64_t t
             }
             i128 key = w->fixed - (i128)(v & spent_mask) + (i128)(v & money_mask)
                        + ((i128)__builtin_popcountll((ns.w[0] >> 2) & 31) << W) - ((i128)low << 6 * W);
-            if (ftab_max(fin, np + shift_t, key, path + ch[q].dq))
+            S fk = key_of(np + shift_t, key);
+            if (tab_max(fin, &fk, path + ch[q].dq))
                 goto out;
         }
     }
@@ -553,14 +490,15 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
         Py_RETURN_NONE;
 
     PyObject *result = NULL;
-    int fits = 1;
     Cls *cls = calloc(n ? n : 1, sizeof(Cls));
     int *use = calloc(n ? n : 1, sizeof(int));
     int *twos = calloc(n ? n : 1, sizeof(int));
     uint64_t *fbits = calloc(n ? n : 1, sizeof(uint64_t));
     int64_t *ins = calloc(nin, sizeof(int64_t));
     KV *kv = NULL;
-    FTab fin = {0};
+    Tab fin = {0};
+    Cls *walked = NULL;
+    int nw = 0;
     Walk w;
     int r = 1;
     if (!cls || !use || !twos || !fbits || !ins) {
@@ -666,12 +604,11 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
     uint64_t start = second ? 0 : 2;
     if (no_colour)
         start |= 1;
-    Cls *walked = calloc(n ? n : 1, sizeof(Cls));
+    walked = calloc(n ? n : 1, sizeof(Cls));
     if (!walked) {
         PyErr_NoMemory();
         goto out;
     }
-    int nw = 0;
     int shift = size * (int)n;
     for (Py_ssize_t j = 0; j < n; j++) {
         Cls *c = &cls[j];
@@ -722,7 +659,6 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
     for (Py_ssize_t k = 0; k < nt; k++) {
         int64_t t;
         if ((r = to_i64(PyTuple_GET_ITEM(targets, k), &t)) != 1 || t < 0 || t > 62) {
-            free(walked);
             if (r < 0)
                 goto out;
             goto unfit;
@@ -736,13 +672,11 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
                 top_odd = (int)t + 1;
         }
     }
-    if (ftab_init(&fin, 64)) {
-        free(walked);
+    if (tab_init(&fin, 64)) {
         PyErr_NoMemory();
         goto out;
     }
     if (top_t >= 0 && walk_core(walked, nw, use, start, tmask, top_t, &w, &fin, 0)) {
-        free(walked);
         PyErr_NoMemory();
         goto out;
     }
@@ -751,15 +685,9 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
     for (Py_ssize_t j = 0; j < n; j++)
         has_two |= use[j] == 2;
     if (odd && has_two && walk_core(walked, nw, twos, start, odd, top_odd, &w, &fin, -1)) {
-        free(walked);
         PyErr_NoMemory();
         goto out;
     }
-    for (int k = 0; k < nw; k++) {
-        free(walked[k].free_);
-        free(walked[k].paying);
-    }
-    free(walked);
 
     /* each price's front: best first, no key matched or beaten on every item by an earlier one */
     result = PyDict_New();
@@ -775,8 +703,8 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
         int t = (int)PyLong_AsLong(PyTuple_GET_ITEM(targets, k));
         size_t m = 0;
         for (size_t e = 0; e < fin.cap; e++)
-            if (fin.used[e] && fin.e[e].t == t) {
-                kv[m].key = fin.e[e].key;
+            if (fin.used[e] && fin.e[e].key.w[2] == (uint64_t)t) {
+                kv[m].key = (i128)(((u128)fin.e[e].key.w[1] << 64) | fin.e[e].key.w[0]);
                 kv[m].val = fin.e[e].val;
                 m++;
             }
@@ -829,25 +757,27 @@ static PyObject *walk_fronts(PyObject *self, PyObject *args)
             goto fail;
     }
     goto out;
-unfit:
+unfit: /* an error, or numbers that do not fit: None */
     if (r < 0 || PyErr_Occurred())
         goto fail;
-    fits = 0;
     goto out;
 fail:
     Py_CLEAR(result);
 out:
+    for (int k = 0; walked && k < nw; k++) {
+        free(walked[k].free_);
+        free(walked[k].paying);
+    }
+    free(walked);
     free(cls);
     free(use);
     free(twos);
     free(fbits);
     free(ins);
     free(kv);
-    ftab_free(&fin);
-    if (!result && !PyErr_Occurred()) {
-        (void)fits;
+    tab_free(&fin);
+    if (!result && !PyErr_Occurred())
         Py_RETURN_NONE; /* does not fit: walk it in Python */
-    }
     return result;
 }
 

@@ -42,6 +42,8 @@ the engine's.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 from .components import COLOURS, OCEAN, face
@@ -303,6 +305,26 @@ _HANDS = Recent(10000)
 #: fronts already found, by hand and contracts, then by price (the same recur within a decision:
 #: listing, then applying ``pay=""``; a search visiting a state again)
 _FRONTS = Recent(10000)
+
+
+@contextmanager
+def recorded_walks() -> Iterator[list[tuple]]:
+    """Inside the ``with`` block, the arguments of every walk of the fronts (:func:`_fronts`: one
+    hand, its contracts and prices; a memo hit is no walk) are appended to the list it gives, to
+    be walked again (benchmarks, and tests comparing the compiled walk with Python's)."""
+    global _fronts
+    walks: list[tuple] = []
+    walk = _fronts
+
+    def recording(*args):
+        walks.append(args)
+        return walk(*args)
+
+    _fronts = recording
+    try:
+        yield walks
+    finally:
+        _fronts = walk
 
 
 def clear_caches() -> None:
