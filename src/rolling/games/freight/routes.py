@@ -19,10 +19,10 @@ from rolling.core.errors import IllegalAction
 from rolling.core.whole import parse_whole
 
 from . import events as E
+from . import payways
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
 from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spend
-from . import payways
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
@@ -261,6 +261,10 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     So every valid, payable route either is walked or has the outcome of one that is: the listing
     is complete. The last two checks cost a flood fill, so they run only where the price leaves
     :data:`REACH_SLACK` dice or more for detours; with less, the rest of the walk is short.
+
+    The search runs compiled (the optional C extension ``_routes``, :func:`compiled`) where it was
+    built and its numbers fit, else in Python (:func:`_search_py`, the reference): the same routes
+    in the same order either way (issue 34).
     """
     if state.routes_done >= 2 or state.saturation <= 0:
         return []
