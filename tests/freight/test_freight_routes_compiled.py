@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from rolling.bots import make_bot
-from rolling.games.freight import Config, new_game, routes
+from rolling.games.freight import Config, new_game, payways, routes
 from rolling.games.freight.components import COLOURS, load_map
 from rolling.sim import play_game
 
@@ -40,6 +40,8 @@ def searches_of_random_games(games: int) -> list[tuple]:
         return got
 
     routes._search_c = recording
+    pure = payways._PURE
+    payways._PURE = False  # recorded where the compiled search is asked, ROLLING_PURE_PYTHON or not
     try:
         for map_name, players in (("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
                                   ("southern", 3), ("southern", 4), ("southern", 5)):
@@ -48,6 +50,7 @@ def searches_of_random_games(games: int) -> list[tuple]:
                 play_game(state, [make_bot("freight", "random", 29 * g + i) for i in range(players)])
     finally:
         routes._search_c = search
+        payways._PURE = pure
     return searches
 
 
