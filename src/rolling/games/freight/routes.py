@@ -19,10 +19,16 @@ from rolling.core.errors import IllegalAction
 from rolling.core.whole import parse_whole
 
 from . import events as E
+from . import payways
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
 from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spend
 from .payways import best_payment
+
+try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
+    from ._routes import search as _compiled_search
+except ImportError:  # installed where no C compiler was found
+    _compiled_search = None
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -255,6 +261,10 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     So every valid, payable route either is walked or has the outcome of one that is: the listing
     is complete. The last two checks cost a flood fill, so they run only where the price leaves
     :data:`REACH_SLACK` dice or more for detours; with less, the rest of the walk is short.
+
+    The search runs compiled (the optional C extension ``_routes``, :func:`compiled`) where it was
+    built and its numbers fit, else in Python (:func:`_search_py`, the reference): the same routes
+    in the same order either way (issue 34).
     """
     if state.routes_done >= 2 or state.saturation <= 0:
         return []
@@ -268,7 +278,26 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     if budget <= 0:
         return []
     cap = budget + p.stations - state.stations_used
+    avail = p.stations - state.stations_used
     costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
+    if _compiled_search is not None and not payways._PURE:
+        got = _search_c(state, seat, cap, avail, costs)
+        if got is not None:
+            return got
+    return _search_py(state, seat, cap, avail, costs)
+
+
+def _search_c(state, seat: int, cap: int, avail: int, costs: tuple) -> list | None:
+    """:func:`_search_py` by the compiled search (``None`` where its numbers do not fit its
+    fixed-width integers: more than 64 cities, or too many owners for the packed link counts)."""
+    return _compiled_search(_link_ends(state.map.name), len(state.map.cities), state.owner, costs, state.rings,
+                            state.phase, state.cargo, COLOUR_INDEX, cap, seat, avail, REACH_SLACK, _OWNER_BITS)
+
+
+def _search_py(state, seat: int, cap: int, avail: int, costs: tuple) -> list:
+    """The search of :func:`enumerate_routes` in Python, for a seat paying at most ``cap`` base
+    dice with ``avail`` stations and ``costs`` dice per owner's link (the reference for the
+    compiled search, and where it was not built)."""
     steps, nbrmask, cheapest, rests = _route_graph(state.map.name, tuple(state.owner), costs)
     nc = len(nbrmask)
     own_shift = _OWNER_BITS * seat
@@ -293,8 +322,25 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
             if rest[origin] is None:
                 continue
             _walk(origin, colour, wmask, rest, steps, nbrmask, cap, own_shift, own_mask, found)
-    avail = p.stations - state.stations_used
     return [(o, c, d, list(path), max(1, base - avail)) for o, c, d, path, base in found.values()]
+
+
+def compiled() -> bool:
+    """Whether :func:`enumerate_routes` searches with the compiled search (the optional C
+    extension ``_routes``, built by ``setup.py`` where a C compiler is found, and
+    ``ROLLING_PURE_PYTHON`` not set, :data:`.payways._PURE`); the routes are the same either way."""
+    return _compiled_search is not None and not payways._PURE
+
+
+@lru_cache(maxsize=16)
+def _link_ends(map_name: str) -> bytes:
+    """Each link's two cities, ``a`` then ``b``, in link order, one byte each, as the compiled
+    search takes them (a map of 256 cities or more gives an empty string: the compiled search
+    answers ``None`` for it and the search runs in Python)."""
+    m = load_map(map_name)
+    if len(m.cities) > 255:
+        return b""
+    return bytes(x for ln in m.links for x in (ln.a, ln.b))
 
 
 @lru_cache(maxsize=256)

@@ -1,0 +1,161 @@
+"""Issue 34 (a faster Freight engine): the major routes found by the compiled search
+(``rolling.games.freight._routes``, C, built by ``setup.py`` where a C compiler is found) are the
+very routes of the Python search (:func:`rolling.games.freight.routes._search_py`), route by route
+and in order (the order of the listing, and so every random game, depends on it), at every
+decision of random games on both maps at every player count and for arbitrary link ownerships,
+cargo and demand on the real maps (hypothesis); a search whose numbers do not fit its fixed-width
+integers runs in Python; ``ROLLING_PURE_PYTHON`` turns the compiled search off.
+
+Rule: "C: Establishing Major Routes" (what a route is: :func:`rolling.games.freight.routes.trace`).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+
+from rolling.bots import make_bot
+from rolling.games.freight import Config, new_game, payways, routes
+from rolling.games.freight.components import COLOURS, load_map
+from rolling.sim import play_game
+
+compiled = pytest.mark.skipif(routes._compiled_search is None, reason="built without a C compiler (setup.py)")
+
+
+def searches_of_random_games(games: int) -> list[tuple]:
+    """Every search the random games asked for, both maps, every player count: ``(state, seat,
+    cap, avail, costs, the compiled answer)``, the state as it was then."""
+    searches: list[tuple] = []
+    search = routes._search_c
+
+    def recording(state, seat, cap, avail, costs):
+        got = search(state, seat, cap, avail, costs)
+        searches.append((state.clone(), seat, cap, avail, costs, got))
+        return got
+
+    routes._search_c = recording
+    pure = payways._PURE
+    payways._PURE = False  # recorded where the compiled search is asked, ROLLING_PURE_PYTHON or not
+    try:
+        for map_name, players in (("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
+                                  ("southern", 3), ("southern", 4), ("southern", 5)):
+            for g in range(games):
+                state = new_game(Config(map_name, players), 13 * g + players)
+                play_game(state, [make_bot("freight", "random", 29 * g + i) for i in range(players)])
+    finally:
+        routes._search_c = search
+        payways._PURE = pure
+    return searches
+
+
+@compiled
+def test_compiled_routes_are_the_python_routes_along_random_games():
+    """Issue 34: at every route search of random 2-5 player games on both maps the compiled search
+    lists the same routes in the same order as the Python one (none falls back)."""
+    searches = searches_of_random_games(2)
+    assert len(searches) > 2000
+    assert sum(len(s[-1]) for s in searches) > 5000  # routes found, not only empty listings
+    assert any(s[3] > 0 for s in searches)  # stations discount some
+    for state, seat, cap, avail, costs, got in searches:
+        assert got is not None
+        assert got == routes._search_py(state, seat, cap, avail, costs), (state.map.name, seat, cap, avail, costs)
+
+
+@st_.composite
+def situations(draw):
+    """A route search on a real map: links owned at random (or not completed), cargo markers and
+    open, saturated or later-phase demand anywhere, the seat's price cap, stations and each
+    owner's dice per link (Friendly or not)."""
+    m = load_map(draw(st_.sampled_from(("west-coast", "southern"))))
+    n = draw(st_.integers(2, 5))
+    seat = draw(st_.integers(0, n - 1))
+    owner = [draw(st_.sampled_from((-1, -1, *range(n)))) for _ in m.links]
+    colours = st_.sampled_from(COLOURS)
+    cargo = [draw(st_.lists(colours, max_size=3)) if draw(st_.integers(0, 2)) == 0 else [] for _ in m.cities]
+    rings = [[[draw(colours), draw(st_.integers(0, 2)), draw(st_.booleans())]
+              for _ in range(draw(st_.integers(0, 2)))] for _ in m.cities]
+    state = SimpleNamespace(map=m, owner=owner, cargo=cargo, rings=rings, phase=draw(st_.integers(0, 2)))
+    costs = tuple(1 if o == seat else draw(st_.sampled_from((1, 2))) for o in range(n))
+    avail = draw(st_.integers(0, 3))
+    return state, seat, avail + draw(st_.integers(1, 9)), avail, costs
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(situations())
+def test_compiled_routes_are_the_python_routes_for_any_situation(args):
+    """Issue 34: for arbitrary ownerships, cargo and demand on both maps, the same routes in the
+    same order either way."""
+    got = routes._search_c(*args)
+    assert got is not None
+    assert got == routes._search_py(*args)
+
+
+def a_state_with_routes():
+    """A 5-player Southern game played at random until the seat to act has major routes to
+    choose from, some over another seat's links: ``(state, seat, that other seat)``."""
+    state = new_game(Config("southern", 5), 3)
+    bots = [make_bot("freight", "random", i) for i in range(5)]
+    while True:
+        for seat in state.to_act:
+            if state.stage == "draft":
+                continue
+            for route in routes.enumerate_routes(state, seat):
+                others = [state.owner[i] for i in route[3] if state.owner[i] != seat]
+                if others:
+                    return state, seat, others[0]
+        seat = state.to_act[0]
+        state.apply(bots[seat].choose(state, seat))
+
+
+@compiled
+def test_numbers_too_large_for_the_compiled_search_are_searched_in_python():
+    """Issue 34: eleven owners (the packed link counts per owner need more than 64 bits) or a map
+    of more than 64 cities do not fit the compiled search: it answers ``None`` and
+    ``enumerate_routes`` gives the Python search's routes."""
+    state, seat, other = a_state_with_routes()
+    want = routes.enumerate_routes(state, seat)
+    # six more players, the last owning the links another seat owned: the same routes, the same
+    # dice (a copy of that player, Friendly or not), that seat's count packed 60 bits up
+    state.players += [state.players[other].copy() for _ in range(6)]
+    state.n = 11
+    state.owner = [10 if o == other else o for o in state.owner]
+    assert 10 in state.owner
+    cap, avail, costs = search_args(state, seat)
+    assert routes._search_c(state, seat, cap, avail, costs) is None
+    assert routes.enumerate_routes(state, seat) == routes._search_py(state, seat, cap, avail, costs) == want
+    big = SimpleNamespace(map=SimpleNamespace(name="southern", cities=[None] * 65), owner=[0] * 62,
+                          cargo=[[]] * 65, rings=[[]] * 65, phase=0)
+    assert routes._search_c(big, 0, 9, 0, (1, 2, 2)) is None
+
+
+def search_args(state, seat: int) -> tuple:
+    """``(cap, avail, costs)`` of ``enumerate_routes`` for the seat."""
+    p = state.players[seat]
+    budget = routes.generic_budget(p, "route", state.routes_done == 1)
+    costs = tuple(routes.owner_link_cost(state, seat, o) for o in range(state.n))
+    return budget + p.stations - state.stations_used, p.stations - state.stations_used, costs
+
+
+def test_pure_python_search_when_asked():
+    """Issue 34: with ``ROLLING_PURE_PYTHON`` set the routes are searched in Python (and
+    ``routes.compiled()`` says so); a random game is the same game either way."""
+    code = ("from rolling.games.freight import routes, Config, new_game;"
+            "from rolling.bots import make_bot; from rolling.sim import play_game;"
+            "s = new_game(Config('southern', 4), 8);"
+            "play_game(s, [make_bot('freight', 'random', i) for i in range(4)]);"
+            "print(routes.compiled(), s.digest())")
+    outs = {}
+    for pure in ("", "1"):
+        env = dict(os.environ, ROLLING_PURE_PYTHON=pure)
+        outs[pure] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout.split()
+    assert outs["1"][0] == "False"
+    assert outs[""][0] == str(routes._compiled_search is not None)
+    assert outs[""][1] == outs["1"][1]
