@@ -34,7 +34,8 @@ LAYERS: dict[str, list[set[str]]] = {
         {"__init__", "bench"},
     ],
     "freight": [
-        {"actions", "components", "dice", "payment", "payways"},  # the vocabulary: actions, the box, dice, paying
+        # the vocabulary: actions, the box, dice, paying (with the compiled walk and route search)
+        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes"},
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",
@@ -53,9 +54,11 @@ LAYERS: dict[str, list[set[str]]] = {
 
 def package_imports(game: str, games_dir: Path = GAMES_DIR) -> dict[str, dict[str, int]]:
     """{module: {imported module of the same package: line of the first such import}} for every
-    ``.py`` file of ``rolling.games.<game>`` (the package itself is the module ``__init__``)."""
+    ``.py`` file of ``rolling.games.<game>`` (the package itself is the module ``__init__``) and
+    every compiled module (a ``.c`` source: an extension, which imports nothing of the package)."""
     pkg_dir = games_dir / game
-    modules = {p.stem for p in pkg_dir.glob("*.py")}
+    compiled = {p.stem for p in pkg_dir.glob("*.c")}
+    modules = {p.stem for p in pkg_dir.glob("*.py")} | compiled
     full = f"rolling.games.{game}"
     graph: dict[str, dict[str, int]] = {}
     for path in sorted(pkg_dir.glob("*.py")):
@@ -78,6 +81,8 @@ def package_imports(game: str, games_dir: Path = GAMES_DIR) -> dict[str, dict[st
                 if t != path.stem:
                     edges.setdefault(t if t in modules else "__init__", node.lineno)
         graph[path.stem] = edges
+    for name in compiled:
+        graph[name] = {}
     return graph
 
 
