@@ -282,8 +282,11 @@ def colour_payers(player) -> set[str]:
 
 
 def generic_budget(player, purpose: str, second: bool = False) -> int:
-    """The most "any" dice the player could pay now for ``purpose``."""
-    return sum(generic_units(player, t, purpose, second) for t, _ in _available(player))
+    """The most "any" dice the player could pay now for ``purpose`` (each marker one, each unspent
+    die as :func:`generic_units`)."""
+    spent = player.spent
+    return sum(player.markers) + sum(kind_units(face(name).kind, purpose, second)
+                                     for i, name in enumerate(player.dice) if not spent[i])
 
 
 def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
