@@ -83,19 +83,16 @@ def options(state, seat: int) -> list[tuple[str, list[int]]]:
     seen: dict[tuple[int, ...], str] = {}
     for alloc in product(*[list(_compositions(len(groups[k]), len(k))) for k in keys]):
         n = counts[:]
-        for k, parts in zip(keys, alloc, strict=True):
-            for c, m in zip(k, parts, strict=True):
-                n[COLOUR_INDEX[c]] += m
-        g = tuple(_markers(n, penalty, state.supply))
-        if g in seen:  # an outcome already found keeps the store of its first allocation
-            continue
         colour_of: dict[int, str] = {}
         for k, parts in zip(keys, alloc, strict=True):
             dice = iter(groups[k])
             for c, m in zip(k, parts, strict=True):
+                n[COLOUR_INDEX[c]] += m
                 for _ in range(m):
                     colour_of[next(dice)] = c
-        seen[g] = ",".join(colour_of[i] for i in splits)
+        g = tuple(_markers(n, penalty, state.supply))
+        if g not in seen:
+            seen[g] = ",".join(colour_of[i] for i in splits)
     out = [(store, list(g)) for g, store in seen.items()]
     out.sort(key=lambda x: -sum(x[1]))
     return out
