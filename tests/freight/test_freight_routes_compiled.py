@@ -4,16 +4,14 @@ very routes of the Python search (:func:`rolling.games.freight.routes._search_py
 and in order (the order of the listing, and so every random game, depends on it), at every
 decision of random games on both maps at every player count and for arbitrary link ownerships,
 cargo and demand on the real maps (hypothesis); a search whose numbers do not fit its fixed-width
-integers runs in Python; ``ROLLING_PURE_PYTHON`` turns the compiled search off.
+integers runs in Python (``ROLLING_PURE_PYTHON``, which turns it off, is tested with the walk's
+tests: tests/freight/test_freight_walk_compiled.py).
 
 Rule: "C: Establishing Major Routes" (what a route is: :func:`rolling.games.freight.routes.trace`).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from types import SimpleNamespace
 
 import pytest
@@ -141,21 +139,3 @@ def search_args(state, seat: int) -> tuple:
     budget = routes.generic_budget(p, "route", state.routes_done == 1)
     costs = tuple(routes.owner_link_cost(state, seat, o) for o in range(state.n))
     return budget + p.stations - state.stations_used, p.stations - state.stations_used, costs
-
-
-def test_pure_python_search_when_asked():
-    """Issue 34: with ``ROLLING_PURE_PYTHON`` set the routes are searched in Python (and
-    ``routes.compiled()`` says so); a random game is the same game either way."""
-    code = ("from rolling.games.freight import routes, Config, new_game;"
-            "from rolling.bots import make_bot; from rolling.sim import play_game;"
-            "s = new_game(Config('southern', 4), 8);"
-            "play_game(s, [make_bot('freight', 'random', i) for i in range(4)]);"
-            "print(routes.compiled(), s.digest())")
-    outs = {}
-    for pure in ("", "1"):
-        env = dict(os.environ, ROLLING_PURE_PYTHON=pure)
-        outs[pure] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                    check=True).stdout.split()
-    assert outs["1"][0] == "False"
-    assert outs[""][0] == str(routes._compiled_search is not None)
-    assert outs[""][1] == outs["1"][1]

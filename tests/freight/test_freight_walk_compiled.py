@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from rolling.bots import make_bot
-from rolling.games.freight import Config, new_game, payways
+from rolling.games.freight import Config, new_game, payways, routes
 from rolling.games.freight.components import COLOURS, OCEAN, SYMBOLS
 from rolling.sim import play_game
 
@@ -113,19 +113,21 @@ def test_numbers_too_large_for_the_compiled_walk_are_walked_in_python():
     assert payways._fronts(keys, (40, 10), None, "buy", False, (), 20, (63, 64))[64]  # 32 any2 pay 64
 
 
-def test_pure_python_walk_when_asked():
-    """Issue 34: with ``ROLLING_PURE_PYTHON`` set the fronts are found in Python (and
-    ``payways.compiled()`` says so); a random game is the same game either way."""
-    code = ("from rolling.games.freight import payways, Config, new_game;"
+@pytest.mark.parametrize("map_name, players", [("west-coast", 3), ("southern", 4)])
+def test_pure_python_when_asked(map_name, players):
+    """Issue 34: with ``ROLLING_PURE_PYTHON`` set the payment fronts and the major routes are found
+    in Python (``payways.compiled()`` and ``routes.compiled()`` say so); a random game is the same
+    game either way."""
+    code = ("from rolling.games.freight import payways, routes, Config, new_game;"
             "from rolling.bots import make_bot; from rolling.sim import play_game;"
-            "s = new_game(Config('west-coast', 3), 5);"
-            "play_game(s, [make_bot('freight', 'random', i) for i in range(3)]);"
-            "print(payways.compiled(), s.digest())")
+            f"s = new_game(Config({map_name!r}, {players}), 5);"
+            f"play_game(s, [make_bot('freight', 'random', i) for i in range({players})]);"
+            "print(payways.compiled(), routes.compiled(), s.digest())")
     outs = {}
     for pure in ("", "1"):
         env = dict(os.environ, ROLLING_PURE_PYTHON=pure)
         outs[pure] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                     check=True).stdout.split()
-    assert outs["1"][0] == "False"
-    assert outs[""][0] == str(payways._compiled_fronts is not None)
-    assert outs[""][1] == outs["1"][1]
+    assert outs["1"][:2] == ["False", "False"]
+    assert outs[""][:2] == [str(payways._compiled_fronts is not None), str(routes._compiled_search is not None)]
+    assert outs[""][2] == outs["1"][2]
