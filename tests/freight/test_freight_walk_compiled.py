@@ -28,14 +28,6 @@ from rolling.sim import play_game
 compiled = pytest.mark.skipif(payways._compiled_fronts is None, reason="built without a C compiler (setup.py)")
 
 
-def compiled_fronts(keys, counts, colour, kind, second, contracts, left, targets):
-    """The compiled walk alone (``None``: its numbers do not fit)."""
-    purpose = "route" if kind == "route" else "contract"
-    bits, inside = payways._contract_sets(contracts)
-    return payways._compiled_fronts(payways._infos(keys, purpose, second, colour), counts, bits, inside, left,
-                                    second, colour is None, targets, payways.MAX_LISTED)
-
-
 def walks_of_random_games(games: int) -> list[tuple]:
     """The arguments of every walk the listings of random games asked for, both maps, every player
     count."""
@@ -60,7 +52,7 @@ def test_compiled_fronts_are_the_python_fronts_along_random_games():
     contracts_walked = sum(1 for w in walks if w[2] is not None)
     assert contracts_walked > 500  # contract prices (a colour die) as well as any-dice prices
     for args in walks:
-        got = compiled_fronts(*args)
+        got = payways._fronts_c(*args)
         assert got is not None, args
         assert got == payways._fronts_py(*args), args
 
@@ -95,7 +87,7 @@ def hands(draw):
 def test_compiled_fronts_are_the_python_fronts_for_any_hand(args):
     """Issue 34: for arbitrary hands (split dice storing both colours, every symbol, markers of
     each colour, up to four contracts, routes first and second), the same fronts either way."""
-    got = compiled_fronts(*args)
+    got = payways._fronts_c(*args)
     assert got is not None
     assert got == payways._fronts_py(*args)
 
@@ -108,7 +100,7 @@ def test_numbers_too_large_for_the_compiled_walk_are_walked_in_python():
     keys = (("d", "any2", False), ("m", 2))
     for counts, targets in (((40, 10), (63, 64)), ((1, 61), (3,))):
         args = (keys, counts, None, "buy", False, (), 20, targets)
-        assert compiled_fronts(*args) is None
+        assert payways._fronts_c(*args) is None
         assert payways._fronts(*args) == payways._fronts_py(*args)
     assert payways._fronts(keys, (40, 10), None, "buy", False, (), 20, (63, 64))[64]  # 32 any2 pay 64
 

@@ -333,8 +333,8 @@ def clear_caches() -> None:
     _FRONTS.clear()
 
 
-#: ``ROLLING_PURE_PYTHON`` set (read once, at import): find the fronts in Python even where the
-#: compiled walk was built (the tests compare the two)
+#: ``ROLLING_PURE_PYTHON`` set (read once, at import): find the fronts (and, :mod:`.routes`, the
+#: major routes) in Python even where the compiled parts were built (the tests compare the two)
 _PURE = bool(os.environ.get("ROLLING_PURE_PYTHON"))
 
 
@@ -350,14 +350,21 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
-    if _compiled_fronts is not None and not _PURE:
-        purpose = "route" if kind == "route" else "contract"
-        bits, inside = _contract_sets(contracts)
-        got = _compiled_fronts(_infos(keys, purpose, second, colour), counts, bits, inside, left, second,
-                               colour is None, targets, MAX_LISTED)
+    if compiled():
+        got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
     return _fronts_py(keys, counts, colour, kind, second, contracts, left, targets)
+
+
+def _fronts_c(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
+              targets: tuple) -> dict[int, tuple] | None:
+    """:func:`_fronts_py` by the compiled walk (``None`` where its numbers do not fit its
+    fixed-width integers: see ``_walk.c``)."""
+    purpose = "route" if kind == "route" else "contract"
+    bits, inside = _contract_sets(contracts)
+    return _compiled_fronts(_infos(keys, purpose, second, colour), counts, bits, inside, left, second,
+                            colour is None, targets, MAX_LISTED)
 
 
 @lru_cache(maxsize=8192)

@@ -280,7 +280,7 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     cap = budget + p.stations - state.stations_used
     avail = p.stations - state.stations_used
     costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
-    if _compiled_search is not None and not payways._PURE:
+    if compiled():
         got = _search_c(state, seat, cap, avail, costs)
         if got is not None:
             return got
