@@ -357,9 +357,9 @@ def test_fronts_are_the_reference_fronts_payment_by_payment():
 
 
 def test_the_memo_keeps_what_was_used_recently():
-    """Issue 34: the fronts' memo (:class:`payways.Recent`) holds at most two generations; an
+    """Issue 34: the fronts' memo (:class:`rolling.core.memo.Recent`) holds at most two generations; an
     entry asked for again survives when the memo fills up, one not asked for is dropped."""
-    from rolling.games.freight.payways import Recent
+    from rolling.core.memo import Recent
 
     memo = Recent(3)
     for k in range(3):

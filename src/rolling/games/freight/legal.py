@@ -85,7 +85,7 @@ def legal_actions(state, seat: int) -> list:
     return moves + [EndTurn(seat, store) for store, _g in ends]
 
 
-def turn_listing(state, seat: int) -> tuple[list, list]:
+def turn_listing(state, seat: int) -> tuple[list, tuple]:
     """:func:`legal_actions` of ``seat`` in a turn as ``(the moves before ending the turn, the
     stockpile options)``: the EndTurn moves are ``EndTurn(seat, store)`` for each ``(store,
     markers per colour)`` of :func:`.stockpile.options`, in that order (the research codec reads

@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import product
 
 from rolling.core.errors import IllegalAction
+from rolling.core.memo import Recent
 
 from . import events as E
 from .components import COLOUR_INDEX, face
@@ -64,7 +65,12 @@ def _compositions(total: int, parts: int):
             yield (first,) + rest
 
 
-def options(state, seat: int) -> list[tuple[str, list[int]]]:
+#: the stockpile options already found, by what they depend on (the seat's dice, which are
+#: spent, the Efficient Storage in effect, the supply): a random game asks at every decision
+_OPTIONS = Recent(20000)
+
+
+def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
 
     Only how many split dice of each colour pair go to each colour matters, so the search runs
@@ -72,7 +78,22 @@ def options(state, seat: int) -> list[tuple[str, list[int]]]:
     choice; it is exhaustive, so the first entry gives the most markers there are. Among equal
     totals the order is that of the enumeration: dice grouped by colour pair in die order, each
     pair's colour earlier in blue, gray, red, yellow taking as many dice as it can first.
+    Remembered by what it depends on, and shared: read only.
     """
+    p = state.players[seat]
+    storage = p.improvements.count("Efficient Storage")
+    # die kinds matter only with two Efficient Storage (a basic split die stores both colours)
+    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds) if storage >= 2 else None, min(storage, 2),
+           tuple(state.supply))
+    got = _OPTIONS.get(key)
+    if got is None:
+        got = _options(state, seat)
+        _OPTIONS.put(key, got)
+    return got
+
+
+def _options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """:func:`options` worked out."""
     p = state.players[seat]
     counts, splits = _counts(state, seat)
     penalty = 0 if p.has("Efficient Storage") else 1
@@ -93,9 +114,9 @@ def options(state, seat: int) -> list[tuple[str, list[int]]]:
         g = tuple(_markers(n, penalty, state.supply))
         if g not in seen:
             seen[g] = ",".join(colour_of[i] for i in splits)
-    out = [(store, list(g)) for g, store in seen.items()]
+    out = [(store, g) for g, store in seen.items()]
     out.sort(key=lambda x: -sum(x[1]))
-    return out
+    return tuple(out)
 
 
 def auto_choices(state, seat: int) -> list[str]:
