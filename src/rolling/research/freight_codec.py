@@ -20,6 +20,8 @@ covers every outcome:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from rolling.core.whole import is_whole
@@ -36,8 +38,8 @@ from rolling.games.freight.actions import (
     SteadyBuild,
     TakeContract,
 )
-from rolling.games.freight.components import COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
-from rolling.games.freight.legal import turn_listing
+from rolling.games.freight.components import COLOUR_INDEX, COLOURS, END_OF_PHASE, MAP_NAMES, PHASES
+from rolling.games.freight.legal import ListedPays, turn_listing, turn_runs
 from rolling.games.freight.payways import MAX_LISTED
 from rolling.games.freight.routes import parse_path
 from rolling.games.freight.state import FreightState
@@ -122,6 +124,7 @@ _IMPROVEMENT_WIDTH = MAX_IMPROVEMENTS + 2
 _TAKE, _TAKE_ALT = BLOCK["take_contract"][0], BLOCK["take_contract_alt"][0]
 _STATION, _STATION_ALT = BLOCK["station"][0], BLOCK["station_alt"][0]
 _IMPROVEMENT, _IMPROVEMENT_ALT = BLOCK["improvement"][0], BLOCK["improvement_alt"][0]
+_STEADY, _ROUTE_START = BLOCK["steady_build"][0], BLOCK["route_start"][0]
 #: the keys under which ``FreightTable._options`` counts a move's listed payments: an improvement
 #: purchase's own offset (below IMPROVEMENT_SLOTS x its width), a contract's slot after those, the
 #: station last
@@ -137,6 +140,19 @@ def build_index(link: int, token: int, cubes: int) -> int:
 
 def gains_index(gains) -> int:
     """Index of ending the turn taking ``gains`` markers (blue, gray, red, yellow)."""
+    got = _GAINS.get(gains) if type(gains) is tuple else None
+    if got is None:
+        got = _gains_index(gains)
+        if type(gains) is tuple:
+            _GAINS[gains] = got
+    return got
+
+
+#: gains_index by markers tuple (at most 7 ** 4 of them)
+_GAINS: dict[tuple, int] = {}
+
+
+def _gains_index(gains) -> int:
     k = 0
     for g in gains:
         k = k * (MARKERS + 1) + g
@@ -177,6 +193,95 @@ def action_text(index: int) -> str:
     return f"{name.replace('_', ' ')} {k}" if BLOCK[name][1] > 1 else name.replace("_", " ")
 
 
+def _build_move_index(s: FreightState, a) -> int:
+    """The index of a listed Build or SteadyBuild move."""
+    link = s.link_by_id(a.link).index
+    if type(a) is SteadyBuild:
+        return _STEADY + link
+    if a.pay == "":
+        tok = 0
+    elif is_whole(a.pay):
+        tok = 1 + int(a.pay)
+    else:
+        tok = 1 + MAX_DICE + COLOURS.index(a.pay)
+    return build_index(link, tok, a.cubes)
+
+
+class Options(Mapping):
+    """A decision's legal options, index -> the engine action (or, for a route start, the candidate
+    routes), the actions made only when read: a search lists at every step of a rollout but
+    applies one index (issue 33 item 1). Membership, iteration and ``len`` read the indices alone.
+    ``raw`` holds the actions, the route starts' lists, and for a move paying with listed payment
+    ``r`` of ``pays`` (a :class:`ListedPays`) the tuple ``(kind, head, pays, r)``, the move being
+    ``kind(*head, pays[r])``."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: dict):
+        self.raw = raw
+
+    def __getitem__(self, index: int):
+        v = self.raw[index]
+        if type(v) is tuple:
+            kind, head, pays, r = v
+            return kind(*head, pays[r])
+        return v
+
+    def __contains__(self, index) -> bool:
+        return index in self.raw
+
+    def __iter__(self):
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+
+def _turn_options(s: FreightState, seat: int) -> Options:
+    """:meth:`FreightTable._options` in a turn of a ``"kept"`` payment game, from the engine's
+    listing by runs (:func:`rolling.games.freight.legal.turn_runs`): the same indices and actions
+    as indexing each listed move, without making them."""
+    out: dict[int, object] = {}
+    starts: dict[int, list] = {}
+    cities = s.map.cities
+    for count, kind, data in turn_runs(s, seat):
+        if not count:
+            continue
+        if kind is list:
+            for a in data:
+                out[_build_move_index(s, a)] = a
+        elif kind is TakeContract:
+            slot, pays = data
+            head = (seat, slot)
+            out[_TAKE + slot] = (TakeContract, head, pays, 0)
+            base = _TAKE_ALT + slot * PAY_ALTS - 1
+            for r in range(1, count):
+                out[base + r] = (TakeContract, head, pays, r)
+        elif kind is EstablishRoute:
+            (origin, colour, dest, path, _cost), pays = data
+            k = _ROUTE_START + origin * len(COLOURS) + COLOUR_INDEX[colour]
+            starts.setdefault(k, []).append((cities[dest].name, tuple(path), pays))
+        elif kind is BuildStation:
+            head = (seat,)
+            out[_STATION] = (BuildStation, head, data, 0)
+            for r in range(1, count):
+                out[_STATION_ALT + r - 1] = (BuildStation, head, data, r)
+        elif kind is BuyImprovement:
+            slot, discards, pays = data
+            for d in discards:
+                k = slot * _IMPROVEMENT_WIDTH + d + 1
+                head = (seat, slot, d)
+                out[_IMPROVEMENT + k] = (BuyImprovement, head, pays, 0)
+                base = _IMPROVEMENT_ALT + k * PAY_ALTS - 1
+                for r in range(1, len(pays)):
+                    out[base + r] = (BuyImprovement, head, pays, r)
+        else:
+            for store, g in data:
+                out.setdefault(gains_index(g), EndTurn(seat, store))
+    out.update(starts)
+    return Options(out)
+
+
 class FreightTable(Table):
     """A Freight state driven by action indices.
 
@@ -193,8 +298,9 @@ class FreightTable(Table):
         super().__init__(state)
         self.route: tuple | None = None
 
-    def _options(self, seat: int) -> dict[int, object]:
-        """Legal index -> the engine action, or for route starts the candidate routes."""
+    def _options(self, seat: int) -> Mapping[int, object]:
+        """Legal index -> the engine action, or for route starts the candidate routes ``(dest,
+        path, pays)``: in a turn an :class:`Options`, whose actions are made when read."""
         s = self.state
         if self.route is not None:
             r_seat, _, _, prefix, cands = self.route
@@ -204,14 +310,19 @@ class FreightTable(Table):
             if len(cands) == 1 and cands[0][1] == prefix:
                 return {_idx("route_pay", r): None for r in range(len(cands[0][2]))}
             return {_idx("route_link", path[n]): None for _, path, _ in cands if path[:n] == prefix}
+        if s.stage == "draft" or seat not in s.to_act:
+            return self._listed(seat, s.legal_actions(seat), ())
+        if s.config.payment == "legacy":  # the stockpile options come with their markers (no store read back)
+            return self._listed(seat, *turn_listing(s, seat))
+        return _turn_options(s, seat)
+
+    def _listed(self, seat: int, listed: list, ends) -> dict[int, object]:
+        """:meth:`_options` of ``seat``'s listed moves ``listed`` and stockpile options ``ends``."""
+        s = self.state
         out: dict[int, object] = {}
         starts: dict[int, list] = {}
         rank: dict[int, int] = {}  # payments listed so far of each move (the engine's first; see _RANK)
         pays: dict[tuple, list] = {}
-        if s.stage == "draft" or seat not in s.to_act:
-            listed, ends = s.legal_actions(seat), []
-        else:  # the stockpile options come with their markers (no store read back)
-            listed, ends = turn_listing(s, seat)
         for a in listed:
             # the kinds a listing holds most of first (a search lists at every step of a rollout)
             t = type(a)
@@ -249,17 +360,8 @@ class FreightTable(Table):
                 out[_idx("draft_pass")] = a
             elif t is TakeContract:
                 out[_idx("take_contract", a.slot)] = a
-            elif t is Build:
-                link = s.link_by_id(a.link).index
-                if a.pay == "":
-                    tok = 0
-                elif is_whole(a.pay):
-                    tok = 1 + int(a.pay)
-                else:
-                    tok = 1 + MAX_DICE + COLOURS.index(a.pay)
-                out[build_index(link, tok, a.cubes)] = a
-            elif t is SteadyBuild:
-                out[_idx("steady_build", s.link_by_id(a.link).index)] = a
+            elif t is Build or t is SteadyBuild:
+                out[_build_move_index(s, a)] = a
             elif t is EstablishRoute:
                 origin = s.map.city_index[a.origin]
                 k = _idx("route_start", origin * len(COLOURS) + COLOURS.index(a.colour))
@@ -302,7 +404,8 @@ class FreightTable(Table):
         start, size = BLOCK["route_start"]
         if start <= index < start + size:
             origin, c = divmod(index - start, len(COLOURS))
-            self.route = (seat, origin, c, (), tuple((d, path, tuple(w)) for d, path, w in opts[index]))
+            self.route = (seat, origin, c, (), tuple((d, path, w if type(w) is ListedPays else tuple(w))
+                                                    for d, path, w in opts[index]))
             return
         if self.route is not None:
             r_seat, origin, c, prefix, cands = self.route

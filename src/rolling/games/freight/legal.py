@@ -23,7 +23,7 @@ from .actions import (
 )
 from .events import lines
 from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
-from .payways import best_payment, classes, payment_front, payments, tokens_of
+from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
 from .setup import enable_log
 from .state import FreightState
 
@@ -298,52 +298,16 @@ def end_turn_moves(state, seat: int) -> list:
 
 def random_move(state, seat: int, rng):
     """``rng.choice(legal_actions(state, seat))``, the same move and the same draw from ``rng``,
-    without building every listed move: the listing is counted part by part (moves of one kind and
-    price share their payments) and only the move drawn is made: the random bot's way to play
-    (issue 34; about 5% off a random game, whose time is mostly the payments' fronts, which the
-    count needs all the same). In the opening draft and in a ``payment: "legacy"`` game it lists.
+    without building every listed move: the listing is counted run by run (:func:`turn_runs`)
+    and only the move drawn is made: the random bot's way to play (issue 34). In the opening
+    draft and in a ``payment: "legacy"`` game it lists.
 
     Raises:
         ValueError: ``seat`` has no move now (as ``rng.choice`` of an empty list).
     """
     if seat not in state.to_act or state.stage == "draft" or state.config.payment == "legacy":
         return rng.choice(legal_actions(state, seat))
-    budget = generic_budget(state.players[seat], "contract")
-    # The listing as runs of ``(count, kind, data)`` in legal_actions' order. A price's payments
-    # are kept as token lists (:class:`_Pays`): only the move drawn needs its ``pay`` text.
-    runs: list[tuple] = []
-    for slot, link, cost in takeable(state, seat, budget):
-        pays = _Pays(*payment_front(state, seat, link.colour, cost, "contract", False, link))
-        runs.append((len(pays), TakeContract, (slot, pays)))
-    built = build_moves(state, seat)
-    runs.append((len(built), list, built))
-    found = routes.enumerate_routes(state, seat)
-    if found:
-        second = state.routes_done == 1
-        cache: dict = {}
-        costs = tuple({route[4] for route in found})
-        for route in found:
-            pays = cache.get(route[4])
-            if pays is None:
-                pays = cache[route[4]] = _Pays(*payment_front(state, seat, None, route[4], "route", second, None, costs))
-            runs.append((len(pays), EstablishRoute, (route, pays)))
-    cost = stations.station_cost(state, seat)
-    prices = None
-    if cost is not None and cost <= budget:
-        prices = _buy_prices(state, seat, budget)
-        pays = _Pays(*payment_front(state, seat, None, cost, "station", False, None, prices))
-        runs.append((len(pays), BuildStation, pays))
-    discards = discard_slots(state, seat)
-    cache = {}
-    for slot, cost in buyable(state, seat, budget):
-        if prices is None:
-            prices = _buy_prices(state, seat, budget)
-        pays = cache.get(cost)
-        if pays is None:
-            pays = cache[cost] = _Pays(*payment_front(state, seat, None, cost, "improvement", False, None, prices))
-        runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
-    ends = stockpile.options(state, seat)
-    runs.append((len(ends), EndTurn, ends))
+    runs = turn_runs(state, seat)
     k = rng.below(sum(r[0] for r in runs))
     for count, kind, data in runs:
         if k >= count:
@@ -367,10 +331,66 @@ def random_move(state, seat: int, rng):
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
 
 
-class _Pays:
+def turn_runs(state, seat: int) -> list[tuple]:
+    """:func:`legal_actions` of ``seat`` in a turn of a ``"kept"`` payment game, as runs of
+    ``(count, kind, data)`` in the listing's order, each standing for ``count`` listed moves,
+    made only when one is wanted (the random bot draws one, the research codec indexes them):
+
+    - ``(n, TakeContract, (slot, pays))``: ``TakeContract(seat, slot, pays[r])``, r < n;
+    - ``(n, list, moves)``: the Build and SteadyBuild moves themselves;
+    - ``(n, EstablishRoute, (route, pays))``: the route of :func:`.routes.enumerate_routes` as
+      :func:`route_move`, paying ``pays[r]``;
+    - ``(n, BuildStation, pays)``: ``BuildStation(seat, pays[r])``;
+    - ``(len(discards) * len(pays), BuyImprovement, (slot, discards, pays))``: ``BuyImprovement(seat,
+      slot, discards[d], pays[r])`` in the order d, then r;
+    - ``(n, EndTurn, options)``: ``EndTurn(seat, store)`` of each ``(store, markers)`` of
+      :func:`.stockpile.options`.
+
+    ``pays`` are :class:`ListedPays` (one price's payments; moves of one kind and price share
+    them). Assumes ``seat`` is to act in a turn (issue 34)."""
+    budget = generic_budget(state.players[seat], "contract")
+    runs: list[tuple] = []
+    front = SeatPayments(state, seat).front
+    for slot, link, cost in takeable(state, seat, budget):
+        pays = ListedPays(*front(link.colour, cost, "contract", False, link))
+        runs.append((len(pays), TakeContract, (slot, pays)))
+    built = build_moves(state, seat)
+    runs.append((len(built), list, built))
+    found = routes.enumerate_routes(state, seat)
+    if found:
+        second = state.routes_done == 1
+        cache: dict = {}
+        costs = tuple({route[4] for route in found})
+        for route in found:
+            pays = cache.get(route[4])
+            if pays is None:
+                pays = cache[route[4]] = ListedPays(*front(None, route[4], "route", second, None, costs))
+            runs.append((len(pays), EstablishRoute, (route, pays)))
+    cost = stations.station_cost(state, seat)
+    prices = None
+    if cost is not None and cost <= budget:
+        prices = _buy_prices(state, seat, budget)
+        pays = ListedPays(*front(None, cost, "station", False, None, prices))
+        runs.append((len(pays), BuildStation, pays))
+    discards = discard_slots(state, seat)
+    cache = {}
+    for slot, cost in buyable(state, seat, budget):
+        if prices is None:
+            prices = _buy_prices(state, seat, budget)
+        pays = cache.get(cost)
+        if pays is None:
+            pays = cache[cost] = ListedPays(*front(None, cost, "improvement", False, None, prices))
+        runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
+    ends = stockpile.options(state, seat)
+    runs.append((len(ends), EndTurn, ends))
+    return runs
+
+
+class ListedPays:
     """The ``pay`` strings :func:`pay_alternatives` lists for one price (in a ``"kept"`` game),
     made only when asked: ``""`` (the engine's best) and then each other payment's text, from
-    :func:`.payways.payment_front`'s ``(front, tokens)``."""
+    :func:`.payways.payment_front`'s ``(front, tokens)``. A read-only sequence (``len``, ``[r]``);
+    ``[r]`` raises IndexError past the end."""
 
     __slots__ = ("front", "toks")
 
@@ -381,8 +401,12 @@ class _Pays:
     def __len__(self) -> int:
         return len(self.front)
 
+    def __repr__(self) -> str:
+        return repr([self[k] for k in range(len(self.front))])  # as the list it stands for
+
     def __getitem__(self, k: int) -> str:
-        return "" if k == 0 else pay_text(tokens_of(self.front[k], self.toks))
+        spent = self.front[k]  # IndexError past the end
+        return "" if k == 0 or k == -len(self.front) else pay_text(tokens_of(spent, self.toks))
 
 
 # The state's rule methods, bound here at the top so that the state (at the bottom) imports none

@@ -230,20 +230,38 @@ def payment_front(state, seat: int, colour: str | None, generic: int, purpose: s
     vectors (how many tokens of each class of the seat's hand, best first) and the hand's tokens
     of each class (:func:`classes`); :func:`tokens_of` makes a vector a token list. For a caller
     that names few of the payments (the random bot names the one it draws, a listing every one
-    but the first, ``pay=""``). Both are remembered and shared: read only."""
-    keys, counts, toks = _hand(state.players[seat])
-    contracts, left = _contracts(state, seat, take)
-    # Contracts, improvements and stations take the same tokens alike; only a route differs.
-    base = (keys, counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
-    known = _FRONTS.get(base)  # the fronts found for this hand and contracts, by price
-    if known is None:
-        known = {}
-        _FRONTS.put(base, known)
-    front = known.get(generic)
-    if front is None:
-        known.update(_fronts(*base, tuple(sorted({generic, *(t for t in also if t not in known)}))))
-        front = known[generic]
-    return front, toks
+    but the first, ``pay=""``). Both are remembered and shared: read only. A caller asking for
+    several prices of one seat at one moment uses :class:`SeatPayments` (the hand read once)."""
+    return SeatPayments(state, seat).front(colour, generic, purpose, second, take, also)
+
+
+class SeatPayments:
+    """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
+    (:func:`classes`) and contracts read once. Valid while the state does not change."""
+
+    __slots__ = ("state", "seat", "keys", "counts", "toks", "contracts", "left")
+
+    def __init__(self, state, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.keys, self.counts, self.toks = _hand(state.players[seat])
+        self.contracts, self.left = _contracts(state, seat)
+
+    def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
+              also: tuple = ()) -> tuple[tuple, list]:
+        """:func:`payment_front`'s ``(front, tokens)`` of one price (same arguments)."""
+        contracts, left = (self.contracts, self.left) if take is None else _contracts(self.state, self.seat, take)
+        # Contracts, improvements and stations take the same tokens alike; only a route differs.
+        base = (self.keys, self.counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
+        known = _FRONTS.get(base)  # the fronts found for this hand and contracts, by price
+        if known is None:
+            known = {}
+            _FRONTS.put(base, known)
+        front = known.get(generic)
+        if front is None:
+            known.update(_fronts(*base, tuple(sorted({generic, *(t for t in also if t not in known)}))))
+            front = known[generic]
+        return front, self.toks
 
 
 def tokens_of(spent, toks) -> list[tuple]:
