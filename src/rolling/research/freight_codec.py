@@ -276,8 +276,9 @@ def _turn_options(s: FreightState, seat: int) -> Options:
                 for r in range(1, len(pays)):
                     out[base + r] = (BuyImprovement, head, pays, r)
         else:
+            head = (seat,)
             for store, g in data:
-                out.setdefault(gains_index(g), EndTurn(seat, store))
+                out.setdefault(gains_index(g), (EndTurn, head, (store,), 0))
     out.update(starts)
     return Options(out)
 

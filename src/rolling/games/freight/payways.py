@@ -41,6 +41,7 @@ the engine's.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -239,12 +240,12 @@ class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
     (:func:`classes`) and contracts read once. Valid while the state does not change."""
 
-    __slots__ = ("state", "seat", "keys", "counts", "toks", "contracts", "left")
+    __slots__ = ("state", "seat", "keys", "counts", "toks", "hand", "contracts", "left")
 
     def __init__(self, state, seat: int) -> None:
         self.state = state
         self.seat = seat
-        self.keys, self.counts, self.toks = _hand(state.players[seat])
+        self.keys, self.counts, self.toks, self.hand = _hand(state.players[seat])
         self.contracts, self.left = _contracts(state, seat)
 
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
@@ -252,14 +253,16 @@ class SeatPayments:
         """:func:`payment_front`'s ``(front, tokens)`` of one price (same arguments)."""
         contracts, left = (self.contracts, self.left) if take is None else _contracts(self.state, self.seat, take)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
-        base = (self.keys, self.counts, colour, "route" if purpose == "route" else "buy", second, contracts, left)
-        known = _FRONTS.get(base)  # the fronts found for this hand and contracts, by price
+        kind = "route" if purpose == "route" else "buy"
+        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its number: cheap to hash
+        known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
         if known is None:
             known = {}
-            _FRONTS.put(base, known)
+            _FRONTS.put(at, known)
         front = known.get(generic)
         if front is None:
-            known.update(_fronts(*base, tuple(sorted({generic, *(t for t in also if t not in known)}))))
+            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
+                                 tuple(sorted({generic, *(t for t in also if t not in known)}))))
             front = known[generic]
         return front, self.toks
 
@@ -270,17 +273,23 @@ def tokens_of(spent, toks) -> list[tuple]:
     return [tok for j, x in enumerate(spent) if x for tok in toks[j][:x]]
 
 
-def _hand(player) -> tuple[tuple, tuple, list]:
-    """:func:`classes` as ``(classes, counts, tokens of each)``, remembered by what it depends on
-    (a listing asks for the same hand once per price)."""
+def _hand(player) -> tuple[tuple, tuple, list, int]:
+    """:func:`classes` as ``(classes, counts, tokens of each, number)``, remembered by what it
+    depends on (a listing asks for the same hand once per price); the number is the hand's own
+    (no other hand remembered has it), the fronts' memo key."""
     p = player
     key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds), tuple(p.markers), p.has("Efficient Storage") >= 2)
     got = _HANDS.get(key)
     if got is None:
         keys, toks = classes(p)
-        got = (tuple(keys), tuple(len(t) for t in toks), toks)
+        got = (tuple(keys), tuple(len(t) for t in toks), toks, next(_HAND_NUMBERS))
         _HANDS.put(key, got)
     return got
+
+
+#: the numbers of the hands remembered, each new hand the next (never one twice, so a fronts'
+#: memo entry of a hand forgotten is never taken for a new hand's)
+_HAND_NUMBERS = itertools.count()
 
 
 #: the hands already grouped into classes, by what they depend on
