@@ -366,17 +366,16 @@ def turn_runs(state, seat: int) -> list[tuple]:
             if pays is None:
                 pays = cache[route[4]] = ListedPays(*front(None, route[4], "route", second, None, costs))
             runs.append((len(pays), EstablishRoute, (route, pays)))
-    cost = stations.station_cost(state, seat)
-    prices = None
-    if cost is not None and cost <= budget:
-        prices = _buy_prices(state, seat, budget)
-        pays = ListedPays(*front(None, cost, "station", False, None, prices))
+    station = stations.station_cost(state, seat)
+    buys = list(buyable(state, seat, budget))
+    # _buy_prices, from the costs at hand: one walk finds the payments of them all
+    prices = tuple(sorted({c for _slot, c in buys} | ({station} if station is not None and station <= budget else set())))
+    if station is not None and station <= budget:
+        pays = ListedPays(*front(None, station, "station", False, None, prices))
         runs.append((len(pays), BuildStation, pays))
     discards = discard_slots(state, seat)
     cache = {}
-    for slot, cost in buyable(state, seat, budget):
-        if prices is None:
-            prices = _buy_prices(state, seat, budget)
+    for slot, cost in buys:
         pays = cache.get(cost)
         if pays is None:
             pays = cache[cost] = ListedPays(*front(None, cost, "improvement", False, None, prices))
