@@ -211,9 +211,9 @@ class Options(Mapping):
     """A decision's legal options, index -> the engine action (or, for a route start, the candidate
     routes), the actions made only when read: a search lists at every step of a rollout but
     applies one index (issue 33 item 1). Membership, iteration and ``len`` read the indices alone.
-    ``raw`` holds the actions, the route starts' lists, and for a move paying with listed payment
-    ``r`` of ``pays`` (a :class:`ListedPays`) the tuple ``(kind, head, pays, r)``, the move being
-    ``kind(*head, pays[r])``."""
+    ``raw`` holds the actions, the route starts' lists, and for the moves paying with the listed
+    payments ``pays`` (a :class:`ListedPays`) of one price the tuple ``(kind, head, pays, base)``
+    under each of their indices, index ``base + r`` being the move ``kind(*head, pays[r])``."""
 
     __slots__ = ("raw",)
 
@@ -223,8 +223,8 @@ class Options(Mapping):
     def __getitem__(self, index: int):
         v = self.raw[index]
         if type(v) is tuple:
-            kind, head, pays, r = v
-            return kind(*head, pays[r])
+            kind, head, pays, base = v
+            return kind(*head, pays[index - base])
         return v
 
     def __contains__(self, index) -> bool:
@@ -235,6 +235,14 @@ class Options(Mapping):
 
     def __len__(self) -> int:
         return len(self.raw)
+
+
+def _paid(out: dict, kind, head: tuple, pays, first: int, alt: int) -> None:
+    """Index the moves ``kind(*head, pay)`` of each listed payment of ``pays``: the engine's
+    (``pays[0]``) at ``first``, payment ``r`` at ``alt + r - 1``."""
+    out[first] = (kind, head, pays, first)
+    if len(pays) > 1:
+        out.update(dict.fromkeys(range(alt, alt + len(pays) - 1), (kind, head, pays, alt - 1)))
 
 
 def _turn_options(s: FreightState, seat: int) -> Options:
@@ -252,33 +260,24 @@ def _turn_options(s: FreightState, seat: int) -> Options:
                 out[_build_move_index(s, a)] = a
         elif kind is TakeContract:
             slot, pays = data
-            head = (seat, slot)
-            out[_TAKE + slot] = (TakeContract, head, pays, 0)
-            base = _TAKE_ALT + slot * PAY_ALTS - 1
-            for r in range(1, count):
-                out[base + r] = (TakeContract, head, pays, r)
+            _paid(out, TakeContract, (seat, slot), pays, _TAKE + slot, _TAKE_ALT + slot * PAY_ALTS)
         elif kind is EstablishRoute:
             (origin, colour, dest, path, _cost), pays = data
             k = _ROUTE_START + origin * len(COLOURS) + COLOUR_INDEX[colour]
             starts.setdefault(k, []).append((cities[dest].name, tuple(path), pays))
         elif kind is BuildStation:
-            head = (seat,)
-            out[_STATION] = (BuildStation, head, data, 0)
-            for r in range(1, count):
-                out[_STATION_ALT + r - 1] = (BuildStation, head, data, r)
+            _paid(out, BuildStation, (seat,), data, _STATION, _STATION_ALT)
         elif kind is BuyImprovement:
             slot, discards, pays = data
             for d in discards:
                 k = slot * _IMPROVEMENT_WIDTH + d + 1
-                head = (seat, slot, d)
-                out[_IMPROVEMENT + k] = (BuyImprovement, head, pays, 0)
-                base = _IMPROVEMENT_ALT + k * PAY_ALTS - 1
-                for r in range(1, len(pays)):
-                    out[base + r] = (BuyImprovement, head, pays, r)
+                _paid(out, BuyImprovement, (seat, slot, d), pays, _IMPROVEMENT + k, _IMPROVEMENT_ALT + k * PAY_ALTS)
         else:
             head = (seat,)
             for store, g in data:
-                out.setdefault(gains_index(g), (EndTurn, head, (store,), 0))
+                k = gains_index(g)
+                if k not in out:
+                    out[k] = (EndTurn, head, (store,), k)
     out.update(starts)
     return Options(out)
 
