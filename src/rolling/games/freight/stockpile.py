@@ -66,8 +66,9 @@ def _compositions(total: int, parts: int):
 
 
 #: the stockpile options already found, by what they depend on (the seat's dice, which are
-#: spent, the Efficient Storage in effect, the supply): a random game asks at every decision
-_OPTIONS = Recent(20000)
+#: spent, the Efficient Storage in effect, the supply): a search asks again and again (small, as
+#: :data:`.payways._FRONTS`)
+_OPTIONS = Recent(1000)
 
 
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
