@@ -113,7 +113,7 @@ def _group(code: int, n: int) -> tuple[tuple[int, ...], tuple[tuple[str, ...], .
 
 #: (penalty, supply of a colour) -> the markers of that colour taken for each count of dice
 #: (``min(max(0, count - penalty), supply)``, counts up to :data:`_MASK`): looking a count up
-#: costs a tenth of working it out
+#: costs about a tenth of working it out
 _TAKEN: dict[tuple[int, int], tuple[int, ...]] = {}
 #: (penalty, supply per colour) -> the :data:`_TAKEN` table of each colour
 _TAKEN_ALL: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
@@ -134,6 +134,19 @@ def _taken(penalty: int, supply) -> tuple[tuple[int, ...], ...]:
     return got
 
 
+#: the split dice's numbers, group by group -> a format string naming its arguments (colours in
+#: that order) in die order, comma-separated
+_STORE_FORMATS: dict[tuple[int, ...], str] = {}
+
+
+def _store_format(order: tuple[int, ...]) -> str:
+    """The :data:`_STORE_FORMATS` entry of ``order``, worked out once."""
+    if len(_STORE_FORMATS) >= 20000:
+        _STORE_FORMATS.clear()
+    got = _STORE_FORMATS[order] = ",".join(f"{{{order.index(i)}}}" for i in sorted(order))
+    return got
+
+
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
 
@@ -146,9 +159,10 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     The counts per colour are packed in one integer (:data:`_BITS` a colour), so an allocation's
     counts are the plain dice's packed counts plus one precomputed number per group of split dice
     (:data:`_GROUPS`), and the allocations are lists of sums and of stores built group by group in
-    the order of ``itertools.product`` over the groups (the last group's the fastest); the markers
-    of a count are looked up (:data:`_TAKEN`). Worked out afresh at each call (a memo by dice and
-    supply hit too rarely along random games to pay for its key).
+    the order of ``itertools.product`` over the groups (the last group's the fastest; where the
+    groups' dice interleave, of colours put in die order once an outcome is new); the markers of
+    a count are looked up (:data:`_TAKEN`). Worked out afresh at each call: a memo by dice and
+    supply hit too rarely along random games (about 7% of calls) to pay for its key.
     """
     p = state.players[seat]
     storage = p.improvements.count("Efficient Storage")
@@ -157,7 +171,7 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     spent = p.spent
     base = 0
     groups: dict[int, list[int]] | None = None
-    interleaved = False  # a split die joins a group after a die of a later group
+    interleaved = False  # a split die joins its group after a die of another group
     last = 0
     for i, name in enumerate(p.dice):
         if spent[i]:
@@ -244,19 +258,6 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     if len(out) > 1:
         out.sort(key=_fewer_markers)
     return tuple(out)
-
-
-#: the split dice's numbers, group by group -> a format string naming its arguments (colours in
-#: that order) in die order, comma-separated
-_STORE_FORMATS: dict[tuple[int, ...], str] = {}
-
-
-def _store_format(order: tuple[int, ...]) -> str:
-    """The :data:`_STORE_FORMATS` entry of ``order``, worked out once."""
-    if len(_STORE_FORMATS) >= 20000:
-        _STORE_FORMATS.clear()
-    got = _STORE_FORMATS[order] = ",".join(f"{{{order.index(i)}}}" for i in sorted(order))
-    return got
 
 
 def _fewer_markers(option: tuple[str, tuple[int, ...]]) -> int:
