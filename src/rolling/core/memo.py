@@ -1,4 +1,4 @@
-"""A bounded memo for the engines' derived values (payments, stockpile options): what depends only
+"""A bounded memo for the engines' derived values (Freight's payments): what depends only
 on a few small keys and recurs from one decision to the next."""
 
 from __future__ import annotations

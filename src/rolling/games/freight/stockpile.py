@@ -9,13 +9,10 @@ holds six markers per colour; none left, none taken.
 
 from __future__ import annotations
 
-from itertools import product
-
 from rolling.core.errors import IllegalAction
-from rolling.core.memo import Recent
 
 from . import events as E
-from .components import COLOUR_INDEX, face
+from .components import COLOUR_INDEX, COLOURS, face
 
 RULE = "F. Stockpiling Resources"
 
@@ -65,10 +62,89 @@ def _compositions(total: int, parts: int):
             yield (first,) + rest
 
 
-#: the stockpile options already found, by what they depend on (the seat's dice, which are
-#: spent, the Efficient Storage in effect, the supply): a search asks again and again (small, as
-#: :data:`.payways._FRONTS`)
-_OPTIONS = Recent(1000)
+#: bits per colour in a packed count vector (colour k at bits 8k..8k+7): a player has about a
+#: dozen dice, so no count nears 256 and adding packed vectors never carries into the next colour
+_BITS = 8
+_MASK = (1 << _BITS) - 1
+
+#: each face name as :func:`options` reads it: a plain colour as its packed count (one die of
+#: that colour), a symbol as 0 (never stored), a split face as ``-1 - k`` for its entry ``k`` in
+#: :data:`_SPLITS`
+_FACE_CODE: dict[str, int] = {}
+#: the split faces met so far, as (colour indices in colour order, packed count of one die of
+#: each of them): "gray/blue" and "blue/gray" are one entry
+_SPLITS: list[tuple[tuple[int, ...], int]] = []
+
+
+def _face_code(name: str) -> int:
+    """The :data:`_FACE_CODE` of a face name, worked out once."""
+    f = face(name)
+    if f.kind != "colour":
+        code = 0
+    elif len(f.colours) == 1:
+        code = 1 << (_BITS * COLOUR_INDEX[f.colours[0]])
+    else:
+        colours = tuple(sorted(COLOUR_INDEX[c] for c in f.colours))
+        entry = (colours, sum(1 << (_BITS * k) for k in colours))
+        if entry not in _SPLITS:
+            _SPLITS.append(entry)
+        code = -1 - _SPLITS.index(entry)
+    _FACE_CODE[name] = code
+    return code
+
+
+#: (split face code, dice showing it) -> (each composition's packed counts, each composition's
+#: colour name per die of the group in die order, the same joined by commas), compositions in
+#: :func:`_compositions` order
+_GROUPS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]] = {}
+
+
+def _group(code: int, n: int) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """The :data:`_GROUPS` entry of ``n`` dice showing the split face ``code``, worked out once."""
+    colours = _SPLITS[-1 - code][0]
+    packed = []
+    names = []
+    for parts in _compositions(n, len(colours)):
+        packed.append(sum(m << (_BITS * k) for k, m in zip(colours, parts, strict=True)))
+        names.append(tuple(COLOURS[k] for k, m in zip(colours, parts, strict=True) for _ in range(m)))
+    got = _GROUPS[code, n] = (tuple(packed), tuple(names), tuple(",".join(x) for x in names))
+    return got
+
+
+#: (penalty, supply of a colour) -> the markers of that colour taken for each count of dice
+#: (``min(max(0, count - penalty), supply)``, counts up to :data:`_MASK`): looking a count up
+#: costs about a tenth of working it out
+_TAKEN: dict[tuple[int, int], tuple[int, ...]] = {}
+#: (penalty, supply per colour) -> the :data:`_TAKEN` table of each colour
+_TAKEN_ALL: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+
+
+def _taken(penalty: int, supply) -> tuple[tuple[int, ...], ...]:
+    """The :data:`_TAKEN_ALL` entry of ``penalty`` and ``supply``, worked out once."""
+    if len(_TAKEN_ALL) >= 20000:  # more than the 2 x 7**4 of a real supply: a test's arbitrary ones
+        _TAKEN_ALL.clear()
+        _TAKEN.clear()
+    tables = []
+    for s in supply:
+        table = _TAKEN.get((penalty, s))
+        if table is None:
+            table = _TAKEN[penalty, s] = tuple(min(max(0, n - penalty), s) for n in range(_MASK + 1))
+        tables.append(table)
+    got = _TAKEN_ALL[(penalty, *supply)] = tuple(tables)
+    return got
+
+
+#: the split dice's numbers, group by group -> a format string naming its arguments (colours in
+#: that order) in die order, comma-separated
+_STORE_FORMATS: dict[tuple[int, ...], str] = {}
+
+
+def _store_format(order: tuple[int, ...]) -> str:
+    """The :data:`_STORE_FORMATS` entry of ``order``, worked out once."""
+    if len(_STORE_FORMATS) >= 20000:
+        _STORE_FORMATS.clear()
+    got = _STORE_FORMATS[order] = ",".join(f"{{{order.index(i)}}}" for i in sorted(order))
+    return got
 
 
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -79,45 +155,114 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     choice; it is exhaustive, so the first entry gives the most markers there are. Among equal
     totals the order is that of the enumeration: dice grouped by colour pair in die order, each
     pair's colour earlier in blue, gray, red, yellow taking as many dice as it can first.
-    Remembered by what it depends on, and shared: read only.
+
+    The counts per colour are packed in one integer (:data:`_BITS` a colour), so an allocation's
+    counts are the plain dice's packed counts plus one precomputed number per group of split dice
+    (:data:`_GROUPS`), and the allocations are lists of sums and of stores built group by group in
+    the order of ``itertools.product`` over the groups (the last group's the fastest; where the
+    groups' dice interleave, of colours put in die order once an outcome is new); the markers of
+    a count are looked up (:data:`_TAKEN`). Worked out afresh at each call: a memo by dice and
+    supply hit too rarely along random games (about 7% of calls) to pay for its key.
     """
     p = state.players[seat]
     storage = p.improvements.count("Efficient Storage")
-    # die kinds matter only with two Efficient Storage (a basic split die stores both colours)
-    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds) if storage >= 2 else None, min(storage, 2),
-           tuple(state.supply))
-    got = _OPTIONS.get(key)
-    if got is None:
-        got = _options(state, seat)
-        _OPTIONS.put(key, got)
-    return got
-
-
-def _options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """:func:`options` worked out."""
-    p = state.players[seat]
-    counts, splits = _counts(state, seat)
-    penalty = 0 if p.has("Efficient Storage") else 1
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for i in splits:
-        groups.setdefault(tuple(sorted(face(p.dice[i]).colours, key=COLOUR_INDEX.get)), []).append(i)
-    keys = list(groups)
-    seen: dict[tuple[int, ...], str] = {}
-    for alloc in product(*[list(_compositions(len(groups[k]), len(k))) for k in keys]):
-        n = counts[:]
-        colour_of: dict[int, str] = {}
-        for k, parts in zip(keys, alloc, strict=True):
-            dice = iter(groups[k])
-            for c, m in zip(k, parts, strict=True):
-                n[COLOUR_INDEX[c]] += m
-                for _ in range(m):
-                    colour_of[next(dice)] = c
-        g = tuple(_markers(n, penalty, state.supply))
-        if g not in seen:
-            seen[g] = ",".join(colour_of[i] for i in splits)
-    out = [(store, g) for g, store in seen.items()]
-    out.sort(key=lambda x: -sum(x[1]))
+    both = storage >= 2
+    codes = _FACE_CODE
+    spent = p.spent
+    base = 0
+    groups: dict[int, list[int]] | None = None
+    interleaved = False  # a split die joins its group after a die of another group
+    last = 0
+    for i, name in enumerate(p.dice):
+        if spent[i]:
+            continue
+        code = codes.get(name)
+        if code is None:
+            code = _face_code(name)
+        if code >= 0:
+            base += code
+        elif both and p.die_kinds[i] == "basic":
+            base += _SPLITS[-1 - code][1]
+        elif groups is None:
+            groups = {code: [i]}
+            last = code
+        else:
+            dice = groups.get(code)
+            if dice is None:
+                groups[code] = [i]
+            else:
+                dice.append(i)
+                if code != last:
+                    interleaved = True
+            last = code
+    penalty = 0 if storage else 1
+    supply = state.supply
+    tables = _TAKEN_ALL.get((penalty, *supply))
+    if tables is None:
+        tables = _taken(penalty, supply)
+    t0, t1, t2, t3 = tables
+    if groups is None:
+        return (("", (t0[base & _MASK], t1[base >> _BITS & _MASK], t2[base >> 2 * _BITS & _MASK],
+                      t3[base >> 3 * _BITS])),)
+    items = iter(groups.items())
+    code, dice = next(items)
+    entry = _GROUPS.get((code, len(dice)))
+    if entry is None:
+        entry = _group(code, len(dice))
+    out = []
+    found = set()
+    if len(groups) == 1:  # the commonest case with split dice: no lists to build
+        for v, store in zip(entry[0], entry[2], strict=True):
+            v += base
+            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
+            if g not in found:
+                found.add(g)
+                out.append((store, g))
+        if len(out) > 1:
+            out.sort(key=_fewer_markers)
+        return tuple(out)
+    sums = [base + c for c in entry[0]]
+    if not interleaved:
+        # each group's dice come after the previous group's: the store is the groups' parts joined
+        stores = entry[2]
+        for code, dice in items:
+            entry = _GROUPS.get((code, len(dice)))
+            if entry is None:
+                entry = _group(code, len(dice))
+            sums = [v + c for v in sums for c in entry[0]]
+            stores = [a + "," + b for a in stores for b in entry[2]]
+        for v, store in zip(sums, stores, strict=True):
+            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
+            if g not in found:
+                found.add(g)
+                out.append((store, g))
+    else:
+        # the colours group by group, put in die order by a format string once an outcome is new
+        colours = entry[1]
+        order = dice[:]
+        for code, dice in items:
+            entry = _GROUPS.get((code, len(dice)))
+            if entry is None:
+                entry = _group(code, len(dice))
+            sums = [v + c for v in sums for c in entry[0]]
+            colours = [a + b for a in colours for b in entry[1]]
+            order += dice
+        fmt = _STORE_FORMATS.get(tuple(order))
+        if fmt is None:
+            fmt = _store_format(tuple(order))
+        for v, chosen in zip(sums, colours, strict=True):
+            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
+            if g not in found:
+                found.add(g)
+                out.append((fmt.format(*chosen), g))
+    if len(out) > 1:
+        out.sort(key=_fewer_markers)
     return tuple(out)
+
+
+def _fewer_markers(option: tuple[str, tuple[int, ...]]) -> int:
+    """Sort key of an option: most markers first."""
+    return -sum(option[1])
 
 
 def auto_choices(state, seat: int) -> list[str]:
