@@ -237,12 +237,12 @@ class Options(Mapping):
         return len(self.raw)
 
 
-def _paid(out: dict, kind, head: tuple, pays, first: int, alt: int) -> None:
-    """Index the moves ``kind(*head, pay)`` of each listed payment of ``pays``: the engine's
-    (``pays[0]``) at ``first``, payment ``r`` at ``alt + r - 1``."""
+def _paid(out: dict, kind, head: tuple, pays, n: int, first: int, alt: int) -> None:
+    """Index the moves ``kind(*head, pay)`` of each of the ``n`` listed payments ``pays``: the
+    engine's (``pays[0]``) at ``first``, payment ``r`` at ``alt + r - 1``."""
     out[first] = (kind, head, pays, first)
-    if len(pays) > 1:
-        out.update(dict.fromkeys(range(alt, alt + len(pays) - 1), (kind, head, pays, alt - 1)))
+    if n > 1:
+        out.update(dict.fromkeys(range(alt, alt + n - 1), (kind, head, pays, alt - 1)))
 
 
 def _turn_options(s: FreightState, seat: int) -> Options:
@@ -260,18 +260,19 @@ def _turn_options(s: FreightState, seat: int) -> Options:
                 out[_build_move_index(s, a)] = a
         elif kind is TakeContract:
             slot, pays = data
-            _paid(out, TakeContract, (seat, slot), pays, _TAKE + slot, _TAKE_ALT + slot * PAY_ALTS)
+            _paid(out, TakeContract, (seat, slot), pays, count, _TAKE + slot, _TAKE_ALT + slot * PAY_ALTS)
         elif kind is EstablishRoute:
             (origin, colour, dest, path, _cost), pays = data
             k = _ROUTE_START + origin * len(COLOURS) + COLOUR_INDEX[colour]
             starts.setdefault(k, []).append((cities[dest].name, tuple(path), pays))
         elif kind is BuildStation:
-            _paid(out, BuildStation, (seat,), data, _STATION, _STATION_ALT)
+            _paid(out, BuildStation, (seat,), data, count, _STATION, _STATION_ALT)
         elif kind is BuyImprovement:
             slot, discards, pays = data
+            n = count // len(discards)
             for d in discards:
                 k = slot * _IMPROVEMENT_WIDTH + d + 1
-                _paid(out, BuyImprovement, (seat, slot, d), pays, _IMPROVEMENT + k, _IMPROVEMENT_ALT + k * PAY_ALTS)
+                _paid(out, BuyImprovement, (seat, slot, d), pays, n, _IMPROVEMENT + k, _IMPROVEMENT_ALT + k * PAY_ALTS)
         else:
             head = (seat,)
             for store, g in data:
