@@ -5,6 +5,8 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
+from functools import cache
+
 from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 
@@ -188,6 +190,13 @@ def takeable(state, seat: int, budget: int):
             yield slot, link, cost
 
 
+# The construction moves, kept once made: the same few recur listing after listing, and an action
+# is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
+# one). Bounded by seats x links x tokens.
+_build = cache(Build)
+_steady = cache(SteadyBuild)
+
+
 def build_moves(state, seat: int) -> list:
     """The Build and SteadyBuild moves of ``seat``, contract by contract (B): one per token of
     :func:`.payment.build_options` (two for a *cubes* symbol that can add two), then the engine's
@@ -213,15 +222,15 @@ def build_moves(state, seat: int) -> list:
             pay = token_text(tok)
             if tok[0] == "d" and p.dice[tok[1]] == "cubes":
                 # The symbol's two outcomes are distinct moves; with one square or cube left only one.
-                out.append(Build(seat, lid, pay, 1))
+                out.append(_build(seat, lid, pay, 1))
                 if cap >= 2:
-                    out.append(Build(seat, lid, pay, 2))
+                    out.append(_build(seat, lid, pay, 2))
             else:
-                out.append(Build(seat, lid, pay))
+                out.append(_build(seat, lid, pay))
         if len(build_take(order, cap)[0]) > 1:
-            out.append(Build(seat, lid))
+            out.append(_build(seat, lid))
         if steady:
-            out.append(SteadyBuild(seat, lid))
+            out.append(_steady(seat, lid))
     return out
 
 
