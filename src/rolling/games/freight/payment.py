@@ -202,6 +202,18 @@ def describe(player, token) -> str:
     return f"die {token[1] + 1} ({player.dice[token[1]]})"
 
 
+def unspent_faces(player):
+    """The face names of the player's unspent dice, in die order (an iterator)."""
+    return compress(player.dice, map(not_, player.spent))
+
+
+def unspent_dice(player) -> list[tuple[int, str]]:
+    """``(index, face name)`` of each of the player's unspent dice, in die order: read once by a
+    caller that asks :func:`build_choices` about several links."""
+    spent = player.spent
+    return [(i, name) for i, name in enumerate(player.dice) if not spent[i]]
+
+
 def _available(player):
     for i, name in enumerate(player.dice):
         if not player.spent[i]:
@@ -367,18 +379,6 @@ def build_ranks(colour: str) -> PerFace:
     return PerFace(lambda name: build_rank(name, colour))
 
 
-def unspent_faces(player):
-    """The face names of the player's unspent dice, in die order (an iterator)."""
-    return compress(player.dice, map(not_, player.spent))
-
-
-def unspent_dice(player) -> list[tuple[int, str]]:
-    """``(index, face name)`` of each of the player's unspent dice, in die order: read once by a
-    caller that asks :func:`build_choices` about several links."""
-    spent = player.spent
-    return [(i, name) for i, name in enumerate(player.dice) if not spent[i]]
-
-
 def build_choices(player, colour: str, dice: list[tuple[int, str]] | None = None
                   ) -> tuple[list[tuple], list[tuple[int, int, int]]]:
     """What may build a ``colour`` link (B): ``(options, order)``. ``options``: one token of each
@@ -433,13 +433,13 @@ def build_take(order: list[tuple[int, int, int]], target: int) -> tuple[list[tup
     return out, added
 
 
-@cache
-def token_text(token: tuple) -> str:
-    """One token as a ``pay`` string names it: a die by its index (``"3"``), a marker by its
-    colour (``"blue"``). Cached: tokens are few."""
-    return str(token[1]) if token[0] == "d" else COLOURS[token[1]]
-
-
 def pay_text(tokens) -> str:
     """Tokens back to a ``pay`` string."""
-    return " ".join(map(token_text, tokens))
+    return " ".join(str(v) if k == "d" else COLOURS[v] for k, v in tokens)
+
+
+@cache
+def token_text(token: tuple) -> str:
+    """:func:`pay_text` of one token (a hashable ``("d", die)`` or ``("m", colour)`` pair),
+    cached: tokens are few, and the construction moves name one each."""
+    return pay_text((token,))
