@@ -192,7 +192,8 @@ def takeable(state, seat: int, budget: int):
 
 # The construction moves, kept once made: the same few recur listing after listing, and an action
 # is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
-# one). Bounded by seats x links x tokens.
+# one). Bounded: link ids are the maps' (at most 62), a pay names one token or none, so at most
+# 5 seats x 62 links x 16 pays x 3 cube counts, about 15,000.
 _build = cache(Build)
 _steady = cache(SteadyBuild)
 
