@@ -5,6 +5,8 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
+from functools import cache
+
 from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 
@@ -22,7 +24,15 @@ from .actions import (
     TakeContract,
 )
 from .events import lines
-from .payment import auto_build, build_options, colour_payers, generic_budget, pay_text
+from .payment import (
+    build_choices,
+    build_take,
+    colour_payers,
+    generic_budget,
+    pay_text,
+    token_text,
+    unspent_dice,
+)
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
 from .setup import enable_log
 from .state import FreightState
@@ -173,35 +183,55 @@ def takeable(state, seat: int, budget: int):
         if card is None:
             continue
         link = links[card]
+        if link.colour not in colours:
+            continue
         cost = contracts.contract_cost(state, seat, link)
-        if link.colour in colours and cost <= budget - 1:
+        if cost <= budget - 1:
             yield slot, link, cost
 
 
+# The construction moves, kept once made: the same few recur listing after listing, and an action
+# is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
+# one). Bounded: link ids are the maps' (at most 62), a pay names one token or none, so at most
+# 5 seats x 62 links x 16 pays x 3 cube counts, about 15,000.
+_build = cache(Build)
+_steady = cache(SteadyBuild)
+
+
 def build_moves(state, seat: int) -> list:
-    """The Build and SteadyBuild moves of ``seat``, contract by contract (B)."""
+    """The Build and SteadyBuild moves of ``seat``, contract by contract (B): one per token of
+    :func:`.payment.build_options` (two for a *cubes* symbol that can add two), then the engine's
+    build when it spends more than one die (:func:`.payment.auto_build`), then the Steady
+    Builder's cube while one is left this turn. The dice are read once for all the contracts."""
     p = state.players[seat]
+    if not p.contracts:
+        return []
+    left = construction.cubes_left(state, seat)
+    if left <= 0:
+        return []
     out: list = []
     links = state.map.links
-    left = construction.cubes_left(state, seat)
+    cubes = state.cubes
+    dice = unspent_dice(p)
+    steady = state.steady_used < p.has("Steady Builder")
     for i in p.contracts:
-        if left <= 0:
-            break
         link = links[i]
-        cap = min(link.length - state.cubes[i], left)
-        for tok in build_options(p, link.colour):
-            pay = pay_text([tok])
+        cap = min(link.length - cubes[i], left)
+        lid = link.id
+        options, order = build_choices(p, link.colour, dice)
+        for tok in options:
+            pay = token_text(tok)
             if tok[0] == "d" and p.dice[tok[1]] == "cubes":
                 # The symbol's two outcomes are distinct moves; with one square or cube left only one.
-                out.append(Build(seat, link.id, pay, 1))
+                out.append(_build(seat, lid, pay, 1))
                 if cap >= 2:
-                    out.append(Build(seat, link.id, pay, 2))
+                    out.append(_build(seat, lid, pay, 2))
             else:
-                out.append(Build(seat, link.id, pay))
-        if len(auto_build(p, link.colour, cap)[0]) > 1:
-            out.append(Build(seat, link.id))
-        if state.steady_used < p.has("Steady Builder"):
-            out.append(SteadyBuild(seat, link.id))
+                out.append(_build(seat, lid, pay))
+        if len(build_take(order, cap)[0]) > 1:
+            out.append(_build(seat, lid))
+        if steady:
+            out.append(_steady(seat, lid))
     return out
 
 

@@ -15,6 +15,10 @@ spends one stockpile marker of colour ``COLOURS[k]``. Rules applied here:
 
 from __future__ import annotations
 
+from functools import cache
+from itertools import compress
+from operator import not_
+
 from rolling.core.errors import IllegalAction
 from rolling.core.whole import parse_whole
 
@@ -74,11 +78,34 @@ def kind_units(kind: str, purpose: str, second: bool = False) -> int:
     return 0
 
 
+class PerFace(dict):
+    """A table ``face name -> fn(name)`` filled as faces are met (faces are few): read by the
+    listing once per die, where a cached function of several arguments costs more."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, name: str):
+        value = self[name] = self.fn(name)
+        return value
+
+
+@cache
+def face_units(purpose: str, second: bool = False) -> PerFace:
+    """How many "any" dice a die showing each face is worth for ``purpose`` (as
+    :func:`kind_units` of its kind), as a table by face name; an unknown face name raises
+    ValueError (:func:`.components.face`) when read."""
+    return PerFace(lambda name: kind_units(face(name).kind, purpose, second))
+
+
 def generic_units(player, token, purpose: str, second: bool = False) -> int:
     """How many "any" dice a token is worth for ``purpose`` (0: it cannot pay)."""
     if token[0] == "m":
         return 1
-    return kind_units(face(player.dice[token[1]]).kind, purpose, second)
+    return face_units(purpose, second)[player.dice[token[1]]]
 
 
 def kept_after(player, tokens) -> tuple[list[int], list[int]]:
@@ -93,16 +120,26 @@ def kept_after(player, tokens) -> tuple[list[int], list[int]]:
     return [i for i in range(len(player.dice)) if not player.spent[i] and i not in gone], markers
 
 
+@cache
+def face_pays(name: str) -> frozenset[str]:
+    """The contract colours (and :data:`OCEAN`) for which a die showing face ``name`` may pay the
+    one die of the colour (A): the colours it shows, ocean for a split die, all for the *wild*
+    symbol. Cached: faces are few.
+
+    Raises:
+        ValueError: an unknown face name (:func:`.components.face`).
+    """
+    f = face(name)
+    if f.kind == "wild":
+        return frozenset(COLOURS + (OCEAN,))
+    return frozenset(f.colours + ((OCEAN,) if len(f.colours) >= 2 else ()))
+
+
 def pays_colour(player, token, colour: str) -> bool:
     """Whether a token may pay the one die of ``colour`` (or ocean) a contract asks for."""
     if token[0] == "m":
         return colour != OCEAN and COLOURS[token[1]] == colour
-    f = face(player.dice[token[1]])
-    if f.kind == "wild":
-        return True
-    if colour == OCEAN:
-        return len(f.colours) >= 2
-    return colour in f.colours
+    return colour in face_pays(player.dice[token[1]])
 
 
 def _generic_ok(player, tokens, generic: int, purpose: str, second: bool) -> str | None:
@@ -163,6 +200,18 @@ def describe(player, token) -> str:
     if token[0] == "m":
         return f"a {COLOURS[token[1]]} marker"
     return f"die {token[1] + 1} ({player.dice[token[1]]})"
+
+
+def unspent_faces(player):
+    """The face names of the player's unspent dice, in die order (an iterator)."""
+    return compress(player.dice, map(not_, player.spent))
+
+
+def unspent_dice(player) -> list[tuple[int, str]]:
+    """``(index, face name)`` of each of the player's unspent dice, in die order: read once by a
+    caller that asks :func:`build_choices` about several links."""
+    spent = player.spent
+    return [(i, name) for i, name in enumerate(player.dice) if not spent[i]]
 
 
 def _available(player):
@@ -267,26 +316,15 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
 def colour_payers(player) -> set[str]:
     """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
     contract's colour" (see :func:`pays_colour`)."""
-    out: set[str] = set()
-    for i, name in enumerate(player.dice):
-        if player.spent[i]:
-            continue
-        f = face(name)
-        if f.kind == "wild":
-            return set(COLOURS) | {OCEAN}
-        out.update(f.colours)
-        if len(f.colours) >= 2:
-            out.add(OCEAN)
-    out.update(c for k, c in enumerate(COLOURS) if player.markers[k])
+    out: set[str] = set().union(*map(face_pays, unspent_faces(player)))
+    out.update(compress(COLOURS, player.markers))  # the colours of which it holds a marker
     return out
 
 
 def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose`` (each marker one, each unspent
     die as :func:`generic_units`)."""
-    spent = player.spent
-    return sum(player.markers) + sum(kind_units(face(name).kind, purpose, second)
-                                     for i, name in enumerate(player.dice) if not spent[i])
+    return sum(player.markers) + sum(map(face_units(purpose, second).__getitem__, unspent_faces(player)))
 
 
 def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
@@ -307,35 +345,69 @@ def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
             lo += 1
             hi += 1
             continue
-        f = face(player.dice[t[1]])
-        if f.kind == "cubes":
-            lo += 1
-            hi += 2
-        elif f.kind == "wild" or (f.kind == "colour" and (
-                (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
-            lo += 1
-            hi += 1
-        else:
+        r = build_ranks(colour)[player.dice[t[1]]]
+        if r < 0:
             raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link"
                                 + (" (ocean links need a die showing two colours)" if colour == OCEAN else ""))
+        lo += 1
+        hi += 2 if r == 2 else 1  # the cubes symbol: one or two
     return lo, hi
+
+
+def build_rank(name: str, colour: str) -> int:
+    """How a die face ``name`` builds a link of ``colour`` (B), as the engine's build orders the
+    dice (:func:`auto_build`): 0 a plain die of the colour, 1 a split die showing it (for an ocean
+    link, any split die), 2 the *cubes* symbol (one or two cubes), 3 the *wild* symbol; -1 it
+    cannot build the link.
+
+    Raises:
+        ValueError: an unknown face name (:func:`.components.face`).
+    """
+    f = face(name)
+    if f.kind == "colour" and ((colour == OCEAN and len(f.colours) >= 2) or colour in f.colours):
+        return 0 if len(f.colours) == 1 else 1
+    if f.kind == "cubes":
+        return 2
+    if f.kind == "wild":
+        return 3
+    return -1
+
+
+@cache
+def build_ranks(colour: str) -> PerFace:
+    """:func:`build_rank` of each face for a ``colour`` link, as a table by face name."""
+    return PerFace(lambda name: build_rank(name, colour))
+
+
+def build_choices(player, colour: str, dice: list[tuple[int, str]] | None = None
+                  ) -> tuple[list[tuple], list[tuple[int, int, int]]]:
+    """What may build a ``colour`` link (B): ``(options, order)``. ``options``: one token of each
+    distinct kind (die face, in die order, then the marker of the colour), as
+    :func:`build_options`; ``order``: the dice able to build it as ``(rank, die, most cubes)``,
+    in the order of the engine's build (:func:`build_rank`, then die index), as
+    :func:`auto_build` spends them. ``dice``: :func:`unspent_dice` of ``player``, when the caller
+    has it already."""
+    seen = set()
+    out = []
+    order = []
+    ranks = build_ranks(colour)
+    for i, name in unspent_dice(player) if dice is None else dice:
+        r = ranks[name]
+        if r < 0:
+            continue
+        if name not in seen:
+            seen.add(name)
+            out.append(("d", i))
+        order.append((r, i, 2 if r == 2 else 1))
+    if colour != OCEAN and player.markers[COLOUR_INDEX[colour]]:
+        out.append(("m", COLOUR_INDEX[colour]))
+    order.sort()
+    return out, order
 
 
 def build_options(player, colour: str) -> list[tuple]:
     """One token of each distinct kind (die face, marker colour) able to build a ``colour`` link."""
-    seen = set()
-    out = []
-    for i, name in enumerate(player.dice):
-        if player.spent[i] or name in seen:
-            continue
-        f = face(name)
-        if f.kind == "cubes" or f.kind == "wild" or (f.kind == "colour" and (
-                (colour == OCEAN and len(f.colours) >= 2) or colour in f.colours)):
-            seen.add(name)
-            out.append(("d", i))
-    if colour != OCEAN and player.markers[COLOUR_INDEX[colour]]:
-        out.append(("m", COLOUR_INDEX[colour]))
-    return out
+    return build_choices(player, colour)[0]
 
 
 def auto_build(player, colour: str, target: int) -> tuple[list[tuple], int]:
@@ -345,18 +417,12 @@ def auto_build(player, colour: str, target: int) -> tuple[list[tuple], int]:
     ``target`` is the caller's cap: the link's empty squares and the player's cubes left, or
     the number of cubes asked for. A *cubes* symbol adds one cube when only one is wanted.
     """
-    order = []
-    for i, name in enumerate(player.dice):
-        if player.spent[i]:
-            continue
-        f = face(name)
-        if f.kind == "colour" and ((colour == OCEAN and len(f.colours) >= 2) or colour in f.colours):
-            order.append((0 if len(f.colours) == 1 else 1, i, 1))
-        elif f.kind == "cubes":
-            order.append((2, i, 2))
-        elif f.kind == "wild":
-            order.append((3, i, 1))
-    order.sort()
+    return build_take(build_choices(player, colour)[1], target)
+
+
+def build_take(order: list[tuple[int, int, int]], target: int) -> tuple[list[tuple], int]:
+    """:func:`auto_build` from the ``order`` of :func:`build_choices`: the dice in that order until
+    ``target`` cubes are added, as ``(tokens, cubes)``."""
     out = []
     added = 0
     for _, i, u in order:
@@ -370,3 +436,10 @@ def auto_build(player, colour: str, target: int) -> tuple[list[tuple], int]:
 def pay_text(tokens) -> str:
     """Tokens back to a ``pay`` string."""
     return " ".join(str(v) if k == "d" else COLOURS[v] for k, v in tokens)
+
+
+@cache
+def token_text(token: tuple) -> str:
+    """:func:`pay_text` of one token (a hashable ``("d", die)`` or ``("m", colour)`` pair),
+    cached: tokens are few, and the construction moves name one each."""
+    return pay_text((token,))

@@ -283,7 +283,7 @@ class FreightState:
 
     def cubes_in_use(self, seat: int) -> int:
         """Construction cubes of ``seat`` on the board (on its unfinished contracts)."""
-        return sum(self.cubes[i] for i in self.players[seat].contracts)
+        return sum(map(self.cubes.__getitem__, self.players[seat].contracts))
 
     def link_by_id(self, link_id: int):
         """The link with printed id ``link_id``.
