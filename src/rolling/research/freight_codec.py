@@ -124,7 +124,7 @@ _IMPROVEMENT_WIDTH = MAX_IMPROVEMENTS + 2
 _TAKE, _TAKE_ALT = BLOCK["take_contract"][0], BLOCK["take_contract_alt"][0]
 _STATION, _STATION_ALT = BLOCK["station"][0], BLOCK["station_alt"][0]
 _IMPROVEMENT, _IMPROVEMENT_ALT = BLOCK["improvement"][0], BLOCK["improvement_alt"][0]
-_STEADY, _ROUTE_START = BLOCK["steady_build"][0], BLOCK["route_start"][0]
+_STEADY, _ROUTE_START, _BUILD = BLOCK["steady_build"][0], BLOCK["route_start"][0], BLOCK["build"][0]
 #: the keys under which ``FreightTable._options`` counts a move's listed payments: an improvement
 #: purchase's own offset (below IMPROVEMENT_SLOTS x its width), a contract's slot after those, the
 #: station last
@@ -198,13 +198,14 @@ def _build_move_index(s: FreightState, a) -> int:
     link = s.link_by_id(a.link).index
     if type(a) is SteadyBuild:
         return _STEADY + link
-    if a.pay == "":
-        tok = 0
-    elif is_whole(a.pay):
-        tok = 1 + int(a.pay)
-    else:
-        tok = 1 + MAX_DICE + COLOURS.index(a.pay)
-    return build_index(link, tok, a.cubes)
+    tok = _PAY_TOKEN.get(a.pay)
+    if tok is None:
+        tok = 1 + int(a.pay) if is_whole(a.pay) else 1 + MAX_DICE + COLOURS.index(a.pay)
+    return _BUILD + (link * N_TOKENS + tok) * 3 + a.cubes
+
+
+#: a Build's ``pay`` (one token) -> its token number (see N_TOKENS)
+_PAY_TOKEN = {"": 0} | {str(d): 1 + d for d in range(MAX_DICE)} | {c: 1 + MAX_DICE + k for k, c in enumerate(COLOURS)}
 
 
 class Options(Mapping):

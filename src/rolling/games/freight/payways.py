@@ -259,12 +259,13 @@ class SeatPayments:
         if known is None:
             known = {}
             _FRONTS.put(at, known)
-        front = known.get(generic)
-        if front is None:
-            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
-                                 tuple(sorted({generic, *(t for t in also if t not in known)}))))
-            front = known[generic]
-        return front, self.toks
+        else:
+            front = known.get(generic)
+            if front is not None:
+                return front, self.toks
+        targets = tuple(sorted({generic, *(t for t in also if t not in known)})) if also else (generic,)
+        known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets))
+        return known[generic], self.toks
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -345,7 +346,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
-    if compiled():
+    if _compiled_fronts is not None and not _PURE:  # compiled(), inlined: a walk per price listed
         got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
