@@ -27,6 +27,8 @@ from rolling.core.rng import Rng
 from rolling.envs.aec import final_rewards, next_seat
 
 _SETUP = ("setup",)
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
 #: the generator a table keeps between actions: any draw outside an action is an error
 _SPENT = ScriptedRng(())
 
@@ -268,11 +270,14 @@ class RollingState(pyspiel.State):
     def current_player(self):
         """The seat to decide, ``CHANCE`` or ``TERMINAL``."""
         if self._n:
-            return pyspiel.PlayerId.CHANCE
+            return _CHANCE
         t = self.table
         if t.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        return next_seat(t.to_act, self._last, self._rg.num_players())
+            return _TERMINAL
+        to_act = t.to_act
+        if len(to_act) == 1:  # OpenSpiel asks at every step: no round to work out
+            return to_act[0]
+        return next_seat(to_act, self._last, self._rg.num_players())
 
     def _legal_actions(self, player):
         return self.table.legal_indices(player)
@@ -286,9 +291,9 @@ class RollingState(pyspiel.State):
         if player is not None and player < 0:
             return super().legal_actions(player)
         seat = self.current_player()
-        if seat == pyspiel.PlayerId.CHANCE:
+        if seat == _CHANCE:
             return list(range(self._n))
-        if seat == pyspiel.PlayerId.TERMINAL or (player is not None and player != seat):
+        if seat == _TERMINAL or (player is not None and player != seat):
             return []
         return self.table.legal_indices(seat)
 
