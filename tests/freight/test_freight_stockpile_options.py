@@ -15,39 +15,9 @@ from hypothesis import strategies as st_
 from rolling.core.rng import Rng
 from rolling.games.freight import Config, legal, new_game
 from rolling.games.freight.components import COLOUR_INDEX, face, load_components
-from rolling.games.freight.stockpile import options
 
-
-def _reference_counts(state, seat: int) -> tuple[list[int], list[int]]:
-    """Plain counts per colour, and the unspent split dice whose colour the player chooses."""
-    p = state.players[seat]
-    both = p.has("Efficient Storage") >= 2
-    counts = [0, 0, 0, 0]
-    splits = []
-    for i, name in enumerate(p.dice):
-        if p.spent[i]:
-            continue
-        f = face(name)
-        if f.kind != "colour":
-            continue
-        if len(f.colours) == 1:
-            counts[COLOUR_INDEX[f.colours[0]]] += 1
-        elif both and p.die_kinds[i] == "basic":
-            for c in f.colours:
-                counts[COLOUR_INDEX[c]] += 1
-        else:
-            splits.append(i)
-    return counts, splits
-
-
-def _reference_compositions(total: int, parts: int):
-    """Every way to write ``total`` as ``parts`` ordered non-negative numbers, first part largest first."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total, -1, -1):
-        for rest in _reference_compositions(total - first, parts - 1):
-            yield (first,) + rest
+# the dice's counts and the compositions are unchanged by the rewrite: the reference shares them
+from rolling.games.freight.stockpile import _compositions, _counts, options
 
 
 def reference_options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -55,14 +25,14 @@ def reference_options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ..
     over each colour pair's compositions, a dict of each die's colour per allocation, the first
     store of each distinct outcome, then a stable sort by total, most first."""
     p = state.players[seat]
-    counts, splits = _reference_counts(state, seat)
+    counts, splits = _counts(state, seat)
     penalty = 0 if p.has("Efficient Storage") else 1
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in splits:
         groups.setdefault(tuple(sorted(face(p.dice[i]).colours, key=COLOUR_INDEX.get)), []).append(i)
     keys = list(groups)
     seen: dict[tuple[int, ...], str] = {}
-    for alloc in product(*[list(_reference_compositions(len(groups[k]), len(k))) for k in keys]):
+    for alloc in product(*[list(_compositions(len(groups[k]), len(k))) for k in keys]):
         n = counts[:]
         colour_of: dict[int, str] = {}
         for k, parts in zip(keys, alloc, strict=True):
@@ -97,7 +67,7 @@ def test_options_equal_the_plain_search_along_random_games(map_name, players, se
                 got = options(state, s)
                 assert got == reference_options(state, s), (seat, s, state.players[s].dice)
                 compared += 1
-                splits_seen = max(splits_seen, len(_reference_counts(state, s)[1]))
+                splits_seen = max(splits_seen, len(_counts(state, s)[1]))
         state.apply(legal.random_move(state, seat, rng))
     assert compared > 300 and splits_seen >= 3
 
