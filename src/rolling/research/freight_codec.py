@@ -124,7 +124,7 @@ _IMPROVEMENT_WIDTH = MAX_IMPROVEMENTS + 2
 _TAKE, _TAKE_ALT = BLOCK["take_contract"][0], BLOCK["take_contract_alt"][0]
 _STATION, _STATION_ALT = BLOCK["station"][0], BLOCK["station_alt"][0]
 _IMPROVEMENT, _IMPROVEMENT_ALT = BLOCK["improvement"][0], BLOCK["improvement_alt"][0]
-_STEADY, _ROUTE_START, _BUILD = BLOCK["steady_build"][0], BLOCK["route_start"][0], BLOCK["build"][0]
+_STEADY, _ROUTE_START = BLOCK["steady_build"][0], BLOCK["route_start"][0]
 #: the keys under which ``FreightTable._options`` counts a move's listed payments: an improvement
 #: purchase's own offset (below IMPROVEMENT_SLOTS x its width), a contract's slot after those, the
 #: station last
@@ -140,15 +140,16 @@ def build_index(link: int, token: int, cubes: int) -> int:
 
 def gains_index(gains) -> int:
     """Index of ending the turn taking ``gains`` markers (blue, gray, red, yellow)."""
-    got = _GAINS.get(gains) if type(gains) is tuple else None
+    key = tuple(gains)  # the very tuple when given one (the stockpile options' markers)
+    got = _GAINS.get(key)
     if got is None:
-        got = _gains_index(gains)
-        if type(gains) is tuple:
-            _GAINS[gains] = got
+        got = _gains_index(key)
+        if len(key) == len(COLOURS) and all(0 <= g <= MARKERS for g in key):  # kept: at most 7 ** 4
+            _GAINS[key] = got
     return got
 
 
-#: gains_index by markers tuple (at most 7 ** 4 of them)
+#: gains_index by markers tuple (those a stockpile can give: at most 7 ** 4)
 _GAINS: dict[tuple, int] = {}
 
 
@@ -201,7 +202,7 @@ def _build_move_index(s: FreightState, a) -> int:
     tok = _PAY_TOKEN.get(a.pay)
     if tok is None:
         tok = 1 + int(a.pay) if is_whole(a.pay) else 1 + MAX_DICE + COLOURS.index(a.pay)
-    return _BUILD + (link * N_TOKENS + tok) * 3 + a.cubes
+    return build_index(link, tok, a.cubes)
 
 
 #: a Build's ``pay`` (one token) -> its token number (see N_TOKENS)

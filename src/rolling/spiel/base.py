@@ -274,10 +274,7 @@ class RollingState(pyspiel.State):
         t = self.table
         if t.is_over:
             return _TERMINAL
-        to_act = t.to_act
-        if len(to_act) == 1:  # OpenSpiel asks at every step: no round to work out
-            return to_act[0]
-        return next_seat(to_act, self._last, self._rg.num_players())
+        return next_seat(t.to_act, self._last, self._rg.num_players())
 
     def _legal_actions(self, player):
         return self.table.legal_indices(player)

@@ -277,11 +277,16 @@ def station_moves(state, seat: int, budget: int | None = None, alternatives: boo
 def _buy_prices(state, seat: int, budget: int) -> tuple:
     """The any-dice prices of the station and the improvements the seat can afford (D, E): one
     walk finds the payments of them all (:func:`.payways.payments`)."""
-    costs = {improvements.improvement_cost(state, seat, name) for name in state.improvement_track if name is not None}
-    cost = stations.station_cost(state, seat)
-    if cost is not None:
-        costs.add(cost)
-    return tuple(sorted(c for c in costs if c <= budget))
+    return _prices_of(stations.station_cost(state, seat), buyable(state, seat, budget), budget)
+
+
+def _prices_of(station: int | None, buys, budget: int) -> tuple:
+    """:func:`_buy_prices` from the station's cost (``None``: no station to build) and the
+    ``(slot, cost)`` of :func:`buyable`, for a caller that has them at hand."""
+    costs = {cost for _slot, cost in buys}
+    if station is not None and station <= budget:
+        costs.add(station)
+    return tuple(sorted(costs))
 
 
 def improvement_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
@@ -398,8 +403,7 @@ def turn_runs(state, seat: int) -> list[tuple]:
             runs.append((len(pays), EstablishRoute, (route, pays)))
     station = stations.station_cost(state, seat)
     buys = list(buyable(state, seat, budget))
-    # _buy_prices, from the costs at hand: one walk finds the payments of them all
-    prices = tuple(sorted({c for _slot, c in buys} | ({station} if station is not None and station <= budget else set())))
+    prices = _prices_of(station, buys, budget)  # one walk finds the payments of them all
     if station is not None and station <= budget:
         pays = ListedPays(*front(None, station, "station", False, None, prices))
         runs.append((len(pays), BuildStation, pays))

@@ -346,7 +346,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
-    if _compiled_fronts is not None and not _PURE:  # compiled(), inlined: a walk per price listed
+    if compiled():
         got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
