@@ -48,13 +48,67 @@ def test_a_clone_shares_the_history_and_clones_the_engine_state():
 
     game = pyspiel.load_game("python_rolling_freight", {"players": 3})
     s = _decisions(game, np.random.default_rng(0), 60)
+    p = s.current_player()
+    before = s.information_state_string(p)
     for c in (s.clone(), copy.deepcopy(s)):
         assert c._moves is s._moves and c.table is not s.table and c.table.state is not s.table.state
         assert c.history() == s.history() and str(c) == str(s)
-        p = c.current_player()
         assert c.information_state_string(p) == s.information_state_string(p)
         c.apply_action(c.legal_actions()[0])
-        assert c.history() != s.history() and len(s._moves.moves()) == len(s.history())
+        assert c.history() != s.history() and len(s.moves()) == len(s.history())
+        assert len(c.moves()) == len(c.history()) and s.information_state_string(p) == before
+
+
+def test_states_going_on_differently_from_one_history_keep_their_own_moves():
+    """Issue 33 item 1: the shared history is append-only; a state that goes on where a clone
+    already went on (a search trying its second move) takes a history of its own, and neither
+    sees the other's moves."""
+    game = pyspiel.load_game("python_rolling_freight", {"players": 3})
+    rng = np.random.default_rng(1)
+    s = _decisions(game, rng, 40)
+    a, b = s.clone(), s.clone()
+    first, second = s.legal_actions()[:2]
+    a.apply_action(first)
+    b.apply_action(second)
+    assert a._moves is s._moves and b._moves is not s._moves
+    for _ in range(30):
+        for x in (a, b, s):
+            if not x.is_terminal():
+                _random_step(x, rng)
+    for x in (a, b, s):
+        assert [m[1] for m in x.moves()] == [
+            f"p{h.player}:{h.action}" if h.player >= 0 else "chance" for h in x.full_history()]
+
+
+@pytest.mark.parametrize("map_name,players,seed", [("west-coast", 3, 0), ("west-coast", 2, 1), ("southern", 4, 2)])
+def test_freight_moves_said_to_draw_nothing_draw_nothing(map_name, players, seed):
+    """Issue 33 item 1 (On Your Turn H, the opening draft): the Freight table says a move draws
+    only if it ends a turn or is a draft move, and OpenSpiel runs the others on the table itself
+    with a spent generator. Every move listed along random games is applied with no chance
+    outcome to give: those said to draw nothing must not ask for one; some turn ends do."""
+    import random
+
+    from rolling.core.chance import ChanceNeeded, ScriptedRng
+    from rolling.games.freight import Config, new_game
+    from rolling.research.freight_codec import FreightTable
+
+    st = new_game(Config(map_name, players), seed)
+    table, rng = FreightTable(st), random.Random(seed)
+    drew = 0
+    while not st.is_over:
+        seat = st.to_act[0]
+        for index in table.legal_indices(seat):
+            trial = table.clone()
+            trial.state.rng = ScriptedRng(())
+            if table.draws(seat, index):
+                try:
+                    trial.apply_index(seat, index)
+                except ChanceNeeded:
+                    drew += 1
+            else:
+                trial.apply_index(seat, index)  # ChanceNeeded here: a draw the table did not declare
+        table.apply_index(seat, rng.choice(table.legal_indices(seat)))
+    assert drew > 0
 
 
 def test_each_action_runs_once_whatever_its_chance_outcomes(monkeypatch):

@@ -125,6 +125,7 @@ _TAKE, _TAKE_ALT = BLOCK["take_contract"][0], BLOCK["take_contract_alt"][0]
 _STATION, _STATION_ALT = BLOCK["station"][0], BLOCK["station_alt"][0]
 _IMPROVEMENT, _IMPROVEMENT_ALT = BLOCK["improvement"][0], BLOCK["improvement_alt"][0]
 _STEADY, _ROUTE_START = BLOCK["steady_build"][0], BLOCK["route_start"][0]
+_END_TURN, _END_TURN_SIZE = BLOCK["end_turn"]
 #: the keys under which ``FreightTable._options`` counts a move's listed payments: an improvement
 #: purchase's own offset (below IMPROVEMENT_SLOTS x its width), a contract's slot after those, the
 #: station last
@@ -375,6 +376,11 @@ class FreightTable(Table):
             out.setdefault(gains_index(g), EndTurn(seat, store))
         out.update(starts)
         return out
+
+    def draws(self, seat: int, index: int) -> bool:
+        """Whether action ``index`` may draw: ending a turn (H: the roll; a new phase's cargo) and
+        the opening draft's moves (a drafted die is rolled at once); no other move of a turn draws."""
+        return self.state.stage == "draft" or _END_TURN <= index < _END_TURN + _END_TURN_SIZE
 
     def legal_indices(self, seat: int) -> list[int]:
         """The legal indices of ``seat`` now, ascending (``mask``'s non-zero entries, without the mask)."""

@@ -39,6 +39,12 @@ class Table:
         m = self.mask(seat)
         return 0 <= index < len(m) and bool(m[index])
 
+    def draws(self, seat: int, index: int) -> bool:
+        """Whether action ``index`` of ``seat`` now may draw from the engine's generator (a die, a
+        card, a shuffle): OpenSpiel's states run an action that cannot on the table itself, with
+        no chance node to wait for. ``True`` unless a game knows better."""
+        return True
+
     def private_step(self, seat: int, index: int) -> bool:
         """Whether action ``index`` of ``seat`` now is seen by that seat alone (a step of a decision
         the others learn only once it is made); none in most games."""

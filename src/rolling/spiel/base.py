@@ -9,11 +9,12 @@ the table in a greenlet whose generator, at each draw, hands ``n`` back to the s
 the outcome: the state is a chance node until the action has drawn all it needs, then the copy
 becomes the table. Each action runs once, however many outcomes it draws; a copy of a state in the
 middle of an action (the greenlet cannot be copied) replays the action with the outcomes so far
-when its next outcome comes.
+when its next outcome comes. An action the table says draws nothing (``Table.draws``) runs on the
+table itself.
 
-Cloning shares what never changes: the game, and the move history (a linked list, shared by every
-copy and extended at its head), so a clone costs about one clone of the engine state, however long
-the game (``benchmarks/spiel_clone_bench.py``).
+Cloning shares what never changes: the game, and the move history (an append-only list of move
+codes, shared by every copy along a line of play), so a clone costs about one clone of the engine
+state, however long the game (``benchmarks/spiel_clone_bench.py``).
 """
 
 from __future__ import annotations
@@ -85,42 +86,40 @@ def _no_run() -> None:
     return None
 
 
-def _linked(moves: tuple) -> _Moves | None:
-    """The linked history of ``moves`` (oldest first): how a pickled history comes back."""
-    node = None
-    for m in moves:
-        node = _Moves(node, m)
-    return node
+class _History:
+    """The move history for ``information_state_string``: the moves of a line of play as an
+    append-only list of move codes (:func:`_code`), shared by every state cloned along it
+    (``copy.deepcopy`` gives the same object). A state holds the list and how many of its codes
+    are its history; a state appending where another already has (a search trying a second move
+    from one state) starts a list of its own with its part. One int per move and no object: a
+    search's rollouts appended a node per action, which kept the garbage collector busy."""
 
+    __slots__ = ("codes",)
 
-class _Moves:
-    """The move history for ``information_state_string``: a linked list, newest first, shared by
-    every state that has it (``copy.deepcopy`` gives the same object: it never changes).
-
-    ``move`` is ``(seat or None for chance, text, seen by that seat alone)``."""
-
-    __slots__ = ("prev", "move")
-
-    def __init__(self, prev: _Moves | None, move: tuple[int | None, str, bool]):
-        self.prev = prev
-        self.move = move
+    def __init__(self, codes: list[int] | None = None):
+        self.codes = codes if codes is not None else []
 
     def __deepcopy__(self, memo):
         return self
 
     def __reduce__(self):
-        # flat, so that pickling a long game does not recurse once per move
-        return (_linked, (tuple(self.moves()),))
+        return (_History, (list(self.codes),))
 
-    def moves(self) -> list[tuple[int | None, str, bool]]:
-        """The moves, oldest first."""
-        out = []
-        node = self
-        while node is not None:
-            out.append(node.move)
-            node = node.prev
-        out.reverse()
-        return out
+
+def _code(seat: int | None, action: int, private: bool = False) -> int:
+    """A move as one int: a chance outcome ``k`` as ``-1 - k``; ``seat``'s action as ``(action *
+    8 + seat) * 2 + private`` (``private``: seen by that seat alone)."""
+    if seat is None:
+        return -1 - action
+    return ((action << 3 | seat) << 1) | private
+
+
+def _move(code: int, public_chance: bool) -> tuple[int | None, str, bool]:
+    """``(seat or None for chance, text, seen by that seat alone)`` of a move :func:`_code`."""
+    if code < 0:
+        return None, f"chance:{-1 - code}" if public_chance else "chance", False
+    seat = code >> 1 & 7
+    return seat, f"p{seat}:{code >> 4}", bool(code & 1)
 
 
 class RollingGame(pyspiel.Game):
@@ -205,7 +204,8 @@ class RollingState(pyspiel.State):
         self._outcomes: tuple[int, ...] = ()
         self._n = game.first_draw()  # outcomes of the chance node now (0: not a chance node)
         self._run: _Run | None = None  # the greenlet of the waiting action (None: replay it)
-        self._moves: _Moves | None = None  # the history for information_state_string
+        self._moves = _History()  # the history for information_state_string: its first _played codes
+        self._played = 0
         self._memory = None  # what the players remember beyond the table (RollingGame.remember)
 
     def __deepcopy__(self, memo):
@@ -308,20 +308,49 @@ class RollingState(pyspiel.State):
         if self._n:
             if not 0 <= action < self._n:
                 raise ValueError(f"chance outcome {action} is not one of 0..{self._n - 1}")
-            self._moves = _Moves(self._moves, (None, f"chance:{action}" if self._rg.public_chance else "chance", False))
+            self._record(-1 - action)
             self._resume(action)
         else:
+            table = self.table
             seat = self.current_player()
-            if not self.table.is_legal(seat, action):
+            if not table.is_legal(seat, action):
                 raise ValueError(f"action {action} is not legal for player {seat} now")
-            moves = self._moves
-            self._moves = _Moves(moves, (seat, f"p{seat}:{action}", self.table.private_step(seat, action)))
+            played = self._played
+            self._record(_code(seat, action, table.private_step(seat, action)))
+            if not table.draws(seat, action):
+                # No chance outcome to wait for, so nothing to replay: the action runs on the table
+                # itself, without a copy or a greenlet (most actions of a search's rollouts). The
+                # table's generator is spent: a draw would raise.
+                try:
+                    table.apply_index(seat, action)
+                except BaseException:
+                    self._played = played
+                    raise
+                if hasattr(table, "__dict__"):
+                    table.__dict__.pop("_memo", None)  # the options of the position before
+                self._last = seat
+                self._memory = self._rg.remember(table, self._memory)
+                return
             self._waiting = (seat, action)
             try:
                 self._drive(self._start(_Draws()), None)
             except BaseException:
-                self._moves, self._waiting = moves, None  # the state stays as it was
+                self._played, self._waiting = played, None  # the state stays as it was
                 raise
+
+    def _record(self, code: int) -> None:
+        """Append a move to the history (a list of its own where another state already went on)."""
+        moves, n = self._moves, self._played
+        if len(moves.codes) != n:
+            moves = self._moves = _History(moves.codes[:n])
+        moves.codes.append(code)
+        self._played = n + 1
+
+    def moves(self) -> list[tuple[int | None, str, bool]]:
+        """The history of moves, oldest first: ``(seat or None for chance, text, seen by that seat
+        alone)`` (what ``information_state_string`` shows of them)."""
+        public = self._rg.public_chance
+        return [_move(c, public) for c in self._moves.codes[: self._played]]
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -412,7 +441,7 @@ class RollingObserver:
         nz = np.flatnonzero(v)
         text = " ".join(f"{i}:{v[i]:g}" for i in nz)
         if self.perfect_recall:
-            moves = state._moves.moves() if state._moves is not None else ()
+            moves = state.moves()
             history = " ".join(f"p{seat}:private" if private and seat != player else move
                                for seat, move, private in moves)
             return f"p{player} history {history} | {text}"
