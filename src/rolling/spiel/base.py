@@ -32,6 +32,8 @@ _CHANCE = pyspiel.PlayerId.CHANCE
 _TERMINAL = pyspiel.PlayerId.TERMINAL
 #: the generator a table keeps between actions: any draw outside an action is an error
 _SPENT = ScriptedRng(())
+#: chance_outcomes of the small draws, by number of outcomes
+_UNIFORM: dict[int, tuple] = {}
 
 
 class _Draws(Rng):
@@ -299,9 +301,15 @@ class RollingState(pyspiel.State):
         return bool(self._n)
 
     def chance_outcomes(self):
-        """``[(outcome, 1/n)]`` for the ``n`` outcomes of the engine's draw."""
-        p = 1.0 / self._n
-        return [(k, p) for k in range(self._n)]
+        """``[(outcome, 1/n)]`` for the ``n`` outcomes of the engine's draw (a new list each time)."""
+        n = self._n
+        got = _UNIFORM.get(n)
+        if got is None:
+            p = 1.0 / n
+            got = tuple((k, p) for k in range(n))
+            if n <= 64:  # a die's faces, a bag's markers: the same few recur at every roll
+                _UNIFORM[n] = got
+        return list(got)
 
     def _apply_action(self, action):
         action = int(action)

@@ -283,7 +283,9 @@ def _hand(player) -> tuple[tuple, tuple, list, int]:
     got = _HANDS.get(key)
     if got is None:
         keys, toks = classes(p)
-        got = (tuple(keys), tuple(len(t) for t in toks), toks, next(_HAND_NUMBERS))
+        # tuples all through: once the collector has seen them it no longer tracks them (a list
+        # it would walk at every full collection while the memo holds it)
+        got = (tuple(keys), tuple(len(t) for t in toks), tuple(map(tuple, toks)), next(_HAND_NUMBERS))
         _HANDS.put(key, got)
     return got
 
