@@ -161,6 +161,26 @@ def test_each_action_runs_once_whatever_its_chance_outcomes(monkeypatch):
     assert calls["apply"] == decisions + 1, (calls, decisions)
 
 
+def test_chance_outcomes_are_uniform_and_a_new_list_each_time():
+    """Issue 33 item 1: a chance node's ``n`` outcomes have probability ``1/n`` each; the list is
+    the caller's own (the outcomes of small draws are kept, and a caller changing its list must
+    not change the next one)."""
+    game = pyspiel.load_game("python_rolling_freight", {"players": 3})
+    s = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    seen = set()
+    while len(seen) < 3 and not s.is_terminal():
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            n = len(outcomes)
+            seen.add(n)
+            assert [k for k, _ in outcomes] == list(range(n)) and all(p == 1.0 / n for _, p in outcomes)
+            outcomes.clear()
+            assert len(s.chance_outcomes()) == n
+        _random_step(s, rng)
+    assert len(seen) == 3
+
+
 @pytest.mark.parametrize("name,params", [
     ("python_rolling_market", {}),
     ("python_rolling_stars", {"players": 3, "variants": "secret-money+deals"}),

@@ -14,7 +14,7 @@ table itself.
 
 Cloning shares what never changes: the game, and the move history (an append-only list of move
 codes, shared by every copy along a line of play), so a clone costs about one clone of the engine
-state, however long the game (``benchmarks/spiel_clone_bench.py``).
+state, however long the game (``benchmarks/spiel_bench.py``).
 """
 
 from __future__ import annotations
@@ -209,6 +209,7 @@ class RollingState(pyspiel.State):
         self._moves = _History()  # the history for information_state_string: its first _played codes
         self._played = 0
         self._memory = None  # what the players remember beyond the table (RollingGame.remember)
+        self._players = game.num_players()  # asked at every decision: kept rather than asked of C++
 
     def __deepcopy__(self, memo):
         # copy.deepcopy(state) is a clone: the engine's clone, the history and the game shared
@@ -276,7 +277,7 @@ class RollingState(pyspiel.State):
         t = self.table
         if t.is_over:
             return _TERMINAL
-        return next_seat(t.to_act, self._last, self._rg.num_players())
+        return next_seat(t.to_act, self._last, self._players)
 
     def _legal_actions(self, player):
         return self.table.legal_indices(player)
