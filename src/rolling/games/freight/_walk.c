@@ -291,15 +291,6 @@ typedef struct {
     int nfree, npaying;
 } Cls;
 
-/* the packed change of spending x tokens of the class (payways: `one * x`) */
-static inline S times(const S *one, int x)
-{
-    S r = {{0, 0, 0, 0}};
-    for (int k = 0; k < x; k++)
-        s_add(r.w, r.w, one->w, LIMBS);
-    return r;
-}
-
 /* payways: `flags[x]` = (cover if x < whole else 0) | (route if x else 0); for one token
    (cover, route) alike */
 static inline uint64_t flags_of(const Cls *c, int x)
@@ -312,41 +303,37 @@ static void choices(Cls *c, int u, int ps)
 {
     int whole = c->whole;
     c->u = u;
+    /* the packed change of spending x tokens of the class (payways: `one * x`), x <= whole */
+    S times[62];
+    memset(&times[0], 0, sizeof(S));
+    for (int x = 1; x <= whole; x++)
+        s_add(times[x].w, times[x - 1].w, c->one.w, LIMBS);
     int nf = 0, np = 0;
     int xs = u ? whole : 0;
     for (int x = 0; x <= xs; x++) {
         Ch ch;
         ch.du = x * u;
         S unit = s_shifted((uint64_t)(x * u), ps);
-        S add = times(&c->one, x);
-        s_add(ch.d.w, unit.w, add.w, LIMBS);
+        s_add(ch.d.w, unit.w, times[x].w, LIMBS);
         ch.fl = flags_of(c, x);
         ch.dq = (u128)x * c->place;
         c->free_[nf++] = ch;
     }
     if (c->pays) {
-        /* also: x tokens paying units and one more paying the colour die */
-        for (int x = 0; x <= xs; x++)
+        /* also: x tokens paying units and one more paying the colour die; by units, as the walk
+           stops at the first choice over the top price (among choices paying as many units the
+           order changes nothing: each state keeps its best payment) */
+        for (int x = 0; x <= xs; x++) {
             c->paying[np++] = c->free_[x];
-        for (int x = 0; x <= xs && x < whole; x++) {
-            Ch ch;
-            ch.du = x * u;
-            S unit = s_shifted((uint64_t)(x * u), ps);
-            S add = times(&c->one, x + 1);
-            s_add(ch.d.w, unit.w, add.w, LIMBS);
-            ch.fl = flags_of(c, x + 1) | 1;
-            ch.dq = (u128)(x + 1) * c->place;
-            c->paying[np++] = ch;
-        }
-        /* stable insertion sort by units: the walk stops at the first choice over the top price */
-        for (int a = 1; a < np; a++) {
-            Ch t = c->paying[a];
-            int b = a - 1;
-            while (b >= 0 && c->paying[b].du > t.du) {
-                c->paying[b + 1] = c->paying[b];
-                b--;
+            if (x < whole) {
+                Ch ch;
+                ch.du = x * u;
+                S unit = s_shifted((uint64_t)(x * u), ps);
+                s_add(ch.d.w, unit.w, times[x + 1].w, LIMBS);
+                ch.fl = flags_of(c, x + 1) | 1;
+                ch.dq = (u128)(x + 1) * c->place;
+                c->paying[np++] = ch;
             }
-            c->paying[b + 1] = t;
         }
     } else {
         memcpy(c->paying, c->free_, nf * sizeof(Ch));
