@@ -39,6 +39,14 @@ typedef struct {
 
 ALWAYS void s_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
 {
+    if (nl == 2) { /* one 128-bit add (add, adc) */
+        u128 x, y;
+        memcpy(&x, a, sizeof(x));
+        memcpy(&y, b, sizeof(y));
+        x += y;
+        memcpy(r, &x, sizeof(x));
+        return;
+    }
     u128 c = (u128)a[0] + b[0];
     r[0] = (uint64_t)c;
     c = (c >> 64) + a[1] + b[1];
@@ -61,6 +69,14 @@ ALWAYS uint64_t s_bits(const uint64_t *a, int lo, int n, int nl)
     if (o && i + 1 < nl)
         v |= a[i + 1] << (64 - o);
     return n >= 64 ? v : v & (((uint64_t)1 << n) - 1);
+}
+
+/* bits [67, 195) of a: the fields of the first twelve build cuts (payways: `ns >> first`) */
+ALWAYS u128 s_cut_bits(const uint64_t *a, int nl)
+{
+    uint64_t lo = a[1] >> 3 | (nl > 2 ? a[2] << 61 : 0);
+    uint64_t hi = nl > 2 ? (a[2] >> 3 | (nl > 3 ? a[3] << 61 : 0)) : 0;
+    return (u128)hi << 64 | lo;
 }
 
 ALWAYS int s_eq(const uint64_t *a, const uint64_t *b, int nl)
@@ -429,6 +445,8 @@ ALWAYS int walk_width(Cls *cls, int n, const int *use, uint64_t start, uint64_t 
     const uint64_t spent_mask = ((uint64_t)1023) | ((uint64_t)1023 << 2 * W) | ((uint64_t)1023 << 3 * W)
                                 | ((uint64_t)1023 << 4 * W);
     const uint64_t money_mask = (uint64_t)1023 << 5 * W;
+    u128 last_cut = ~(u128)0; /* no state has all these bits */
+    int64_t last_low = 0;
     for (size_t k = 0; k < states->n; k++) {
         const uint64_t *st = states->key + k * nl;
         u128 path = states->val[k];
@@ -448,11 +466,27 @@ ALWAYS int walk_width(Cls *cls, int n, const int *use, uint64_t start, uint64_t 
                 continue;
             uint64_t v = s_bits(ns, 7, 6 * W, nl);
             int64_t low = 0;
-            for (int g = 0; g < w->ncuts; g++) {
-                int64_t x = (int64_t)s_bits(ns, w->cpos[g], W, nl) - w->cc[g];
-                if (x > low)
-                    low = x;
-            }
+            if (w->ncuts <= 12) {
+                /* payments alike in what they spend off the cuts share it (payways: `lows`); the
+                   last one is kept */
+                u128 cut = s_cut_bits(ns, nl);
+                if (cut == last_cut)
+                    low = last_low;
+                else {
+                    for (int g = 0; g < w->ncuts; g++) {
+                        int64_t x = (int64_t)((uint64_t)(cut >> (W * g)) & 1023) - w->cc[g];
+                        if (x > low)
+                            low = x;
+                    }
+                    last_cut = cut;
+                    last_low = low;
+                }
+            } else
+                for (int g = 0; g < w->ncuts; g++) {
+                    int64_t x = (int64_t)s_bits(ns, w->cpos[g], W, nl) - w->cc[g];
+                    if (x > low)
+                        low = x;
+                }
             i128 key = w->fixed - (i128)(v & spent_mask) + (i128)(v & money_mask)
                        + ((i128)POP5[(ns[0] >> 2) & 31] << W) - ((i128)low << 6 * W);
             uint64_t fk[3] = {(uint64_t)(u128)key, (uint64_t)((u128)key >> 64), (uint64_t)(np + shift_t)};
@@ -538,6 +572,9 @@ typedef struct {
     PyObject *info; /* held */
     int64_t u, pays, cover, route, wt, items[4];
     S one;
+    int nfeed;              /* the colours fed (info[6]): how many below, -1 any (None), -2 ask the set */
+    PyObject *feed[8];      /* each an exact str (held by the tuple's frozenset) */
+    Py_hash_t feed_hash[8];
 } Info;
 
 #define MEMO_BITS 10
@@ -573,6 +610,28 @@ static int info_of(PyObject *info, const Info **out)
     for (int k = 0; k < 4; k++)
         if ((r = to_i64(PyTuple_GET_ITEM(it, k), &x.items[k])) != 1)
             return r;
+    PyObject *fd = PyTuple_GET_ITEM(info, 6);
+    x.nfeed = fd == Py_None ? -1 : -2;
+    if (PyFrozenSet_CheckExact(fd) && PySet_GET_SIZE(fd) <= 8) {
+        /* a frozenset of exact strs (payways' colours) is read once, here */
+        PyObject *iter = PyObject_GetIter(fd), *col;
+        if (!iter)
+            return -1;
+        int k = 0, plain = 1;
+        while ((col = PyIter_Next(iter))) {
+            if (PyUnicode_CheckExact(col) && k < 8) {
+                x.feed_hash[k] = PyObject_Hash(col);
+                x.feed[k++] = col;
+            } else
+                plain = 0;
+            Py_DECREF(col);
+        }
+        Py_DECREF(iter);
+        if (PyErr_Occurred())
+            return -1;
+        if (plain)
+            x.nfeed = k;
+    }
     PyObject *old = m->info;
     Py_INCREF(info);
     x.info = info;
@@ -633,6 +692,65 @@ static int fed_bits(PyObject *fd, PyObject *bits, uint64_t *out)
     Py_DECREF(iter);
     if (PyErr_Occurred())
         return -1;
+    *out = f;
+    return 1;
+}
+
+/* The dict colour -> contract bits of a call (`bits`), read once: its keys when all are exact
+   strs (then `n` >= 0), held while the call reads them. */
+typedef struct {
+    int n;
+    PyObject *col[64], *val[64];
+    Py_hash_t hash[64];
+} Bits;
+
+static void bits_release(Bits *b)
+{
+    for (int k = 0; k < b->n; k++) {
+        Py_DECREF(b->col[k]);
+        Py_DECREF(b->val[k]);
+    }
+    b->n = -1;
+}
+
+static void bits_read(Bits *b, PyObject *bits)
+{
+    b->n = 0;
+    if (PyDict_GET_SIZE(bits) > 64) {
+        b->n = -1;
+        return;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *col, *val;
+    while (PyDict_Next(bits, &pos, &col, &val)) {
+        if (!PyUnicode_CheckExact(col) || b->n == 64) {
+            bits_release(b); /* a key that is not an exact str: the set is asked, class by class */
+            return;
+        }
+        Py_INCREF(col);
+        Py_INCREF(val);
+        b->col[b->n] = col;
+        b->val[b->n] = val;
+        b->hash[b->n++] = PyObject_Hash(col);
+    }
+}
+
+/* fed_bits for a class whose colours fed were read (nfeed >= 0) and a dict read (b->n >= 0): each
+   colour of the dict that equals one fed, as a set finds it (same hash, the same str) */
+static int fed_read(const Info *in, const Bits *b, uint64_t *out)
+{
+    uint64_t f = 0;
+    for (int k = 0; k < b->n; k++)
+        for (int c = 0; c < in->nfeed; c++)
+            if (b->col[k] == in->feed[c]
+                || (b->hash[k] == in->feed_hash[c] && PyUnicode_Compare(b->col[k], in->feed[c]) == 0)) {
+                int64_t bv;
+                int r = to_i64(b->val[k], &bv);
+                if (r != 1)
+                    return r;
+                f |= (uint64_t)bv;
+                break;
+            }
     *out = f;
     return 1;
 }
@@ -733,6 +851,8 @@ static PyObject *fronts_of(PyObject *const *args)
     int nw = 0;
     Walk w;
     int r = 1;
+    Bits rb;
+    bits_read(&rb, bits);
     for (Py_ssize_t m = 0; m < nin; m++)
         if ((r = to_i64(PyTuple_GET_ITEM(inside, m), &ins[m])) != 1)
             goto unfit;
@@ -751,9 +871,12 @@ static PyObject *fronts_of(PyObject *const *args)
         memcpy(items[j], in->items, sizeof(items[j]));
         memset(&cls[j], 0, sizeof(Cls));
         cls[j].one = in->one;
-        PyObject *fd = PyTuple_GET_ITEM(in->info, 6);
         uint64_t f = every;
-        if (fd != Py_None && (r = fed_bits(fd, bits, &f)) != 1)
+        if (in->nfeed >= 0 && rb.n >= 0)
+            r = fed_read(in, &rb, &f);
+        else if (in->nfeed != -1)
+            r = fed_bits(PyTuple_GET_ITEM(in->info, 6), bits, &f);
+        if (r != 1)
             goto unfit;
         fed |= f;
         fbits[j] = f;
@@ -990,6 +1113,7 @@ unfit: /* an error, or numbers that do not fit: None */
 fail:
     Py_CLEAR(result);
 out:
+    bits_release(&rb);
     if (!result && !PyErr_Occurred())
         Py_RETURN_NONE; /* does not fit: walk it in Python */
     return result;
