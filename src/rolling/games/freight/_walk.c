@@ -352,7 +352,7 @@ static void choices(Cls *c, int u, int ps)
             }
         }
     } else {
-        memcpy(c->paying, c->free_, nf * sizeof(Ch));
+        c->paying = c->free_; /* nothing to pay the colour die with: the same choices */
         np = nf;
     }
     c->nfree = nf;
