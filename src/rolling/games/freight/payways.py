@@ -365,11 +365,25 @@ def _fronts_c(keys: tuple, counts: tuple, colour, kind: str, second: bool, contr
                             colour is None, targets, MAX_LISTED)
 
 
-@lru_cache(maxsize=1024)
 def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
-    """:func:`_class_info` of each class of ``keys`` (a hand's classes recur from one walk to the
-    next; the list is shared, read only)."""
-    return [_class_info(c, purpose, second, colour) for c in keys]
+    """:func:`_class_info` of each class of ``keys``, each looked up by the class alone in a table
+    of the walk's kind (most hands are new to a walk, but their classes are not: a memo of whole
+    hands missed five times in six, issue 34)."""
+    table = _INFO_TABLES.get((purpose, second, colour))
+    if table is None:
+        table = _INFO_TABLES[purpose, second, colour] = {}
+    try:
+        return [table[c] for c in keys]
+    except KeyError:
+        for c in keys:
+            if c not in table:
+                table[c] = _class_info(c, purpose, second, colour)
+        return [table[c] for c in keys]
+
+
+#: :func:`_class_info` by (purpose, second, colour), then by class: a few dozen tables of at most a
+#: few dozen classes (die faces, split dice storing both or not, markers)
+_INFO_TABLES: dict[tuple, dict] = {}
 
 
 def _fronts_py(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
