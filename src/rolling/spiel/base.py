@@ -228,10 +228,6 @@ class RollingState(pyspiel.State):
 
         def run():
             work.apply_index(seat, index)
-            # The options kept are of the position before the action, whether they came with the
-            # table or were worked out during it (a copy replaying the action has none to bring).
-            if hasattr(work, "__dict__"):
-                work.__dict__.pop("_memo", None)
             return work
 
         return greenlet.greenlet(run)
@@ -245,10 +241,18 @@ class RollingState(pyspiel.State):
             self._n = out
             self._run = _Run(g)
             return
-        table = out
+        self._finish(out, None if self._waiting is _SETUP else self._waiting[0])
+
+    def _finish(self, table, seat: int | None) -> None:
+        """The action of ``seat`` (None: the set-up) has run, to ``table``: it becomes the state's,
+        a decision node again."""
         self._rg.install_rng(table, _SPENT)
-        if self._waiting is not _SETUP:
-            self._last = self._waiting[0]
+        # The options kept are of the position before the action, whether they came with the
+        # table or were worked out during it (a copy replaying the action has none to bring).
+        if hasattr(table, "__dict__"):
+            table.__dict__.pop("_memo", None)
+        if seat is not None:
+            self._last = seat
         self.table = table
         self._memory = self._rg.remember(table, self._memory)
         self._n = 0
@@ -317,7 +321,7 @@ class RollingState(pyspiel.State):
         if self._n:
             if not 0 <= action < self._n:
                 raise ValueError(f"chance outcome {action} is not one of 0..{self._n - 1}")
-            self._record(-1 - action)
+            self._record(_code(None, action))
             self._resume(action)
         else:
             table = self.table
@@ -335,10 +339,7 @@ class RollingState(pyspiel.State):
                 except BaseException:
                     self._played = played
                     raise
-                if hasattr(table, "__dict__"):
-                    table.__dict__.pop("_memo", None)  # the options of the position before
-                self._last = seat
-                self._memory = self._rg.remember(table, self._memory)
+                self._finish(table, seat)
                 return
             self._waiting = (seat, action)
             try:
