@@ -35,7 +35,8 @@ LAYERS: dict[str, list[set[str]]] = {
     ],
     "freight": [
         # the vocabulary: actions, the box, dice, paying (with the compiled walk and route search)
-        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes"},
+        # (and the chooser of the rule modules compiled by Cython)
+        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "compiled"},
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",

@@ -94,10 +94,14 @@ def test_simulate_json_rotates_seats():
 
 
 def test_bench_json():
-    """bench freight --json reports games and actions per second."""
+    """bench freight --json reports games and actions per second, and how many rule modules ran
+    compiled (issue 34)."""
+    from rolling.games.freight import compiled
+
     r = run(["bench", "freight", "--games", "1", "--json"])
     out = json.loads(r.output.strip().splitlines()[-1])
     assert out["games"] == 1 and out["actions_per_s"] > 0
+    assert out["compiled_rule_modules"] == len(compiled.in_use())
 
 
 @pytest.mark.parametrize("map_name,players", [("west-coast", 3), ("southern", 4)])

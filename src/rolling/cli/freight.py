@@ -81,9 +81,10 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         players: int = shared.whole_option(3, "--players", help="number of players"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
-        """Measure games and actions per second of the engine with random bots (bot time included)."""
+        """Measure games and actions per second of the engine with random bots (bot time included);
+        say which rule modules ran compiled (``setup.py``; ``rolling.games.freight.compiled``)."""
         from rolling.bots import make_bot
-        from rolling.games.freight import Config, config_from_json, new_game
+        from rolling.games.freight import Config, compiled, config_from_json, new_game
         from rolling.sim import play_game
 
         config_from_json({"map": map_name, "players": players})
@@ -94,12 +95,13 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
             actions += len(play_game(st, [make_bot("freight", "random", g * 10 + i) for i in range(players)]))
         wall = time.perf_counter() - t0
         out = {"games": games, "map": map_name, "seconds": round(wall, 3), "games_per_s": round(games / wall, 2),
-               "actions_per_s": round(actions / wall, 1)}
+               "actions_per_s": round(actions / wall, 1), "compiled_rule_modules": len(compiled.in_use())}
         if as_json:
             print(json.dumps(out))
         else:
+            how = f"{len(compiled.in_use())} rule modules compiled" if compiled.in_use() else "rules in plain Python"
             print(f"freight/{map_name}: {games} games in {wall:.2f} s: {out['games_per_s']} games/s, "
-                  f"{out['actions_per_s']} actions/s")
+                  f"{out['actions_per_s']} actions/s ({how})")
 
     freight_app = typer.Typer(help="Rolling Freight tools.", no_args_is_help=True)
     app.add_typer(freight_app, name="freight")

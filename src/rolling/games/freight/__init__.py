@@ -10,6 +10,10 @@ phases, Winning); :mod:`.payment` holds the dice symbols.
 
 from rolling.games import GameSpec
 
+# first of the package's modules (importing it installs its finder): from here on a rule module is
+# imported compiled only while its source is unchanged
+from . import compiled as compiled
+
 # the dispatcher, on top of the package's tree: importing it binds the state's rule methods
 # (FreightState.apply, legal_actions, enable_log, log_lines), so every FreightState has them
 from . import legal as legal
