@@ -68,10 +68,14 @@ def _rule_modules() -> list:
         return []
     exts = [Extension(f"rolling.games.freight.{m}", [f"{FREIGHT}/{m}.py"], extra_compile_args=["-O2", "-g0"])
             for m in FREIGHT_COMPILED]
-    built = cythonize(exts, build_dir="build/cython", quiet=True,
-                      # the annotations document; they are not checked at run time (the plain
-                      # Python the tests also run never checks them)
-                      compiler_directives={"language_level": 3, "annotation_typing": False})
+    try:
+        built = cythonize(exts, build_dir="build/cython", quiet=True,
+                          # the annotations document; they are not checked at run time (the plain
+                          # Python the tests also run never checks them)
+                          compiler_directives={"language_level": 3, "annotation_typing": False})
+    except Exception as e:  # optional like the C parts: the same rules then run as plain Python
+        print(f"setup.py: the Freight rule modules stay plain Python (Cython: {e})")
+        return []
     for ext, m in zip(built, FREIGHT_COMPILED, strict=True):
         ext.optional = True
         ext.rolling_source = f"{FREIGHT}/{m}.py"
