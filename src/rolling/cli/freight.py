@@ -99,7 +99,8 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         if as_json:
             print(json.dumps(out))
         else:
-            how = f"{len(compiled.in_use())} rule modules compiled" if compiled.in_use() else "rules in plain Python"
+            n = out["compiled_rule_modules"]
+            how = f"{n} rule modules compiled" if n else "rules in plain Python"
             print(f"freight/{map_name}: {games} games in {wall:.2f} s: {out['games_per_s']} games/s, "
                   f"{out['actions_per_s']} actions/s ({how})")
 
