@@ -316,7 +316,11 @@ def auto_purchase(state, seat: int, colour: str | None, generic: int, purpose: s
 def colour_payers(player) -> set[str]:
     """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
     contract's colour" (see :func:`pays_colour`)."""
-    out: set[str] = set().union(*map(face_pays, unspent_faces(player)))
+    out: set[str] = set()
+    spent = player.spent
+    for i, name in enumerate(player.dice):
+        if not spent[i]:
+            out |= face_pays(name)
     out.update(compress(COLOURS, player.markers))  # the colours of which it holds a marker
     return out
 
@@ -324,7 +328,13 @@ def colour_payers(player) -> set[str]:
 def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose`` (each marker one, each unspent
     die as :func:`generic_units`)."""
-    return sum(player.markers) + sum(map(face_units(purpose, second).__getitem__, unspent_faces(player)))
+    units = face_units(purpose, second)
+    spent = player.spent
+    n = sum(player.markers)
+    for i, name in enumerate(player.dice):
+        if not spent[i]:
+            n += units[name]
+    return n
 
 
 def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
