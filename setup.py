@@ -44,7 +44,7 @@ class BuildExt(build_ext):
         super().build_extension(ext)  # raises (and the module is skipped) where it cannot be built
         source = getattr(ext, "rolling_source", None)
         if source:
-            with open(self._sidecar(self.get_ext_fullpath(ext.name), ext), "w") as f:
+            with open(self._sidecar(os.path.dirname(self.get_ext_fullpath(ext.name)), ext), "w") as f:
                 f.write(_sha256(source) + "\n")
 
     def copy_extensions_to_source(self):
@@ -53,14 +53,15 @@ class BuildExt(build_ext):
         for ext in self.extensions:
             if not getattr(ext, "rolling_source", None):
                 continue
-            package = ".".join(self.get_ext_fullname(ext.name).split(".")[:-1])
-            built = self._sidecar(os.path.join(self.build_lib, *ext.name.split(".")), ext)
+            package = ext.name.rpartition(".")[0]
+            built = self._sidecar(os.path.join(self.build_lib, *package.split(".")), ext)
             if os.path.exists(built):
-                self.copy_file(built, os.path.join(build_py.get_package_dir(package), os.path.basename(built)))
+                self.copy_file(built, self._sidecar(build_py.get_package_dir(package), ext))
 
     @staticmethod
-    def _sidecar(module_path: str, ext) -> str:
-        return os.path.join(os.path.dirname(module_path), ext.name.rsplit(".", 1)[1] + ".sha256")
+    def _sidecar(folder: str, ext) -> str:
+        """The ``<module>.sha256`` of rule module ``ext`` in ``folder``."""
+        return os.path.join(folder, ext.name.rpartition(".")[2] + ".sha256")
 
 
 def _rule_modules() -> list:

@@ -8,6 +8,7 @@ rules play the same games, action for action and digest for digest.
 from __future__ import annotations
 
 import importlib.machinery
+import json
 import os
 import shutil
 import subprocess
@@ -38,7 +39,6 @@ def play(env: dict | None = None, pythonpath: str | None = None, map_name: str =
         env["PYTHONPATH"] = pythonpath
     out = subprocess.run([sys.executable, "-c", PLAY.format(map=map_name, players=players)], env=env,
                          capture_output=True, text=True, check=True)
-    import json
     return json.loads(out.stdout)
 
 

@@ -16,6 +16,7 @@ the compiled payment walk and route search (:func:`.payways.compiled`).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -26,15 +27,16 @@ PACKAGE = __name__.rpartition(".")[0]
 HERE = os.path.dirname(os.path.abspath(__file__))
 #: ``ROLLING_PURE_PYTHON`` set: every rule module from its ``.py`` file
 PURE = bool(os.environ.get("ROLLING_PURE_PYTHON"))
+#: how a compiled module's file name ends here
+_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def built() -> tuple[str, ...]:
     """The names of the rule modules with a compiled file here beside their ``.py`` file, sorted;
     ``()`` where none was built (no C compiler at install)."""
     names = set()
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     for entry in os.listdir(HERE):
-        if entry.endswith(suffixes):
+        if entry.endswith(_SUFFIXES):
             short = entry.split(".", 1)[0]
             if os.path.exists(os.path.join(HERE, short + ".py")):
                 names.add(short)
@@ -55,9 +57,9 @@ def fresh(short: str) -> bool:
 
 
 def in_use() -> tuple[str, ...]:
-    """The rule modules imported compiled (of :func:`built`: fresh, and ``ROLLING_PURE_PYTHON`` not
-    set), sorted."""
-    return () if PURE else tuple(m for m in built() if fresh(m))
+    """The rule modules of :func:`built` that this process runs compiled (each imported if it was
+    not yet: what :class:`SourceWhereStale` let through), sorted."""
+    return tuple(m for m in built() if importlib.import_module(f"{PACKAGE}.{m}").__file__.endswith(_SUFFIXES))
 
 
 class SourceWhereStale(importlib.abc.MetaPathFinder):
