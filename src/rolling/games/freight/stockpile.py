@@ -93,22 +93,48 @@ def _face_code(name: str) -> int:
     return code
 
 
-#: (split face code, dice showing it) -> (each composition's packed counts, each composition's
-#: colour name per die of the group in die order, the same joined by commas), compositions in
-#: :func:`_compositions` order
-_GROUPS: dict[tuple[int, int], tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]] = {}
+#: the split dice's face codes in die order -> ``(packed counts the allocation adds, its store)``
+#: of each allocation giving counts not given before, in :func:`_allocations` order: the dice's
+#: faces in order are all a store reads, and equal counts give equal markers (the first store
+#: is kept)
+_ALLOCATIONS: dict[tuple[int, ...], tuple[tuple[int, str], ...]] = {}
 
 
-def _group(code: int, n: int) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...], tuple[str, ...]]:
-    """The :data:`_GROUPS` entry of ``n`` dice showing the split face ``code``, worked out once."""
-    colours = _SPLITS[-1 - code][0]
-    packed = []
-    names = []
-    for parts in _compositions(n, len(colours)):
-        packed.append(sum(m << (_BITS * k) for k, m in zip(colours, parts, strict=True)))
-        names.append(tuple(COLOURS[k] for k, m in zip(colours, parts, strict=True) for _ in range(m)))
-    got = _GROUPS[code, n] = (tuple(packed), tuple(names), tuple(",".join(x) for x in names))
-    return got
+def _allocations(split: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
+    """The :data:`_ALLOCATIONS` entry of the split dice ``split``, worked out once.
+
+    The dice are grouped by face (colour pair) in order of first die; the allocations run in the
+    order of ``itertools.product`` over the groups (the last group's the fastest), each group over
+    :func:`_compositions` of its dice into its colours (the earlier colour taking as many dice as
+    it can first, the group's first dice taking it); a store names each die's colour in die order.
+    """
+    if len(_ALLOCATIONS) >= 20000:  # far more than the dice of a game show
+        _ALLOCATIONS.clear()
+    groups: dict[int, list[int]] = {}
+    for j, code in enumerate(split):
+        groups.setdefault(code, []).append(j)
+    sums = [0]
+    chosen: list[tuple[int, ...]] = [()]  # each allocation's colour index per die, group by group
+    order: list[int] = []  # the dice (their places in ``split``) in that order
+    for code, dice in groups.items():
+        colours = _SPLITS[-1 - code][0]
+        parts = list(_compositions(len(dice), len(colours)))
+        sums = [v + sum(m << (_BITS * k) for k, m in zip(colours, ms, strict=True)) for v in sums for ms in parts]
+        chosen = [a + tuple(k for k, m in zip(colours, ms, strict=True) for _ in range(m))
+                  for a in chosen for ms in parts]
+        order += dice
+    got = []
+    seen = set()
+    for v, ks in zip(sums, chosen, strict=True):
+        if v in seen:
+            continue
+        seen.add(v)
+        by_die = [""] * len(split)
+        for j, k in zip(order, ks, strict=True):
+            by_die[j] = COLOURS[k]
+        got.append((v, ",".join(by_die)))
+    _ALLOCATIONS[split] = tuple(got)
+    return _ALLOCATIONS[split]
 
 
 #: (penalty, supply of a colour) -> the markers of that colour taken for each count of dice
@@ -134,19 +160,6 @@ def _taken(penalty: int, supply) -> tuple[tuple[int, ...], ...]:
     return got
 
 
-#: the split dice's numbers, group by group -> a format string naming its arguments (colours in
-#: that order) in die order, comma-separated
-_STORE_FORMATS: dict[tuple[int, ...], str] = {}
-
-
-def _store_format(order: tuple[int, ...]) -> str:
-    """The :data:`_STORE_FORMATS` entry of ``order``, worked out once."""
-    if len(_STORE_FORMATS) >= 20000:
-        _STORE_FORMATS.clear()
-    got = _STORE_FORMATS[order] = ",".join(f"{{{order.index(i)}}}" for i in sorted(order))
-    return got
-
-
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
 
@@ -156,13 +169,12 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     totals the order is that of the enumeration: dice grouped by colour pair in die order, each
     pair's colour earlier in blue, gray, red, yellow taking as many dice as it can first.
 
-    The counts per colour are packed in one integer (:data:`_BITS` a colour), so an allocation's
-    counts are the plain dice's packed counts plus one precomputed number per group of split dice
-    (:data:`_GROUPS`), and the allocations are lists of sums and of stores built group by group in
-    the order of ``itertools.product`` over the groups (the last group's the fastest; where the
-    groups' dice interleave, of colours put in die order once an outcome is new); the markers of
-    a count are looked up (:data:`_TAKEN`). Worked out afresh at each call: a memo by dice and
-    supply hit too rarely along random games (about 7% of calls) to pay for its key.
+    The counts per colour are packed in one integer (:data:`_BITS` a colour): an allocation's
+    counts are the plain dice's packed counts plus a number that depends only on the split dice's
+    faces in die order, worked out once with its store for each such sequence
+    (:data:`_ALLOCATIONS`, which a game meets again five times in six), and the markers of a count
+    are looked up (:data:`_TAKEN`). A memo of whole answers by dice and supply hit too rarely along
+    random games (about 7% of calls) to pay for its key.
     """
     p = state.players[seat]
     storage = p.improvements.count("Efficient Storage")
@@ -170,99 +182,57 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     codes = _FACE_CODE
     spent = p.spent
     base = 0
-    groups: dict[int, list[int]] | None = None
-    interleaved = False  # a split die joins its group after a die of another group
-    last = 0
+    split = []  # the face codes of the split dice whose colour the player chooses, in die order
     for i, name in enumerate(p.dice):
         if spent[i]:
             continue
-        code = codes.get(name)
-        if code is None:
+        try:
+            code = codes[name]
+        except KeyError:
             code = _face_code(name)
         if code >= 0:
             base += code
         elif both and p.die_kinds[i] == "basic":
             base += _SPLITS[-1 - code][1]
-        elif groups is None:
-            groups = {code: [i]}
-            last = code
         else:
-            dice = groups.get(code)
-            if dice is None:
-                groups[code] = [i]
-            else:
-                dice.append(i)
-                if code != last:
-                    interleaved = True
-            last = code
+            split.append(code)
     penalty = 0 if storage else 1
     supply = state.supply
     tables = _TAKEN_ALL.get((penalty, *supply))
     if tables is None:
         tables = _taken(penalty, supply)
     t0, t1, t2, t3 = tables
-    if groups is None:
+    if not split:
         return (("", (t0[base & _MASK], t1[base >> _BITS & _MASK], t2[base >> 2 * _BITS & _MASK],
                       t3[base >> 3 * _BITS])),)
-    items = iter(groups.items())
-    code, dice = next(items)
-    entry = _GROUPS.get((code, len(dice)))
+    key = tuple(split)
+    entry = _ALLOCATIONS.get(key)
     if entry is None:
-        entry = _group(code, len(dice))
+        entry = _allocations(key)
     out = []
     found = set()
-    if len(groups) == 1:  # the commonest case with split dice: no lists to build
-        for v, store in zip(entry[0], entry[2], strict=True):
-            v += base
-            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
-            if g not in found:
-                found.add(g)
-                out.append((store, g))
-        if len(out) > 1:
-            out.sort(key=_fewer_markers)
+    totals = []
+    last = 99  # the previous new outcome's total: no sort needed while totals only fall
+    ordered = True
+    for v, store in entry:
+        v += base
+        a = t0[v & _MASK]
+        b = t1[v >> _BITS & _MASK]
+        c = t2[v >> 2 * _BITS & _MASK]
+        d = t3[v >> 3 * _BITS]
+        g = (a, b, c, d)
+        if g not in found:
+            found.add(g)
+            out.append((store, g))
+            total = a + b + c + d
+            totals.append(total)
+            if total > last:
+                ordered = False
+            last = total
+    if ordered:
         return tuple(out)
-    sums = [base + c for c in entry[0]]
-    if not interleaved:
-        # each group's dice come after the previous group's: the store is the groups' parts joined
-        stores = entry[2]
-        for code, dice in items:
-            entry = _GROUPS.get((code, len(dice)))
-            if entry is None:
-                entry = _group(code, len(dice))
-            sums = [v + c for v in sums for c in entry[0]]
-            stores = [a + "," + b for a in stores for b in entry[2]]
-        for v, store in zip(sums, stores, strict=True):
-            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
-            if g not in found:
-                found.add(g)
-                out.append((store, g))
-    else:
-        # the colours group by group, put in die order by a format string once an outcome is new
-        colours = entry[1]
-        order = dice[:]
-        for code, dice in items:
-            entry = _GROUPS.get((code, len(dice)))
-            if entry is None:
-                entry = _group(code, len(dice))
-            sums = [v + c for v in sums for c in entry[0]]
-            colours = [a + b for a in colours for b in entry[1]]
-            order += dice
-        fmt = _STORE_FORMATS.get(tuple(order))
-        if fmt is None:
-            fmt = _store_format(tuple(order))
-        for v, chosen in zip(sums, colours, strict=True):
-            g = (t0[v & _MASK], t1[v >> _BITS & _MASK], t2[v >> 2 * _BITS & _MASK], t3[v >> 3 * _BITS])
-            if g not in found:
-                found.add(g)
-                out.append((fmt.format(*chosen), g))
-    if len(out) > 1:
-        out.sort(key=_fewer_markers)
-    return tuple(out)
-
-
-def _fewer_markers(option: tuple[str, tuple[int, ...]]) -> int:
-    """Sort key of an option: most markers first."""
-    return -sum(option[1])
+    # a stable sort, most markers first (``reverse`` keeps equal totals in their order)
+    return tuple([out[i] for i in sorted(range(len(out)), key=totals.__getitem__, reverse=True)])
 
 
 def auto_choices(state, seat: int) -> list[str]:
