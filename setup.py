@@ -1,5 +1,8 @@
 """The compiled parts of the package (everything else is in pyproject.toml).
 
+``rolling.core._splitmix``: the steps of the games' random number generator (SplitMix64,
+:class:`rolling.core.rng.Rng`) in C (issue 34), optional like the others: where it is not built
+the same stream is drawn in Python.
 ``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34), and
 ``rolling.games.freight._routes``: its major-route search in C. They are optional: where no C
 compiler is found the install goes on without them and the same walk and search run in Python
@@ -87,6 +90,12 @@ setup(
     cmdclass={"build_ext": BuildExt},
     options={"build_ext": {"parallel": os.cpu_count() or 1}},
     ext_modules=[
+        Extension(
+            "rolling.core._splitmix",
+            ["src/rolling/core/_splitmix.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
         Extension(
             "rolling.games.freight._walk",
             ["src/rolling/games/freight/_walk.c"],

@@ -26,8 +26,10 @@ def roll_all(state, seat: int) -> None:
     """H: roll all the player's dice, improvement dice included; nothing is spent afterwards."""
     p = state.players[seat]
     dice = die_set(state, seat)
+    # roll_die for each die in order, drawn at once (Rng.draws: the same draws)
+    rolled = state.rng.draws([len(faces) for _, faces in dice])
     p.die_kinds = [k for k, _ in dice]
-    p.dice = [roll_die(state, faces) for _, faces in dice]
+    p.dice = [dice[j][1][rolled[j]] for j in range(len(dice))]  # no zip: a call with a keyword
     p.spent = [False] * len(p.dice)
     state.reveals += 1
     state.last_reveal = ("dice", "")

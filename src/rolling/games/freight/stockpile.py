@@ -18,29 +18,39 @@ RULE = "F. Stockpiling Resources"
 
 
 def _counts(state, seat: int) -> tuple[list[int], list[int]]:
-    """Plain counts per colour, and the unspent split dice whose colour the player chooses."""
+    """Plain counts per colour, and the unspent split dice whose colour the player chooses.
+
+    Read by face code (:data:`_FACE_CODE`, as :func:`options` reads the dice): a plain colour
+    counts one, a split basic die with two Efficient Storage one for each of its colours."""
     p = state.players[seat]
-    both = p.has("Efficient Storage") >= 2
-    counts = [0, 0, 0, 0]
+    both = p.improvements.count("Efficient Storage") >= 2
+    codes = _FACE_CODE
+    spent = p.spent
+    base = 0
     splits = []
     for i, name in enumerate(p.dice):
-        if p.spent[i]:
+        if spent[i]:
             continue
-        f = face(name)
-        if f.kind != "colour":
-            continue
-        if len(f.colours) == 1:
-            counts[COLOUR_INDEX[f.colours[0]]] += 1
+        try:
+            code = codes[name]
+        except KeyError:
+            code = _face_code(name)
+        if code >= 0:
+            base += code
         elif both and p.die_kinds[i] == "basic":
-            for c in f.colours:
-                counts[COLOUR_INDEX[c]] += 1
+            base += _SPLITS[-1 - code][1]
         else:
             splits.append(i)
-    return counts, splits
+    return [base & _MASK, base >> _BITS & _MASK, base >> 2 * _BITS & _MASK, base >> 3 * _BITS], splits
 
 
 def _markers(counts, penalty: int, supply) -> list[int]:
-    return [min(max(0, n - penalty), supply[k]) for k, n in enumerate(counts)]
+    """Markers per colour taken for ``counts`` dice per colour: ``min(max(0, count - penalty),
+    supply)``, looked up (:data:`_TAKEN`)."""
+    tables = _TAKEN_ALL.get((penalty, *supply))
+    if tables is None:
+        tables = _taken(penalty, supply)
+    return [tables[0][counts[0]], tables[1][counts[1]], tables[2][counts[2]], tables[3][counts[3]]]
 
 
 def gains(state, seat: int, choices: list[str]) -> list[int]:
@@ -93,6 +103,29 @@ def _face_code(name: str) -> int:
     return code
 
 
+#: (split face code, dice showing it) -> ``(packed counts, colour index of each die)`` of each way
+#: to share the dice among the face's colours, in :func:`_compositions` order (the earlier colour
+#: taking as many dice as it can first, the group's first dice taking it)
+_GROUPS: dict[tuple[int, int], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _group(code: int, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The :data:`_GROUPS` entry of ``n`` dice showing the split face ``code``, worked out once."""
+    got = _GROUPS.get((code, n))
+    if got is None:
+        colours = _SPLITS[-1 - code][0]
+        ways = []
+        for parts in _compositions(n, len(colours)):
+            packed = 0
+            ks: list[int] = []
+            for k, m in zip(colours, parts, strict=True):
+                packed += m << (_BITS * k)
+                ks += [k] * m
+            ways.append((packed, tuple(ks)))
+        got = _GROUPS[code, n] = tuple(ways)
+    return got
+
+
 #: the split dice's face codes in die order -> ``(packed counts the allocation adds, its store)``
 #: of each allocation giving counts not given before, in :func:`_allocations` order: the dice's
 #: faces in order are all a store reads, and equal counts give equal markers (the first store
@@ -105,36 +138,38 @@ def _allocations(split: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
 
     The dice are grouped by face (colour pair) in order of first die; the allocations run in the
     order of ``itertools.product`` over the groups (the last group's the fastest), each group over
-    :func:`_compositions` of its dice into its colours (the earlier colour taking as many dice as
-    it can first, the group's first dice taking it); a store names each die's colour in die order.
+    its :data:`_GROUPS` ways; a store names each die's colour in die order.
     """
     if len(_ALLOCATIONS) >= 20000:  # far more than the dice of a game show
         _ALLOCATIONS.clear()
     groups: dict[int, list[int]] = {}
     for j, code in enumerate(split):
-        groups.setdefault(code, []).append(j)
-    sums = [0]
-    chosen: list[tuple[int, ...]] = [()]  # each allocation's colour index per die, group by group
+        dice = groups.get(code)
+        if dice is None:
+            groups[code] = [j]
+        else:
+            dice.append(j)
+    allocs: list[tuple[int, tuple[int, ...]]] = [(0, ())]  # colour indices group by group
     order: list[int] = []  # the dice (their places in ``split``) in that order
     for code, dice in groups.items():
-        colours = _SPLITS[-1 - code][0]
-        parts = list(_compositions(len(dice), len(colours)))
-        sums = [v + sum(m << (_BITS * k) for k, m in zip(colours, ms, strict=True)) for v in sums for ms in parts]
-        chosen = [a + tuple(k for k, m in zip(colours, ms, strict=True) for _ in range(m))
-                  for a in chosen for ms in parts]
+        allocs = [(v + w, ks + more) for v, ks in allocs for w, more in _group(code, len(dice))]
         order += dice
+    in_order = order == sorted(order)
     got = []
     seen = set()
-    for v, ks in zip(sums, chosen, strict=True):
+    for v, ks in allocs:
         if v in seen:
             continue
         seen.add(v)
-        by_die = [""] * len(split)
-        for j, k in zip(order, ks, strict=True):
-            by_die[j] = COLOURS[k]
+        if in_order:
+            by_die = [COLOURS[k] for k in ks]
+        else:
+            by_die = [""] * len(split)
+            for j, k in zip(order, ks, strict=True):
+                by_die[j] = COLOURS[k]
         got.append((v, ",".join(by_die)))
-    _ALLOCATIONS[split] = tuple(got)
-    return _ALLOCATIONS[split]
+    entry = _ALLOCATIONS[split] = tuple(got)
+    return entry
 
 
 #: (penalty, supply of a colour) -> the markers of that colour taken for each count of dice
@@ -244,31 +279,56 @@ def auto_choices(state, seat: int) -> list[str]:
     return options(state, seat)[0][0].split(",")
 
 
+def _read_store(state, seat: int, text: str) -> tuple[list[int], list[str]]:
+    """:func:`_counts`' plain counts and :func:`parse_store`'s colours, the dice read once."""
+    p = state.players[seat]
+    counts, splits = _counts(state, seat)
+    if not text.strip():
+        return counts, (options(state, seat)[0][0].split(",") if splits else [])
+    words = text.replace(",", " ").split()
+    if len(words) != len(splits):
+        raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
+    for j in range(len(words)):  # no zip: a call with a keyword
+        i = splits[j]
+        if words[j] not in face(p.dice[i]).colours:
+            raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {words[j]}")
+    return counts, words
+
+
 def parse_store(state, seat: int, text: str) -> list[str]:
     """Read a ``store`` string: one colour per unspent split die, in die order ("" = engine's choice).
 
     Raises:
         IllegalAction: wrong number of colours, or a colour the die does not show.
     """
-    p = state.players[seat]
-    _, splits = _counts(state, seat)
-    if not text.strip():
-        return auto_choices(state, seat)
-    words = text.replace(",", " ").split()
-    if len(words) != len(splits):
-        raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
-    for i, w in zip(splits, words, strict=True):
-        if w not in face(p.dice[i]).colours:
-            raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {w}")
-    return words
+    return _read_store(state, seat, text)[1]
 
 
 def stockpile(state, seat: int, choices: list[str]) -> None:
     """Take the markers from the supply."""
-    g = gains(state, seat, choices)
-    p = state.players[seat]
-    for k, n in enumerate(g):
-        p.markers[k] += n
-        state.supply[k] -= n
-    if any(g) and state.log is not None:
+    _take(state, seat, gains(state, seat, choices))
+
+
+def stockpile_store(state, seat: int, text: str) -> None:
+    """F as the end of a turn does it: read the ``store`` string (:func:`parse_store`) and take the
+    markers (:func:`stockpile`), the dice read once.
+
+    Raises:
+        IllegalAction: as :func:`parse_store`; nothing is taken then.
+    """
+    counts, choices = _read_store(state, seat, text)
+    for c in choices:
+        counts[COLOUR_INDEX[c]] += 1
+    penalty = 0 if state.players[seat].improvements.count("Efficient Storage") else 1
+    _take(state, seat, _markers(counts, penalty, state.supply))
+
+
+def _take(state, seat: int, g: list[int]) -> None:
+    """Move the markers ``g`` (per colour) from the supply to the player's mat, and log it."""
+    markers = state.players[seat].markers
+    supply = state.supply
+    for k in range(4):
+        markers[k] += g[k]
+        supply[k] -= g[k]
+    if state.log is not None and any(g):
         state.log.append((E.STOCKPILE, E.PUBLIC, seat, tuple(g)))

@@ -7,7 +7,7 @@ from .actions import EndTurn
 from .dice import roll_all
 from .phases import after_turn
 from .refill import refill_tracks
-from .stockpile import parse_store, stockpile
+from .stockpile import stockpile_store
 
 
 def start_turn(state) -> None:
@@ -27,9 +27,8 @@ def end_turn(state, a: EndTurn) -> None:
     Raises:
         IllegalAction: a ``store`` string naming a colour a die does not show (F).
     """
-    choices = parse_store(state, a.seat, a.store)
+    stockpile_store(state, a.seat, a.store)
     p = state.players[a.seat]
-    stockpile(state, a.seat, choices)
     if p.pending:
         p.improvements += p.pending
         p.pending = []
