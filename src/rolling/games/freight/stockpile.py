@@ -103,13 +103,13 @@ def _face_code(name: str) -> int:
     return code
 
 
-#: (split face code, dice showing it) -> ``(packed counts, colour index of each die)`` of each way
+#: (split face code, dice showing it) -> ``(packed counts, colour of each die)`` of each way
 #: to share the dice among the face's colours, in :func:`_compositions` order (the earlier colour
 #: taking as many dice as it can first, the group's first dice taking it)
-_GROUPS: dict[tuple[int, int], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_GROUPS: dict[tuple[int, int], tuple[tuple[int, tuple[str, ...]], ...]] = {}
 
 
-def _group(code: int, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+def _group(code: int, n: int) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """The :data:`_GROUPS` entry of ``n`` dice showing the split face ``code``, worked out once."""
     got = _GROUPS.get((code, n))
     if got is None:
@@ -117,11 +117,11 @@ def _group(code: int, n: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
         ways = []
         for parts in _compositions(n, len(colours)):
             packed = 0
-            ks: list[int] = []
+            names: list[str] = []
             for k, m in zip(colours, parts, strict=True):
                 packed += m << (_BITS * k)
-                ks += [k] * m
-            ways.append((packed, tuple(ks)))
+                names += [COLOURS[k]] * m
+            ways.append((packed, tuple(names)))
         got = _GROUPS[code, n] = tuple(ways)
     return got
 
@@ -149,7 +149,7 @@ def _allocations(split: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
             groups[code] = [j]
         else:
             dice.append(j)
-    allocs: list[tuple[int, tuple[int, ...]]] = [(0, ())]  # colour indices group by group
+    allocs: list[tuple[int, tuple[str, ...]]] = [(0, ())]  # the dice's colours group by group
     order: list[int] = []  # the dice (their places in ``split``) in that order
     for code, dice in groups.items():
         allocs = [(v + w, ks + more) for v, ks in allocs for w, more in _group(code, len(dice))]
@@ -157,16 +157,16 @@ def _allocations(split: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
     in_order = order == sorted(order)
     got = []
     seen = set()
-    for v, ks in allocs:
+    for v, names in allocs:
         if v in seen:
             continue
         seen.add(v)
         if in_order:
-            by_die = [COLOURS[k] for k in ks]
-        else:
-            by_die = [""] * len(split)
-            for j, k in zip(order, ks, strict=True):
-                by_die[j] = COLOURS[k]
+            got.append((v, ",".join(names)))
+            continue
+        by_die = [""] * len(split)
+        for j, name in zip(order, names, strict=True):
+            by_die[j] = name
         got.append((v, ",".join(by_die)))
     entry = _ALLOCATIONS[split] = tuple(got)
     return entry
