@@ -1,13 +1,19 @@
 /* The major-route search of Rolling Freight, compiled (issue 34: a faster Freight engine).
 
-   `search(ends, nc, owner, costs, rings, phase, cargo, colour_index, cap, seat, avail, slack,
-   owner_bits)` is the part of `rolling.games.freight.routes.enumerate_routes` after its cheap
-   checks, step for step: the graph of completed links (`_route_graph`: per city its steps in link
-   order, the first link of each neighbour and owner kept; the neighbour masks; the cheapest dice
-   between two cities), the cities wanting each colour, the fewest dice on to a wanting city
-   (`_cheapest_rest`), and the depth-first walk (`_walk`) from each cargo marker in city order and
-   each of its colours in the order first held, keeping the first path of each outcome. It returns
-   the same list: `(origin, colour, dest, path, cost)` tuples in the same order.
+   The part of `rolling.games.freight.routes.enumerate_routes` after its cheap checks, in two steps
+   (so that a seat with no route at any price is told so before its dice are counted):
+
+   `prepare(ends, nc, owner, n, rings, phase, cargo, colour_index, seat, owner_bits)` reads the
+   state: the links' owners, the cities wanting each colour, the walks to make (each cargo marker
+   in city order and each of its colours in the order first held) and, as `_could_route`, whether
+   any of them could give a route at any price: False where none could, else a `Prepared` for
+
+   `search(prepared, costs, cap, avail, slack)`, `_search_py` step for step: the graph of completed
+   links (`_route_graph`: per city its steps in link order, the first link of each neighbour and
+   owner kept; the neighbour masks; the cheapest dice between two cities), the fewest dice on to a
+   wanting city (`_cheapest_rest`), and the depth-first walk (`_walk`) of each walk, keeping the
+   first path of each outcome. It returns the same list: `(origin, colour, dest, path, cost)`
+   tuples in the same order.
 
    Python's integers are unbounded; here a set of cities is a 64-bit mask, the packed count of
    links per owner a 64-bit integer, dice 64-bit. A search whose numbers do not fit (more than 64
@@ -16,12 +22,12 @@
    answer never depends on which one searched.
 
    Speed (issue 34: the search is asked at every decision, and most of its time went into reading
-   the arguments and building the graph, not into the walk): the arguments are read first, into
-   plain C numbers (small ints and colour names compared without a call where they can be), and
-   then the rest runs without calling Python: the graph, and the fewest dice on per set of wanting
+   the arguments and building the graph, not into the walk): the state is read into plain C
+   numbers (small ints found by their address, colour names looked up once and kept), and the
+   search then runs without calling Python: the graph, and the fewest dice on per set of wanting
    cities, are kept for the last NGRAPHS (links owned, dice per owner, map) seen, as the links
-   rarely change between two listings; the walk's buffers are kept between calls. Both are bounded
-   and keyed on all they are built from, so they never change an answer.
+   rarely change between two listings; the walk's buffers are kept between calls. All of these
+   are bounded and keyed on all they are built from, so they never change an answer.
 
    The rules this serves are in routes.py; nothing here decides anything the Python search does
    not. Built as an optional extension: where no C compiler is found the package installs without
@@ -29,6 +35,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -436,8 +443,8 @@ static void build_graph(Graph *g)
     g->nrests = g->next_rest = 0;
 }
 
-/* the kept graph of key k, built into the least recently used place if none (NULL: a link end
-   is not a city) */
+/* the kept graph of key k (its link ends cities: prepare checked them), built into the least
+   recently used place if none */
 static Graph *graph_for(const GraphKey *k)
 {
     graph_clock++;
@@ -451,10 +458,6 @@ static Graph *graph_for(const GraphKey *k)
         if (!g->used || (old->used && g->stamp < old->stamp))
             old = g;
     }
-    for (int i = 0; i < 2 * k->nlinks; i++)
-        if (k->ends[i] >= k->nc)
-            return NULL;
-    old->used = 0;
     old->key = *k;
     build_graph(old);
     old->used = 1;
@@ -647,14 +650,14 @@ static PyObject *path_list(const Work *w, const Found *f)
 static int int_arg(PyObject *v, int *out)
 {
     if (!PyLong_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "search() expects an int, not %.100s", Py_TYPE(v)->tp_name);
+        PyErr_Format(PyExc_TypeError, "expected an int, not %.100s", Py_TYPE(v)->tp_name);
         return -1;
     }
     long x = PyLong_AsLong(v);
     if (x == -1 && PyErr_Occurred())
         return -1;
     if (x < INT32_MIN || x > INT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "search(): an int argument is out of range");
+        PyErr_SetString(PyExc_OverflowError, "an int argument is out of range");
         return -1;
     }
     *out = (int)x;
@@ -665,84 +668,125 @@ static int typed_arg(PyObject *v, PyTypeObject *type)
 {
     if (Py_IS_TYPE(v, type) || PyType_IsSubtype(Py_TYPE(v), type))
         return 0;
-    PyErr_Format(PyExc_TypeError, "search() expects %.50s, not %.100s", type->tp_name, Py_TYPE(v)->tp_name);
+    PyErr_Format(PyExc_TypeError, "expected %.50s, not %.100s", type->tp_name, Py_TYPE(v)->tp_name);
     return -1;
 }
 
-static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* one walk to make: a cargo marker's city and colour (its index, and the name as the state holds
+   it, held) */
+typedef struct {
+    int origin, ci;
+    PyObject *colour;
+} Walk;
+
+/* what prepare read from the state, for search: the links' ends and owners, the cities wanting
+   each colour, and the walks in order */
+typedef struct {
+    PyObject_VAR_HEAD /* ob_size: the walks */
+    int nc, nlinks, n, owner_bits, seat;
+    PyObject *ends; /* bytes, held */
+    int8_t owner[MAXLINKS];
+    uint64_t wanting[NCOLOURS];
+    Walk walks[1];
+} Prepared;
+
+static void prepared_dealloc(PyObject *self)
+{
+    Prepared *p = (Prepared *)self;
+    Py_XDECREF(p->ends);
+    for (Py_ssize_t k = 0; k < Py_SIZE(p); k++)
+        Py_XDECREF(p->walks[k].colour);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyTypeObject PreparedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rolling.games.freight._routes.Prepared",
+    .tp_basicsize = offsetof(Prepared, walks),
+    .tp_itemsize = sizeof(Walk),
+    .tp_dealloc = prepared_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A state's links, demand and cargo markers as routes.enumerate_routes' compiled search reads them.",
+};
+
+/* _could_route for one walk: whether a route could start it at any price. Its cities but the last
+   are reached from the origin without entering a city that wants the cargo (`inner`), its last
+   one wants it, and one of its links is the seat's: so some wanting city but the origin borders
+   `inner`, and some link of the seat joins a city of `inner` to one of `inner` or a wanting one. */
+static int walk_could_route(const uint64_t *nbr, const uint64_t *mine, int origin, uint64_t wmask)
+{
+    uint64_t inner = (uint64_t)1 << origin, touch = 0, frontier = inner;
+    while (frontier) {
+        uint64_t nxt = 0;
+        for (; frontier; frontier &= frontier - 1)
+            nxt |= nbr[__builtin_ctzll(frontier)];
+        touch |= nxt;
+        frontier = nxt & ~wmask & ~inner;
+        inner |= frontier;
+    }
+    if (!(touch & wmask & ~((uint64_t)1 << origin)))
+        return 0;
+    for (uint64_t m = inner; m; m &= m - 1)
+        if (mine[__builtin_ctzll(m)] & (inner | wmask))
+            return 1;
+    return 0;
+}
+
+static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "search() takes 13 arguments (%zd given)", nargs);
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "prepare() takes 10 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *ends = args[0], *owner = args[2], *costs = args[3], *rings = args[4], *cargo = args[6],
-             *colour_index = args[7], *cap_o = args[8], *avail_o = args[10], *slack_o = args[11];
-    int nc, phase, seat, owner_bits;
+    PyObject *ends = args[0], *owner = args[2], *rings = args[4], *cargo = args[6], *colour_index = args[7];
+    int nc, n, phase, seat, owner_bits;
     if (typed_arg(ends, &PyBytes_Type) < 0 || int_arg(args[1], &nc) < 0 || typed_arg(owner, &PyList_Type) < 0
-        || typed_arg(costs, &PyTuple_Type) < 0 || typed_arg(rings, &PyList_Type) < 0 || int_arg(args[5], &phase) < 0
+        || int_arg(args[3], &n) < 0 || typed_arg(rings, &PyList_Type) < 0 || int_arg(args[5], &phase) < 0
         || typed_arg(cargo, &PyList_Type) < 0 || typed_arg(colour_index, &PyDict_Type) < 0
-        || int_arg(args[9], &seat) < 0 || int_arg(args[12], &owner_bits) < 0)
+        || int_arg(args[8], &seat) < 0 || int_arg(args[9], &owner_bits) < 0)
         return NULL;
-    PyObject *result = NULL;
-    Work local;
-    Work *w = &local;
-    memset(&local, 0, sizeof local);
-    if (!kept_busy) {
-        w = &kept_work;
-        kept_busy = 1;
-    }
-    w->stack.size = sizeof(Entry);
-    w->nodes.size = sizeof(PathNode);
-    w->found.size = sizeof(Found);
-    w->stack.n = w->nodes.n = w->found.n = 0;
-    /* origin and colour of each walk's first found route, in walk order */
-    int walk_origin[MAXC * NCOLOURS];
-    PyObject *walk_colour[MAXC * NCOLOURS]; /* borrowed from cargo */
-    size_t walk_end[MAXC * NCOLOURS];
-    int nwalks = 0;
-    int r = 0;
-    long long cap, avail, slack;
     Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-    Py_ssize_t n = PyTuple_GET_SIZE(costs);
-    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1
+    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
         || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64 || seat < 0 || seat >= n
         || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
-        goto unfit;
-    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
-        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
-        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
-        goto unfit;
+        Py_RETURN_NONE;
+    int r = 0;
 
-    /* the graph's key: the map's link ends, the links' owners, the dice per owner's link */
-    GraphKey key;
-    key.nc = nc;
-    key.nlinks = (int)nlinks;
-    key.n = (int)n;
-    key.owner_bits = owner_bits;
-    for (Py_ssize_t o = 0; o < n; o++) {
-        long long x;
-        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
-            goto unfit;
-        key.cost_of[o] = x;
-    }
-    memcpy(key.ends, PyBytes_AS_STRING(ends), 2 * (size_t)nlinks);
+    /* the links: their owners, each city's neighbours over completed links and over the seat's */
+    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC] = {0}, mine[MAXC] = {0};
     for (Py_ssize_t i = 0; i < nlinks; i++) {
         long long o;
         if ((r = as_ll(PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
             goto unfit;
-        key.owner[i] = (int8_t)o;
+        int a = ab[2 * i], b = ab[2 * i + 1];
+        if (a >= nc || b >= nc)
+            goto unfit;
+        own[i] = (int8_t)o;
+        if (o < 0)
+            continue;
+        nbr[a] |= (uint64_t)1 << b;
+        nbr[b] |= (uint64_t)1 << a;
+        if (o == seat) {
+            mine[a] |= (uint64_t)1 << b;
+            mine[b] |= (uint64_t)1 << a;
+        }
     }
 
     Colours cs;
     colours_read(&cs, colour_index);
 
-    /* the cities whose open rings want each colour */
+    /* the cities whose open rings want each colour (of the cities with completed links: no route
+       reaches another, and a search never looks at whether it wants the cargo) */
     uint64_t wanting[NCOLOURS] = {0};
     for (int c = 0; c < nc; c++) {
         PyObject *rs = PyList_GET_ITEM(rings, c);
         if (!PyList_Check(rs))
             goto unfit;
+        if (!nbr[c])
+            continue;
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
             PyObject *ring = PyList_GET_ITEM(rs, k);
             if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
@@ -755,33 +799,35 @@ static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t
             PyObject *sat_o = PyList_GET_ITEM(ring, 2);
             int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
             if (sat < 0)
-                goto fail;
+                return NULL;
             if (sat)
                 continue;
             int ci;
             r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
             if (r < 0)
-                goto fail;
+                return NULL;
             if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
                 wanting[ci] |= (uint64_t)1 << c;
         }
     }
 
-    /* the walks to make: cargo markers in city order, each city's colours in the order first held
-       (read before the graph is looked up: from there on nothing calls Python, which could ask
-       for another search and replace the graph in use) */
-    int walk_ci[MAXC * NCOLOURS];
+    /* the walks: cargo markers in city order (of the cities with completed links), each city's
+       colours in the order first held (that some city wants) */
+    Walk walks[MAXC * NCOLOURS];
+    int nwalks = 0, could = 0;
     for (int origin = 0; origin < nc; origin++) {
         PyObject *held = PyList_GET_ITEM(cargo, origin);
         if (!PyList_Check(held))
             goto unfit;
+        if (!nbr[origin])
+            continue;
         unsigned walked = 0;
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
             PyObject *colour = PyList_GET_ITEM(held, k);
             int ci;
             r = colour_of(&cs, colour, &ci);
             if (r < 0)
-                goto fail;
+                return NULL;
             if (!r)
                 goto unfit;
             if (walked >> ci & 1)
@@ -789,33 +835,106 @@ static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t
             walked |= 1u << ci;
             if (!wanting[ci])
                 continue;
-            walk_origin[nwalks] = origin;
-            walk_colour[nwalks] = colour;
-            walk_ci[nwalks] = ci;
+            walks[nwalks].origin = origin;
+            walks[nwalks].ci = ci;
+            walks[nwalks].colour = colour;
             nwalks++;
+            could = could || walk_could_route(nbr, mine, origin, wanting[ci]);
         }
     }
+    if (!could)
+        Py_RETURN_FALSE;
 
-    /* the walks */
+    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, nwalks);
+    if (!p)
+        return NULL;
+    p->nc = nc;
+    p->nlinks = (int)nlinks;
+    p->n = n;
+    p->owner_bits = owner_bits;
+    p->seat = seat;
+    Py_INCREF(ends);
+    p->ends = ends;
+    memcpy(p->owner, own, (size_t)nlinks);
+    memcpy(p->wanting, wanting, sizeof wanting);
+    for (int k = 0; k < nwalks; k++) {
+        p->walks[k] = walks[k];
+        Py_INCREF(walks[k].colour);
+    }
+    return (PyObject *)p;
+unfit:
+    if (r < 0 || PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE; /* does not fit: search in Python */
+}
+
+static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
+    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
+        return NULL;
+    const Prepared *p = (const Prepared *)args[0];
+    int r = 0;
+    long long cap, avail, slack;
+    if (PyTuple_GET_SIZE(costs) != p->n)
+        Py_RETURN_NONE;
+    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
+        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
+        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
+        goto unfit;
+
+    /* the graph's key: the map's link ends, the links' owners, the dice per owner's link */
+    GraphKey key;
+    key.nc = p->nc;
+    key.nlinks = p->nlinks;
+    key.n = p->n;
+    key.owner_bits = p->owner_bits;
+    for (Py_ssize_t o = 0; o < p->n; o++) {
+        long long x;
+        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
+            goto unfit;
+        key.cost_of[o] = x;
+    }
+    memcpy(key.ends, PyBytes_AS_STRING(p->ends), 2 * (size_t)p->nlinks);
+    memcpy(key.owner, p->owner, (size_t)p->nlinks);
+
+    /* from here on nothing calls Python (which could ask for another search, and replace the
+       graph in use) until the routes are made */
+    PyObject *result = NULL;
+    Work local;
+    Work *w = &local;
+    memset(&local, 0, sizeof local);
+    if (!kept_busy) {
+        w = &kept_work;
+        kept_busy = 1;
+    }
+    w->stack.size = sizeof(Entry);
+    w->nodes.size = sizeof(PathNode);
+    w->found.size = sizeof(Found);
+    w->stack.n = w->nodes.n = w->found.n = 0;
+    Py_ssize_t nwalks = Py_SIZE(p);
+    size_t walk_end[MAXC * NCOLOURS]; /* each walk's routes end there in w->found */
     if (nwalks) {
         Graph *g = graph_for(&key);
-        if (!g)
-            goto unfit;
         if (!set_ready(&w->keys, 64) || !set_ready(&w->repeats, 256)) {
             PyErr_NoMemory();
-            goto fail;
+            goto done;
         }
-        int own_shift = owner_bits * seat;
-        uint64_t own_mask = ((uint64_t)1 << owner_bits) - 1;
-        for (int k = 0; k < nwalks; k++) {
-            int origin = walk_origin[k];
-            uint64_t wmask = wanting[walk_ci[k]];
-            const int64_t *rest = NULL;
+        int own_shift = p->owner_bits * p->seat;
+        uint64_t own_mask = ((uint64_t)1 << p->owner_bits) - 1;
+        for (Py_ssize_t k = 0; k < nwalks; k++) {
+            int origin = p->walks[k].origin;
+            uint64_t wmask = p->wanting[p->walks[k].ci];
             if (g->nsteps[origin]) {
-                rest = cheapest_rest(g, wmask);
+                const int64_t *rest = cheapest_rest(g, wmask);
                 if (rest[origin] >= 0 && walk(g, w, origin, wmask, rest, cap, own_shift, own_mask, slack) < 0) {
                     PyErr_NoMemory();
-                    goto fail;
+                    goto done;
                 }
             }
             walk_end[k] = w->found.n;
@@ -824,51 +943,34 @@ static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t
 
     result = PyList_New((Py_ssize_t)w->found.n);
     if (!result)
-        goto fail;
-    {
-        size_t j = 0;
-        for (int k = 0; k < nwalks; k++) {
-            PyObject *o = NULL, *d = NULL, *path = NULL, *cost = NULL;
-            for (; j < walk_end[k]; j++) {
-                const Found *f = (const Found *)w->found.p + j;
-                o = PyLong_FromLong(walk_origin[k]);
-                d = PyLong_FromLong(f->dest);
-                path = path_list(w, f);
-                int64_t price = f->base - avail;
-                cost = PyLong_FromLongLong(price > 1 ? price : 1);
-                if (!o || !d || !path || !cost) {
-                    Py_XDECREF(o);
-                    Py_XDECREF(d);
-                    Py_XDECREF(path);
-                    Py_XDECREF(cost);
-                    goto fail;
-                }
-                PyObject *t = PyTuple_New(5);
-                if (!t) {
-                    Py_DECREF(o);
-                    Py_DECREF(d);
-                    Py_DECREF(path);
-                    Py_DECREF(cost);
-                    goto fail;
-                }
-                Py_INCREF(walk_colour[k]);
-                PyTuple_SET_ITEM(t, 0, o);
-                PyTuple_SET_ITEM(t, 1, walk_colour[k]);
-                PyTuple_SET_ITEM(t, 2, d);
-                PyTuple_SET_ITEM(t, 3, path);
-                PyTuple_SET_ITEM(t, 4, cost);
-                PyList_SET_ITEM(result, (Py_ssize_t)j, t);
+        goto done;
+    size_t j = 0;
+    for (Py_ssize_t k = 0; k < nwalks; k++) {
+        for (; j < walk_end[k]; j++) {
+            const Found *f = (const Found *)w->found.p + j;
+            int64_t price = f->base - avail;
+            PyObject *t = PyTuple_New(5);
+            if (!t) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyList_SET_ITEM(result, (Py_ssize_t)j, t);
+            Py_INCREF(p->walks[k].colour);
+            PyTuple_SET_ITEM(t, 1, p->walks[k].colour);
+            PyObject *o = PyLong_FromLong(p->walks[k].origin), *d = PyLong_FromLong(f->dest), *path = path_list(w, f),
+                     *cost = PyLong_FromLongLong(price > 1 ? price : 1);
+            /* each set, NULL or not: a tuple's NULL items are skipped when it is freed */
+            PyTuple_SET_ITEM(t, 0, o);
+            PyTuple_SET_ITEM(t, 2, d);
+            PyTuple_SET_ITEM(t, 3, path);
+            PyTuple_SET_ITEM(t, 4, cost);
+            if (!o || !d || !path || !cost) {
+                Py_CLEAR(result);
+                goto done;
             }
         }
     }
-    goto out;
-unfit:
-    if (r < 0 || PyErr_Occurred())
-        goto fail;
-    goto out;
-fail:
-    Py_CLEAR(result);
-out:
+done:
     if (w == &kept_work) {
         if (w->stack.cap > KEEP_ITEMS || w->nodes.cap > KEEP_NODES || w->found.cap > KEEP_ITEMS
             || w->keys.cap > KEEP_ITEMS || w->repeats.cap > KEEP_ITEMS)
@@ -877,19 +979,25 @@ out:
     } else {
         work_free(w);
     }
-    if (!result && !PyErr_Occurred())
-        Py_RETURN_NONE; /* does not fit: search in Python */
     return result;
+unfit:
+    if (r < 0 || PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE; /* does not fit: search in Python */
 }
 
 static PyMethodDef methods[] = {
+    {"prepare", (PyCFunction)(void (*)(void))routes_prepare, METH_FASTCALL,
+     "prepare(ends, nc, owner, n, rings, phase, cargo, colour_index, seat, owner_bits) -> Prepared | False | None\n\n"
+     "What routes.enumerate_routes' compiled search reads from the state (the links' owners, the\n"
+     "cities wanting each colour, the walks to make), for search(); False where routes._could_route\n"
+     "is: no route at any price; None where the numbers do not fit in fixed-width integers or the\n"
+     "arguments are not shaped as a game state's (search it in Python)."},
     {"search", (PyCFunction)(void (*)(void))routes_search, METH_FASTCALL,
-     "search(ends, nc, owner, costs, rings, phase, cargo, colour_index, cap, seat, avail, slack, owner_bits)\n"
-     "-> list | None\n\n"
-     "routes.enumerate_routes' search compiled (its graph, cheapest rests and walks): the routes as\n"
-     "(origin, colour, dest, path, cost) tuples in the same order. None where the search's numbers do\n"
-     "not fit in fixed-width integers or the arguments are not shaped as a game state's (search it in\n"
-     "Python)."},
+     "search(prepared, costs, cap, avail, slack) -> list | None\n\n"
+     "routes._search_py compiled (its graph, cheapest rests and walks) for the state prepare() read:\n"
+     "the routes as (origin, colour, dest, path, cost) tuples in the same order. None where the\n"
+     "numbers do not fit (search it in Python)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -904,5 +1012,7 @@ PyMODINIT_FUNC PyInit__routes(void)
         if (!(small_ints[x - SMALL_LO] = PyLong_FromLong(x)))
             return NULL;
     small_ints_place();
+    if (PyType_Ready(&PreparedType) < 0)
+        return NULL;
     return PyModule_Create(&module);
 }

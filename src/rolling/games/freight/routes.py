@@ -26,9 +26,10 @@ from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spe
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
+    from ._routes import prepare as _compiled_prepare
     from ._routes import search as _compiled_search
 except ImportError:  # installed where no C compiler was found
-    _compiled_search = None
+    _compiled_prepare = _compiled_search = None
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -262,9 +263,12 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     is complete. The last two checks cost a flood fill, so they run only where the price leaves
     :data:`REACH_SLACK` dice or more for detours; with less, the rest of the walk is short.
 
+    Before the seat's dice are counted, :func:`_could_route` tells whether any route could be
+    made at any price (most often none can: the seat's links are away from the cargo and demand).
+
     The search runs compiled (the optional C extension ``_routes``, :func:`compiled`) where it was
-    built and its numbers fit, else in Python (:func:`_search_py`, the reference): the same routes
-    in the same order either way (issue 34).
+    built and its numbers fit, else in Python (:func:`_could_route`, :func:`_search_py`, the
+    reference): the same routes in the same order either way (issue 34).
     """
     if state.routes_done >= 2 or state.saturation <= 0:
         return []
@@ -274,24 +278,102 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
         return []
     if p.links_owned == 0:
         return []
+    ready = _prepare_c(state, seat, state.n) if compiled() else None  # None: not compiled, or does not fit
+    if ready is False or (ready is None and not _could_route(state, seat)):
+        return []
     budget = generic_budget(p, "route", second)
     if budget <= 0:
         return []
     cap = budget + p.stations - state.stations_used
     avail = p.stations - state.stations_used
-    costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
-    if compiled():
-        got = _search_c(state, seat, cap, avail, costs)
+    costs = tuple([owner_link_cost(state, seat, o) for o in range(state.n)])
+    if ready is not None:
+        got = _compiled_search(ready, costs, cap, avail, REACH_SLACK)
         if got is not None:
             return got
     return _search_py(state, seat, cap, avail, costs)
 
 
+def _prepare_c(state, seat: int, n: int):
+    """The compiled :func:`_could_route` for ``seat`` among ``n`` owners: ``False`` where it is
+    false, else what the compiled search reads from the state, for :func:`_compiled_search`
+    (``None`` where its numbers do not fit its fixed-width integers: more than 64 cities, or too
+    many owners for the packed link counts)."""
+    return _compiled_prepare(_link_ends(state.map.name), len(state.map.cities), state.owner, n, state.rings,
+                             state.phase, state.cargo, COLOUR_INDEX, seat, _OWNER_BITS)
+
+
 def _search_c(state, seat: int, cap: int, avail: int, costs: tuple) -> list | None:
-    """:func:`_search_py` by the compiled search (``None`` where its numbers do not fit its
-    fixed-width integers: more than 64 cities, or too many owners for the packed link counts)."""
-    return _compiled_search(_link_ends(state.map.name), len(state.map.cities), state.owner, costs, state.rings,
-                            state.phase, state.cargo, COLOUR_INDEX, cap, seat, avail, REACH_SLACK, _OWNER_BITS)
+    """:func:`_search_py` by the compiled search, after its :func:`_could_route` (``[]`` where that
+    is false; ``None`` where the numbers do not fit, see :func:`_prepare_c`)."""
+    ready = _prepare_c(state, seat, len(costs))
+    if ready is None or ready is False:
+        return None if ready is None else []
+    return _compiled_search(ready, costs, cap, avail, REACH_SLACK)
+
+
+def _could_route(state, seat: int) -> bool:
+    """Whether ``seat`` could establish any major route at any price (C): ``False`` only where
+    :func:`_search_py` finds none at any cap. The compiled ``prepare`` answers the same.
+
+    A route from a cargo marker passes only cities that do not want its cargo (but its origin)
+    and ends at one that does, using a link of the seat's. So its cities but the last are among
+    those reached from the origin without entering a wanting city (``inner``), its last is a
+    wanting city (not the origin) next to one of them, and some link of the seat's joins a city of
+    ``inner`` to one of ``inner`` or a wanting one.
+    """
+    links = state.map.links
+    nc = len(state.map.cities)
+    nbr = [0] * nc  # each city's neighbours over completed links
+    mine = [0] * nc  # and over the seat's
+    for i, o in enumerate(state.owner):
+        if o < 0:
+            continue
+        a, b = links[i].a, links[i].b
+        nbr[a] |= 1 << b
+        nbr[b] |= 1 << a
+        if o == seat:
+            mine[a] |= 1 << b
+            mine[b] |= 1 << a
+    wanting = _wanting(state)
+    for origin, cargo in enumerate(state.cargo):
+        if not cargo or not nbr[origin]:
+            continue
+        for colour in dict.fromkeys(cargo):
+            wmask = wanting.get(colour, 0)
+            if not wmask:
+                continue
+            inner = frontier = 1 << origin
+            touch = 0
+            while frontier:
+                nxt = 0
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    nxt |= nbr[low.bit_length() - 1]
+                touch |= nxt
+                frontier = nxt & ~wmask & ~inner
+                inner |= frontier
+            if not touch & wmask & ~(1 << origin):
+                continue
+            m = inner
+            while m:
+                low = m & -m
+                m ^= low
+                if mine[low.bit_length() - 1] & (inner | wmask):
+                    return True
+    return False
+
+
+def _wanting(state) -> dict[str, int]:
+    """Per cargo colour, the bit mask of the cities with an open, unsaturated demand ring of it
+    (as :meth:`.state.FreightState.open_demand`)."""
+    wanting: dict[str, int] = {}
+    for city, rings in enumerate(state.rings):
+        for colour, ph, saturated in rings:
+            if ph <= state.phase and not saturated:
+                wanting[colour] = wanting.get(colour, 0) | 1 << city
+    return wanting
 
 
 def _search_py(state, seat: int, cap: int, avail: int, costs: tuple) -> list:
@@ -302,12 +384,7 @@ def _search_py(state, seat: int, cap: int, avail: int, costs: tuple) -> list:
     nc = len(nbrmask)
     own_shift = _OWNER_BITS * seat
     own_mask = (1 << _OWNER_BITS) - 1
-    phase = state.phase
-    wanting: dict[str, int] = {}
-    for city, rings in enumerate(state.rings):
-        for colour, ph, saturated in rings:
-            if ph <= phase and not saturated:
-                wanting[colour] = wanting.get(colour, 0) | 1 << city
+    wanting = _wanting(state)
     found: dict[tuple, tuple] = {}
     for origin, cargo in enumerate(state.cargo):
         if not cargo or not steps[origin]:
