@@ -76,6 +76,7 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
             on the way that wants this cargo, a wrong end, or no link of your own.
     """
     links = state.map.links
+    owner = state.owner
     if not path:
         raise IllegalAction(RULE, "a route needs at least one link")
     seen = {origin}
@@ -84,7 +85,8 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
     own = False
     for k, i in enumerate(path):
         ln = links[i]
-        if state.owner[i] < 0:
+        o = owner[i]
+        if o < 0:
             raise IllegalAction(RULE, f"link {ln.id} is not a completed link")
         if city not in (ln.a, ln.b):
             raise IllegalAction(RULE, f"link {ln.id} does not leave {state.map.cities[city].name}")
@@ -94,8 +96,8 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
         seen.add(city)
         if k < len(path) - 1 and state.open_demand(city, colour):
             raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
-        own = own or state.owner[i] == seat
-        base += link_cost(state, seat, i)
+        own = own or o == seat
+        base += owner_link_cost(state, seat, o)  # link_cost
     if city != dest:
         raise IllegalAction(RULE, f"the path ends at {state.map.cities[city].name}, not {state.map.cities[dest].name}")
     if not own:
@@ -116,10 +118,7 @@ def parse_path(state, text: str) -> list[int]:
     The paths read are kept per map (a path's text means the same links on the same map): the
     listing writes each route's path as text and the research codec and ``apply`` read it back,
     most of it the same few hundred paths (issue 34)."""
-    m = state.map
-    known = _PATHS.get(id(m))
-    if known is None or known[0] is not m:
-        known = _PATHS[id(m)] = (m, {})
+    known = _known_paths(state.map)
     path = known[1].get(text)
     if path is None:
         out = []
@@ -134,8 +133,35 @@ def parse_path(state, text: str) -> list[int]:
     return list(path)
 
 
-#: map id -> (the map, {path text: link indices}) for :func:`parse_path`; at most
-#: :data:`_PATHS_KEPT` paths per map are kept (texts typed by people could be any)
+def path_text(state, path) -> str:
+    """``path`` (link indices) as an EstablishRoute writes it: the printed link ids, ``"31,24"``.
+
+    Where reading the text back gives the path (each link's printed id its own whole number), the
+    text is kept for :func:`parse_path`: a listed route is read back when it is made (issue 34)."""
+    links = state.map.links
+    text = ",".join([str(links[i].id) for i in path])
+    known = _known_paths(state.map)
+    if known[2] and len(known[1]) < _PATHS_KEPT and text not in known[1]:
+        known[1][text] = tuple(path)
+    return text
+
+
+def _known_paths(m) -> tuple:
+    """``(m, {path text: link indices}, whether path_text may add to them)`` for map ``m``: it may
+    where each link ``i`` is ``links[i]`` and has a distinct printed id written in digits, so that
+    :func:`parse_path` reads its text back as ``i``."""
+    known = _PATHS.get(id(m))
+    if known is None or known[0] is not m:
+        ids = [ln.id for ln in m.links]
+        plain = (all(ln.index == i for i, ln in enumerate(m.links)) and len(set(ids)) == len(ids)
+                 and all(type(n) is int and n >= 0 for n in ids))
+        known = _PATHS[id(m)] = (m, {}, plain)
+    return known
+
+
+#: map id -> (the map, {path text: link indices}, whether path_text adds to them) for
+#: :func:`parse_path` and :func:`path_text`; at most :data:`_PATHS_KEPT` paths per map are kept
+#: (texts typed by people could be any)
 _PATHS: dict[int, tuple] = {}
 _PATHS_KEPT = 50_000
 
