@@ -247,6 +247,42 @@ static int as_ll_call(PyObject *v, long long lo, long long hi, long long *out)
     return 1;
 }
 
+/* the ints lo..hi that are small, by their place (for a loop reading many of one range) */
+typedef struct {
+    uintptr_t base, span, mask;
+    int shift, on;
+    long long lo;
+} SmallRange;
+
+static SmallRange small_range(long long lo, long long hi)
+{
+    SmallRange sr = {0, 0, 0, 0, 0, 0};
+    if (lo < SMALL_LO)
+        lo = SMALL_LO;
+    if (hi > SMALL_HI)
+        hi = SMALL_HI;
+    if (!small_stride || lo > hi)
+        return sr;
+    sr.base = small_base + (uintptr_t)(lo - SMALL_LO) * small_stride;
+    sr.span = (uintptr_t)(hi - lo) * small_stride;
+    sr.mask = small_stride - 1;
+    sr.shift = small_shift;
+    sr.on = 1;
+    sr.lo = lo;
+    return sr;
+}
+
+/* as_ll, looking first among the small ints of sr (a part of lo..hi) */
+static inline HOT int as_ll_in(const SmallRange *sr, PyObject *v, long long lo, long long hi, long long *out)
+{
+    uintptr_t d = (uintptr_t)v - sr->base;
+    if (sr->on && d <= sr->span && !(d & sr->mask)) {
+        *out = sr->lo + (long long)(d >> sr->shift);
+        return 1;
+    }
+    return as_ll_call(v, lo, hi, out);
+}
+
 /* as_ll_call, a small int found by its place */
 static inline HOT int as_ll(PyObject *v, long long lo, long long hi, long long *out)
 {
@@ -757,9 +793,10 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
     const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
     int8_t own[MAXLINKS];
     uint64_t nbr[MAXC] = {0}, mine[MAXC] = {0};
+    const SmallRange owners = small_range(-1, n - 1);
     for (Py_ssize_t i = 0; i < nlinks; i++) {
         long long o;
-        if ((r = as_ll(PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+        if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
             goto unfit;
         int a = ab[2 * i], b = ab[2 * i + 1];
         if (a >= nc || b >= nc)
@@ -781,6 +818,7 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
     /* the cities whose open rings want each colour (of the cities with completed links: no route
        reaches another, and a search never looks at whether it wants the cargo) */
     uint64_t wanting[NCOLOURS] = {0};
+    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
     for (int c = 0; c < nc; c++) {
         PyObject *rs = PyList_GET_ITEM(rings, c);
         if (!PyList_Check(rs))
@@ -792,7 +830,7 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
             if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
                 goto unfit;
             long long ph;
-            if ((r = as_ll(PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
+            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
                 goto unfit;
             if (ph > phase)
                 continue;
