@@ -1050,7 +1050,8 @@ PyMODINIT_FUNC PyInit__routes(void)
         if (!(small_ints[x - SMALL_LO] = PyLong_FromLong(x)))
             return NULL;
     small_ints_place();
-    if (PyType_Ready(&PreparedType) < 0)
-        return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddType(m, &PreparedType) < 0)
+        Py_CLEAR(m);
+    return m;
 }
