@@ -296,23 +296,26 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     built and its numbers fit, else in Python (:func:`_could_route`, :func:`_search_py`, the
     reference): the same routes in the same order either way (issue 34).
     """
-    if state.routes_done >= 2 or state.saturation <= 0:
+    done = state.routes_done
+    if done >= 2 or state.saturation <= 0:
         return []
     p = state.players[seat]
-    second = state.routes_done == 1
+    second = done == 1
     if second and not any(f == "route" for f, s in zip(p.dice, p.spent, strict=True) if not s):
         return []
     if p.links_owned == 0:
         return []
-    ready = _prepare_c(state, seat, state.n) if compiled() else None  # None: not compiled, or does not fit
+    n = state.n
+    # compiled(), read here at each listing: None where not compiled or the numbers do not fit
+    ready = _prepare_c(state, seat, n) if _compiled_prepare is not None and not payways._PURE else None
     if ready is False or (ready is None and not _could_route(state, seat)):
         return []
     budget = generic_budget(p, "route", second)
     if budget <= 0:
         return []
-    cap = budget + p.stations - state.stations_used
     avail = p.stations - state.stations_used
-    costs = tuple([owner_link_cost(state, seat, o) for o in range(state.n)])
+    cap = budget + avail
+    costs = tuple([owner_link_cost(state, seat, o) for o in range(n)])
     if ready is not None:
         got = _compiled_search(ready, costs, cap, avail, REACH_SLACK)
         if got is not None:
@@ -325,8 +328,9 @@ def _prepare_c(state, seat: int, n: int):
     false, else what the compiled search reads from the state, for :func:`_compiled_search`
     (``None`` where its numbers do not fit its fixed-width integers: more than 64 cities, or too
     many owners for the packed link counts)."""
-    return _compiled_prepare(_link_ends(state.map.name), len(state.map.cities), state.owner, n, state.rings,
-                             state.phase, state.cargo, COLOUR_INDEX, seat, _OWNER_BITS)
+    m = state.map
+    return _compiled_prepare(_link_ends(m.name), len(m.cities), state.owner, n, state.rings, state.phase, state.cargo,
+                             COLOUR_INDEX, seat, _OWNER_BITS)
 
 
 def _search_c(state, seat: int, cap: int, avail: int, costs: tuple) -> list | None:
