@@ -97,7 +97,7 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
         if k < len(path) - 1 and state.open_demand(city, colour):
             raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
         own = own or o == seat
-        base += owner_link_cost(state, seat, o)  # link_cost
+        base += owner_link_cost(state, seat, o)  # link_cost(state, seat, i)
     if city != dest:
         raise IllegalAction(RULE, f"the path ends at {state.map.cities[city].name}, not {state.map.cities[dest].name}")
     if not own:
@@ -289,12 +289,12 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     is complete. The last two checks cost a flood fill, so they run only where the price leaves
     :data:`REACH_SLACK` dice or more for detours; with less, the rest of the walk is short.
 
-    Before the seat's dice are counted, :func:`_could_route` tells whether any route could be
-    made at any price (most often none can: the seat's links are away from the cargo and demand).
-
     The search runs compiled (the optional C extension ``_routes``, :func:`compiled`) where it was
-    built and its numbers fit, else in Python (:func:`_could_route`, :func:`_search_py`, the
-    reference): the same routes in the same order either way (issue 34).
+    built and its numbers fit, else in Python (:func:`_search_py`, the reference): the same routes
+    in the same order either way (issue 34). Compiled, it first tells, before the seat's dice are
+    counted, whether any route could be made at any price (:func:`_could_route`, the reference:
+    most often none can, the seat's links being away from the cargo and demand); in Python that
+    costs more than it saves, and the search finds none anyway.
     """
     done = state.routes_done
     if done >= 2 or state.saturation <= 0:
@@ -308,7 +308,7 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     n = state.n
     # compiled(), read here at each listing: None where not compiled or the numbers do not fit
     ready = _prepare_c(state, seat, n) if _compiled_prepare is not None and not payways._PURE else None
-    if ready is False or (ready is None and not _could_route(state, seat)):
+    if ready is False:
         return []
     budget = generic_budget(p, "route", second)
     if budget <= 0:
@@ -398,10 +398,11 @@ def _could_route(state, seat: int) -> bool:
 def _wanting(state) -> dict[str, int]:
     """Per cargo colour, the bit mask of the cities with an open, unsaturated demand ring of it
     (as :meth:`.state.FreightState.open_demand`)."""
+    phase = state.phase
     wanting: dict[str, int] = {}
     for city, rings in enumerate(state.rings):
         for colour, ph, saturated in rings:
-            if ph <= state.phase and not saturated:
+            if ph <= phase and not saturated:
                 wanting[colour] = wanting.get(colour, 0) | 1 << city
     return wanting
 
