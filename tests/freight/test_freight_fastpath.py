@@ -5,7 +5,8 @@ speed-ups keep, so that a stale cache or a shared list changed in place would sh
   codec's options (each index with the engine action it stands for) pinned, recorded with main at
   39c3ad1 before these changes;
 - ``parse_path`` keeps the paths it read: the same answer as reading them afresh, lists the
-  caller may change, and a bad path refused every time;
+  caller may change, and a bad path refused every time; ``path_text`` keeps the paths it wrote
+  only where their text reads back as them;
 - a clone shares each city's cargo and demand rings with its original: applying any move to a
   clone leaves the original exactly as it was, along whole random games;
 - ``legal.turn_listing`` gives the listing's EndTurn moves with their markers: the same markers
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -108,6 +110,24 @@ def test_parse_path_kept_paths_are_right_and_independent():
             assert routes.parse_path(state, move.path) == _uncached_path(state, move.path)
             checked += 1
     assert checked > 20
+
+
+def test_path_text_keeps_a_path_only_where_its_text_reads_back_as_it():
+    """Issue 34: ``path_text`` keeps the path it writes for ``parse_path`` (a listed route is read
+    back when made) only on a map whose link ids read back as the links: not where two links
+    share a printed id, whose text ``parse_path`` then reads afresh (as the first of them)."""
+    state = new_game(Config("west-coast", 3), 1)
+    text = routes.path_text(state, [3, 1])
+    assert text == f"{state.map.links[3].id},{state.map.links[1].id}"
+    assert routes._known_paths(state.map)[1][text] == (3, 1)
+    assert routes.parse_path(state, text) == [3, 1] == _uncached_path(state, text)
+    links = [SimpleNamespace(id=ln.id, index=ln.index, a=ln.a, b=ln.b) for ln in state.map.links]
+    links[3].id = links[1].id  # two links printed alike
+    twin = SimpleNamespace(map=SimpleNamespace(links=links, cities=state.map.cities),
+                           link_by_id=lambda n: next(ln for ln in links if ln.id == n))
+    text = routes.path_text(twin, [3, 2])
+    assert not routes._known_paths(twin.map)[2] and text not in routes._known_paths(twin.map)[1]
+    assert routes.parse_path(twin, text) == [1, 2]
 
 
 def test_parse_path_refuses_a_bad_path_every_time():

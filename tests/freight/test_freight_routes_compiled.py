@@ -1,9 +1,10 @@
 """Issue 34 (a faster Freight engine): the major routes found by the compiled search
 (``rolling.games.freight._routes``, C, built by ``setup.py`` where a C compiler is found) are the
 very routes of the Python search (:func:`rolling.games.freight.routes._search_py`), route by route
-and in order (the order of the listing, and so every random game, depends on it), at every
-decision of random games on both maps at every player count and for arbitrary link ownerships,
-cargo and demand on the real maps (hypothesis); a search whose numbers do not fit its fixed-width
+and in order (the order of the listing, and so every random game, depends on it), and its early
+answer "no route at any price" is the Python one (:func:`rolling.games.freight.routes._could_route`)
+and right, at every decision of random games on both maps at every player count and for arbitrary
+link ownerships, cargo and demand on the real maps (hypothesis); a search whose numbers do not fit its fixed-width
 integers runs in Python (``ROLLING_PURE_PYTHON``, which turns it off, is tested with the walk's
 tests: tests/freight/test_freight_walk_compiled.py).
 
@@ -26,18 +27,18 @@ from rolling.sim import play_game
 compiled = pytest.mark.skipif(routes._compiled_search is None, reason="built without a C compiler (setup.py)")
 
 
-def searches_of_random_games(games: int) -> list[tuple]:
-    """Every search the random games asked for, both maps, every player count: ``(state, seat,
-    cap, avail, costs, the compiled answer)``, the state as it was then."""
-    searches: list[tuple] = []
-    search = routes._search_c
+def listings_of_random_games(games: int) -> list[tuple]:
+    """Every listing of major routes the random games asked for, both maps, every player count:
+    ``(state, seat, the compiled listing)``, the state as it was then."""
+    listings: list[tuple] = []
+    enumerate_routes = routes.enumerate_routes
 
-    def recording(state, seat, cap, avail, costs):
-        got = search(state, seat, cap, avail, costs)
-        searches.append((state.clone(), seat, cap, avail, costs, got))
+    def recording(state, seat):
+        got = enumerate_routes(state, seat)
+        listings.append((state.clone(), seat, got))
         return got
 
-    routes._search_c = recording
+    routes.enumerate_routes = recording
     pure = payways._PURE
     payways._PURE = False  # recorded where the compiled search is asked, ROLLING_PURE_PYTHON or not
     try:
@@ -47,22 +48,43 @@ def searches_of_random_games(games: int) -> list[tuple]:
                 state = new_game(Config(map_name, players), 13 * g + players)
                 play_game(state, [make_bot("freight", "random", 29 * g + i) for i in range(players)])
     finally:
-        routes._search_c = search
+        routes.enumerate_routes = enumerate_routes
         payways._PURE = pure
-    return searches
+    return listings
 
 
 @compiled
 def test_compiled_routes_are_the_python_routes_along_random_games():
-    """Issue 34: at every route search of random 2-5 player games on both maps the compiled search
-    lists the same routes in the same order as the Python one (none falls back)."""
-    searches = searches_of_random_games(2)
-    assert len(searches) > 2000
-    assert sum(len(s[-1]) for s in searches) > 5000  # routes found, not only empty listings
-    assert any(s[3] > 0 for s in searches)  # stations discount some
-    for state, seat, cap, avail, costs, got in searches:
-        assert got is not None
-        assert got == routes._search_py(state, seat, cap, avail, costs), (state.map.name, seat, cap, avail, costs)
+    """Issue 34: at every listing of major routes of random 2-5 player games on both maps the
+    compiled search lists the same routes in the same order as the Python one (none falls back);
+    the compiled early answer "no route at any price" is the Python one (:func:`_could_route`),
+    and where it is given the Python search finds none at any price."""
+    listings = listings_of_random_games(2)
+    pure = payways._PURE
+    searched = could_not = 0
+    try:
+        for state, seat, got in listings:
+            payways._PURE = True
+            assert routes.enumerate_routes(state, seat) == got, (state.map.name, seat)
+            payways._PURE = pure
+            if state.players[seat].links_owned == 0:
+                continue
+            could = routes._prepare_c(state, seat, state.n)
+            assert could is not None
+            assert (could is not False) == routes._could_route(state, seat)
+            cap, avail, costs = search_args(state, seat)
+            want = routes._search_py(state, seat, cap, avail, costs)
+            assert routes._search_c(state, seat, cap, avail, costs) == want
+            if could is False:
+                could_not += 1
+                assert not routes._search_py(state, seat, 10 ** 6, avail, costs)
+            else:
+                searched += 1
+    finally:
+        payways._PURE = pure
+    assert searched > 1000 and could_not > 1000
+    assert sum(len(s[-1]) for s in listings) > 5000  # routes found, not only empty listings
+    assert any(s[0].players[s[1]].stations > s[0].stations_used for s in listings if s[-1])  # stations discount some
 
 
 @st_.composite
@@ -89,10 +111,15 @@ def situations(draw):
 @given(situations())
 def test_compiled_routes_are_the_python_routes_for_any_situation(args):
     """Issue 34: for arbitrary ownerships, cargo and demand on both maps, the same routes in the
-    same order either way."""
+    same order either way, and the same early answer "no route at any price", which is right."""
     got = routes._search_c(*args)
     assert got is not None
     assert got == routes._search_py(*args)
+    state, seat, _cap, avail, costs = args
+    could = routes._could_route(state, seat)
+    assert (routes._prepare_c(state, seat, len(costs)) is not False) == could
+    if not could:
+        assert not routes._search_py(state, seat, 10 ** 6, avail, costs)
 
 
 def a_state_with_routes():

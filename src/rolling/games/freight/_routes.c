@@ -1,13 +1,19 @@
 /* The major-route search of Rolling Freight, compiled (issue 34: a faster Freight engine).
 
-   `search(ends, nc, owner, costs, rings, phase, cargo, colour_index, cap, seat, avail, slack,
-   owner_bits)` is the part of `rolling.games.freight.routes.enumerate_routes` after its cheap
-   checks, step for step: the graph of completed links (`_route_graph`: per city its steps in link
-   order, the first link of each neighbour and owner kept; the neighbour masks; the cheapest dice
-   between two cities), the cities wanting each colour, the fewest dice on to a wanting city
-   (`_cheapest_rest`), and the depth-first walk (`_walk`) from each cargo marker in city order and
-   each of its colours in the order first held, keeping the first path of each outcome. It returns
-   the same list: `(origin, colour, dest, path, cost)` tuples in the same order.
+   The part of `rolling.games.freight.routes.enumerate_routes` after its cheap checks, in two steps
+   (so that a seat with no route at any price is told so before its dice are counted):
+
+   `prepare(ends, nc, owner, n, rings, phase, cargo, colour_index, seat, owner_bits)` reads the
+   state: the links' owners, the cities wanting each colour, the walks to make (each cargo marker
+   in city order and each of its colours in the order first held) and, as `_could_route`, whether
+   any of them could give a route at any price: False where none could, else a `Prepared` for
+
+   `search(prepared, costs, cap, avail, slack)`, `_search_py` step for step: the graph of completed
+   links (`_route_graph`: per city its steps in link order, the first link of each neighbour and
+   owner kept; the neighbour masks; the cheapest dice between two cities), the fewest dice on to a
+   wanting city (`_cheapest_rest`), and the depth-first walk (`_walk`) of each walk, keeping the
+   first path of each outcome. It returns the same list: `(origin, colour, dest, path, cost)`
+   tuples in the same order.
 
    Python's integers are unbounded; here a set of cities is a 64-bit mask, the packed count of
    links per owner a 64-bit integer, dice 64-bit. A search whose numbers do not fit (more than 64
@@ -15,19 +21,41 @@
    are not shaped as the engine's state returns None, and the caller searches in Python: the
    answer never depends on which one searched.
 
+   Speed (issue 34: the search is asked at every decision, and most of its time went into reading
+   the arguments and building the graph, not into the walk): the state is read into plain C
+   numbers (small ints found by their address, colour names looked up once and kept), and the
+   search then runs without calling Python: the graph, and the fewest dice on per set of wanting
+   cities, are kept for the last NGRAPHS (links owned, dice per owner, map) seen, as the links
+   rarely change between two listings; the walk's buffers are kept between calls. All of these
+   are bounded and keyed on all they are built from, so they never change an answer.
+
    The rules this serves are in routes.py; nothing here decides anything the Python search does
    not. Built as an optional extension: where no C compiler is found the package installs without
    it and routes.py searches in Python. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAXC 64        /* cities: one bit each in a 64-bit mask */
+#define MAXLINKS 127   /* links: an int8_t index each */
+#define MAXOWNERS 64   /* owners (the packed counts allow at most 59) */
 #define NCOLOURS 16    /* colour indices (colour_index's values) */
 #define MAX_COST (1 << 20)
+#define NGRAPHS 8      /* graphs kept: a few per seat to list for (their dice per owner differ) */
+#define NRESTS 8       /* fewest-dice tables kept per graph (one per set of wanting cities) */
+#define SMALL_LO (-1)  /* the ints read without a call (owners, phases): -1 .. SMALL_HI */
+#define SMALL_HI 63
+
+#if defined(__GNUC__)
+#define HOT __attribute__((always_inline)) /* read in the loops over the state: no call */
+#else
+#define HOT
+#endif
+
 
 typedef struct {
     int8_t b;     /* the city reached */
@@ -56,10 +84,12 @@ typedef struct {
     int64_t base;
 } Found;
 
-/* an open-addressing set of keys of three 64-bit words (the outcome keys and the repeats) */
+/* an open-addressing set of keys of three 64-bit words (the outcome keys and the repeats);
+   a slot is used when its generation is the set's, so emptying it is one increment */
 typedef struct {
-    uint64_t *k; /* 3 words per slot, slot used when used[i] */
-    unsigned char *used;
+    uint64_t *k; /* 3 words per slot */
+    uint32_t *gen;
+    uint32_t cur;
     size_t cap, n;
 } Set;
 
@@ -76,34 +106,48 @@ static inline uint64_t mix(uint64_t h)
 static void set_free(Set *s)
 {
     free(s->k);
-    free(s->used);
+    free(s->gen);
     s->k = NULL;
-    s->used = NULL;
+    s->gen = NULL;
     s->cap = s->n = 0;
-}
-
-static void set_clear(Set *s)
-{
-    if (s->n) {
-        memset(s->used, 0, s->cap);
-        s->n = 0;
-    }
+    s->cur = 0;
 }
 
 static int set_init(Set *s, size_t cap)
 {
     s->k = malloc(3 * cap * sizeof(uint64_t));
-    s->used = calloc(cap, 1);
+    s->gen = calloc(cap, sizeof(uint32_t));
     s->cap = cap;
     s->n = 0;
-    return s->k && s->used;
+    s->cur = 1;
+    return s->k && s->gen;
+}
+
+/* s made empty, with room for cap keys where it had none: 1, or 0 out of memory */
+static int set_ready(Set *s, size_t cap)
+{
+    if (s->cap)
+        return 1;
+    if (set_init(s, cap))
+        return 1;
+    set_free(s);
+    return 0;
+}
+
+static void set_clear(Set *s)
+{
+    s->n = 0;
+    if (++s->cur == 0) { /* wrapped: every old generation forgotten */
+        memset(s->gen, 0, s->cap * sizeof(uint32_t));
+        s->cur = 1;
+    }
 }
 
 static size_t set_slot(const Set *s, uint64_t a, uint64_t b, uint64_t c)
 {
     size_t mask = s->cap - 1;
     size_t i = (size_t)mix(a * 0x9E3779B97F4A7C15ULL ^ b * 0xC2B2AE3D27D4EB4FULL ^ c * 0x165667B19E3779F9ULL) & mask;
-    while (s->used[i]) {
+    while (s->gen[i] == s->cur) {
         const uint64_t *k = s->k + 3 * i;
         if (k[0] == a && k[1] == b && k[2] == c)
             return i;
@@ -116,17 +160,19 @@ static size_t set_slot(const Set *s, uint64_t a, uint64_t b, uint64_t c)
 static int set_add(Set *s, uint64_t a, uint64_t b, uint64_t c)
 {
     size_t i = set_slot(s, a, b, c);
-    if (s->used[i])
+    if (s->gen[i] == s->cur)
         return 0;
     if (2 * (s->n + 1) > s->cap) {
         Set t;
-        if (!set_init(&t, 2 * s->cap))
+        if (!set_init(&t, 2 * s->cap)) {
+            set_free(&t);
             return -1;
+        }
         for (size_t j = 0; j < s->cap; j++)
-            if (s->used[j]) {
+            if (s->gen[j] == s->cur) {
                 const uint64_t *k = s->k + 3 * j;
                 size_t m = set_slot(&t, k[0], k[1], k[2]);
-                t.used[m] = 1;
+                t.gen[m] = t.cur;
                 memcpy(t.k + 3 * m, k, 3 * sizeof(uint64_t));
                 t.n++;
             }
@@ -134,7 +180,7 @@ static int set_add(Set *s, uint64_t a, uint64_t b, uint64_t c)
         *s = t;
         i = set_slot(s, a, b, c);
     }
-    s->used[i] = 1;
+    s->gen[i] = s->cur;
     s->k[3 * i] = a;
     s->k[3 * i + 1] = b;
     s->k[3 * i + 2] = c;
@@ -161,8 +207,33 @@ static void *vec_push(Vec *v)
     return (char *)v->p + v->size * v->n++;
 }
 
+/* Python's own objects for the ints SMALL_LO..SMALL_HI: CPython keeps one of each small int, in
+   one array, so an int read from the state (an owner, a phase, dice) is most often one of these,
+   and its value is its place in that array. Checked when the module is loaded (small_stride 0
+   where they are not evenly spaced a power of two apart: then every int is read by a call). */
+static PyObject *small_ints[SMALL_HI - SMALL_LO + 1];
+static uintptr_t small_base, small_span, small_stride;
+static int small_shift;
+
+static void small_ints_place(void)
+{
+    uintptr_t stride = (uintptr_t)small_ints[1] - (uintptr_t)small_ints[0];
+    int shift = 0;
+    while (shift < 16 && ((uintptr_t)1 << shift) < stride)
+        shift++;
+    if (stride == 0 || stride != (uintptr_t)1 << shift)
+        return;
+    for (int k = 0; k <= SMALL_HI - SMALL_LO; k++)
+        if ((uintptr_t)small_ints[k] != (uintptr_t)small_ints[0] + (uintptr_t)k * stride)
+            return;
+    small_base = (uintptr_t)small_ints[0];
+    small_span = (uintptr_t)(SMALL_HI - SMALL_LO) * stride;
+    small_stride = stride;
+    small_shift = shift;
+}
+
 /* a Python int as a long long in [lo, hi]: 1, 0 out of range or not an int, -1 error */
-static int as_ll(PyObject *v, long long lo, long long hi, long long *out)
+static int as_ll_call(PyObject *v, long long lo, long long hi, long long *out)
 {
     if (!PyLong_Check(v))
         return 0;
@@ -176,49 +247,323 @@ static int as_ll(PyObject *v, long long lo, long long hi, long long *out)
     return 1;
 }
 
+/* the ints lo..hi that are small, by their place (for a loop reading many of one range) */
 typedef struct {
-    int nc;
+    uintptr_t base, span, mask;
+    int shift, on;
+    long long lo;
+} SmallRange;
+
+static SmallRange small_range(long long lo, long long hi)
+{
+    SmallRange sr = {0, 0, 0, 0, 0, 0};
+    if (lo < SMALL_LO)
+        lo = SMALL_LO;
+    if (hi > SMALL_HI)
+        hi = SMALL_HI;
+    if (!small_stride || lo > hi)
+        return sr;
+    sr.base = small_base + (uintptr_t)(lo - SMALL_LO) * small_stride;
+    sr.span = (uintptr_t)(hi - lo) * small_stride;
+    sr.mask = small_stride - 1;
+    sr.shift = small_shift;
+    sr.on = 1;
+    sr.lo = lo;
+    return sr;
+}
+
+/* as_ll, looking first among the small ints of sr (a part of lo..hi) */
+static inline HOT int as_ll_in(const SmallRange *sr, PyObject *v, long long lo, long long hi, long long *out)
+{
+    uintptr_t d = (uintptr_t)v - sr->base;
+    if (sr->on && d <= sr->span && !(d & sr->mask)) {
+        *out = sr->lo + (long long)(d >> sr->shift);
+        return 1;
+    }
+    return as_ll_call(v, lo, hi, out);
+}
+
+/* as_ll_call, a small int found by its place */
+static inline HOT int as_ll(PyObject *v, long long lo, long long hi, long long *out)
+{
+    uintptr_t d = (uintptr_t)v - small_base;
+    if (small_stride && d <= small_span && !(d & (small_stride - 1))) {
+        long long x = (long long)(d >> small_shift) + SMALL_LO;
+        if (x < lo || x > hi)
+            return 0;
+        *out = x;
+        return 1;
+    }
+    return as_ll_call(v, lo, hi, out);
+}
+
+/* The colour names looked up, kept between calls: a name (an exact str, held here, so that no
+   other object takes its address while it is kept) and its colour index (-1: none), valid for the
+   items of colour_index they were looked up in (exact str keys and their values, held here too):
+   when colour_index's items are other objects the names are forgotten. So each name the state
+   holds (each ring's colour is its own str) is looked up in the dict once, not at every call. */
+#define NMEMO 256 /* names kept, one per place (the place from the name's address) */
+static PyObject *memo_name[NMEMO];
+static signed char memo_index[NMEMO];
+static PyObject *memo_items[2 * NCOLOURS]; /* key, value, key, value, ... in the dict's order */
+static Py_ssize_t memo_nitems;
+
+/* colour_index as read for one call: `memo` is 1 where the kept names serve it (every key an
+   exact str), else every name is looked up in the dict */
+typedef struct {
+    PyObject *dict;
+    int memo;
+} Colours;
+
+static void colours_read(Colours *cs, PyObject *colour_index)
+{
+    cs->dict = colour_index;
+    cs->memo = 0;
+    Py_ssize_t n = PyDict_GET_SIZE(colour_index);
+    if (n > NCOLOURS)
+        return;
+    PyObject *items[2 * NCOLOURS];
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *k, *v;
+    int same = n == memo_nitems;
+    while (PyDict_Next(colour_index, &pos, &k, &v)) {
+        if (!PyUnicode_CheckExact(k) || j >= n)
+            return;
+        items[2 * j] = k;
+        items[2 * j + 1] = v;
+        same = same && memo_items[2 * j] == k && memo_items[2 * j + 1] == v;
+        j++;
+    }
+    cs->memo = 1;
+    if (same)
+        return;
+    /* other items: forget the names, keep these items (what is let go is let go last) */
+    PyObject *old[NMEMO + 2 * NCOLOURS];
+    int nold = 0;
+    for (int m = 0; m < NMEMO; m++)
+        if (memo_name[m]) {
+            old[nold++] = memo_name[m];
+            memo_name[m] = NULL;
+        }
+    for (Py_ssize_t m = 0; m < 2 * memo_nitems; m++)
+        old[nold++] = memo_items[m];
+    for (Py_ssize_t m = 0; m < 2 * n; m++) {
+        Py_INCREF(items[m]);
+        memo_items[m] = items[m];
+    }
+    memo_nitems = n;
+    for (int m = 0; m < nold; m++)
+        Py_DECREF(old[m]);
+}
+
+/* colour_of for a name not kept: looked up in the dict, and kept */
+static int colour_lookup(const Colours *cs, PyObject *name, int *out, size_t place)
+{
+    PyObject *v = PyDict_GetItemWithError(cs->dict, name); /* borrowed */
+    long long x = -1;
+    if (!v && PyErr_Occurred())
+        return -1;
+    int r = v ? as_ll(v, 0, NCOLOURS - 1, &x) : 0;
+    if (r < 0)
+        return -1;
+    if (cs->memo && PyUnicode_CheckExact(name)) {
+        PyObject *old = memo_name[place];
+        Py_INCREF(name);
+        memo_name[place] = name;
+        memo_index[place] = (signed char)(r ? x : -1);
+        Py_XDECREF(old);
+    }
+    if (r)
+        *out = (int)x;
+    return r;
+}
+
+/* the colour index of a colour name (0..NCOLOURS-1): 1, 0 unknown, -1 error */
+static inline HOT int colour_of(const Colours *cs, PyObject *name, int *out)
+{
+    size_t place = (size_t)(((uint64_t)(uintptr_t)name * 0x9E3779B97F4A7C15ULL) >> 56) & (NMEMO - 1);
+    if (cs->memo && memo_name[place] == name) {
+        if (memo_index[place] < 0)
+            return 0;
+        *out = memo_index[place];
+        return 1;
+    }
+    return colour_lookup(cs, name, out, place);
+}
+
+/* the graph of completed links, and what it is built from (its key) */
+typedef struct {
+    uint64_t wmask;
+    int64_t rest[MAXC]; /* _cheapest_rest: -1 where no wanting city is reachable */
+} Rest;
+
+typedef struct {
+    int nc, nlinks, n, owner_bits;
+    unsigned char ends[2 * MAXLINKS]; /* each link's two cities */
+    int8_t owner[MAXLINKS];           /* each link's owner, -1 not completed */
+    int64_t cost_of[MAXOWNERS];       /* dice per link of each owner */
+} GraphKey;
+
+static int same_key(const GraphKey *a, const GraphKey *b)
+{
+    return a->nc == b->nc && a->nlinks == b->nlinks && a->n == b->n && a->owner_bits == b->owner_bits
+           && !memcmp(a->owner, b->owner, (size_t)a->nlinks)
+           && !memcmp(a->cost_of, b->cost_of, (size_t)a->n * sizeof(int64_t))
+           && !memcmp(a->ends, b->ends, 2 * (size_t)a->nlinks);
+}
+
+typedef struct {
+    int used;
+    uint64_t stamp; /* last use: the least recently used graph is replaced */
+    GraphKey key;   /* what the graph is built from */
+    /* the graph */
+    Step pool[2 * MAXLINKS];
     Step *steps[MAXC];
     int nsteps[MAXC];
     uint64_t nbrmask[MAXC];
-    int64_t cheapest[MAXC][MAXC];
+    int32_t cheapest[MAXC][MAXC]; /* set where nbrmask has the neighbour */
+    /* _cheapest_rest per set of wanting cities, the last NRESTS asked for */
+    Rest rests[NRESTS];
+    int nrests, next_rest;
 } Graph;
 
-/* _cheapest_rest: per city the fewest dice on to a city of wmask, -1 where none is reachable
-   (the distances are Dijkstra's, whatever order ties are taken in) */
-static void cheapest_rest(const Graph *g, uint64_t wmask, int64_t *rest)
+static Graph graphs[NGRAPHS];
+static uint64_t graph_clock;
+
+/* _route_graph into g for its key */
+static void build_graph(Graph *g)
 {
-    int64_t dist[MAXC];
-    int done[MAXC];
-    for (int c = 0; c < g->nc; c++) {
-        dist[c] = (wmask >> c & 1) ? 0 : -1;
-        done[c] = 0;
-        rest[c] = -1;
+    const GraphKey *k = &g->key;
+    int nc = k->nc, owner_bits = k->owner_bits;
+    const unsigned char *ab = k->ends;
+    /* each city's steps in link order: count first, then fill */
+    int count[MAXC] = {0};
+    for (int i = 0; i < k->nlinks; i++)
+        if (k->owner[i] >= 0) {
+            count[ab[2 * i]]++;
+            count[ab[2 * i + 1]]++;
+        }
+    Step *at = g->pool;
+    for (int c = 0; c < nc; c++) {
+        g->steps[c] = at;
+        g->nsteps[c] = 0;
+        g->nbrmask[c] = 0;
+        at += count[c];
     }
-    for (;;) {
-        int best = -1;
-        for (int c = 0; c < g->nc; c++)
-            if (!done[c] && dist[c] >= 0 && (best < 0 || dist[c] < dist[best]))
-                best = c;
-        if (best < 0)
-            break;
-        done[best] = 1;
-        rest[best] = dist[best];
-        uint64_t m = g->nbrmask[best];
-        while (m) {
-            int b = __builtin_ctzll(m);
-            m &= m - 1;
-            int64_t d = dist[best] + g->cheapest[best][b];
-            if (!done[b] && (dist[b] < 0 || d < dist[b]))
-                dist[b] = d;
+    for (int i = 0; i < k->nlinks; i++) {
+        int o = k->owner[i];
+        if (o < 0)
+            continue;
+        int32_t cost = (int32_t)k->cost_of[o];
+        uint64_t one = (uint64_t)1 << (owner_bits * o);
+        for (int dir = 0; dir < 2; dir++) {
+            int a = ab[2 * i + dir], b = ab[2 * i + 1 - dir];
+            int dup = 0;
+            for (int s = 0; s < g->nsteps[a]; s++)
+                if (g->steps[a][s].b == b && g->steps[a][s].one == one) {
+                    dup = 1;
+                    break;
+                }
+            if (!dup) {
+                Step *st = &g->steps[a][g->nsteps[a]++];
+                st->b = (int8_t)b;
+                st->link = (int8_t)i;
+                st->cost = cost;
+                st->one = one;
+            }
+            if (!(g->nbrmask[a] >> b & 1) || cost < g->cheapest[a][b])
+                g->cheapest[a][b] = cost;
+            g->nbrmask[a] |= (uint64_t)1 << b;
         }
     }
+    g->nrests = g->next_rest = 0;
+}
+
+/* the kept graph of key k (its link ends cities: prepare checked them), built into the least
+   recently used place if none */
+static Graph *graph_for(const GraphKey *k)
+{
+    graph_clock++;
+    Graph *old = &graphs[0];
+    for (int j = 0; j < NGRAPHS; j++) {
+        Graph *g = &graphs[j];
+        if (g->used && same_key(&g->key, k)) {
+            g->stamp = graph_clock;
+            return g;
+        }
+        if (!g->used || (old->used && g->stamp < old->stamp))
+            old = g;
+    }
+    old->key = *k;
+    build_graph(old);
+    old->used = 1;
+    old->stamp = graph_clock;
+    return old;
+}
+
+/* _cheapest_rest: per city the fewest dice on to a city of wmask, -1 where none is reachable
+   (the distances are Dijkstra's, whatever order ties are taken in); kept with the graph */
+static const int64_t *cheapest_rest(Graph *g, uint64_t wmask)
+{
+    for (int j = 0; j < g->nrests; j++)
+        if (g->rests[j].wmask == wmask)
+            return g->rests[j].rest;
+    Rest *out = &g->rests[g->next_rest];
+    g->next_rest = (g->next_rest + 1) % NRESTS;
+    if (g->nrests < NRESTS)
+        g->nrests++;
+    out->wmask = wmask;
+    int64_t *rest = out->rest;
+    int64_t dist[MAXC];
+    for (int c = 0; c < g->key.nc; c++) {
+        rest[c] = -1;
+        dist[c] = 0;
+    }
+    uint64_t open = wmask, done = 0; /* open: cities reached, not yet done, at dist */
+    while (open) {
+        uint64_t m = open;
+        int best = __builtin_ctzll(m);
+        for (m &= m - 1; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (dist[c] < dist[best])
+                best = c;
+        }
+        open &= ~((uint64_t)1 << best);
+        done |= (uint64_t)1 << best;
+        rest[best] = dist[best];
+        for (m = g->nbrmask[best] & ~done; m; m &= m - 1) {
+            int b = __builtin_ctzll(m);
+            int64_t d = dist[best] + g->cheapest[best][b];
+            if (!(open >> b & 1) || d < dist[b]) {
+                dist[b] = d;
+                open |= (uint64_t)1 << b;
+            }
+        }
+    }
+    return rest;
 }
 
 typedef struct {
     Vec stack, nodes, found;
     Set keys, repeats;
 } Work;
+
+/* the walk's buffers, kept between calls (a call made while they are in use, as from a finalizer
+   run by an allocation, takes fresh ones); given back past these sizes */
+static Work kept_work;
+static int kept_busy;
+#define KEEP_ITEMS 4096
+#define KEEP_NODES 65536
+
+static void work_free(Work *w)
+{
+    free(w->stack.p);
+    free(w->nodes.p);
+    free(w->found.p);
+    set_free(&w->keys);
+    set_free(&w->repeats);
+    memset(w, 0, sizeof *w);
+}
 
 /* _walk from one cargo marker: appends to w->found the first path of each new outcome; 0, or -1
    out of memory */
@@ -336,264 +681,361 @@ static PyObject *path_list(const Work *w, const Found *f)
     return out;
 }
 
-/* the colour index of a colour name (0..NCOLOURS-1): 1, 0 unknown, -1 error */
-static int colour_of(PyObject *colour_index, PyObject *name, int *out)
+/* an argument that must be an int (as PyArg_ParseTuple's "i"): 0, or -1 with TypeError or
+   OverflowError set */
+static int int_arg(PyObject *v, int *out)
 {
-    PyObject *v = PyDict_GetItemWithError(colour_index, name); /* borrowed */
-    if (!v)
-        return PyErr_Occurred() ? -1 : 0;
-    long long x;
-    int r = as_ll(v, 0, NCOLOURS - 1, &x);
-    if (r > 0)
-        *out = (int)x;
-    return r;
+    if (!PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "expected an int, not %.100s", Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    long x = PyLong_AsLong(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (x < INT32_MIN || x > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "an int argument is out of range");
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
 }
 
-static PyObject *routes_search(PyObject *self, PyObject *args)
+static int typed_arg(PyObject *v, PyTypeObject *type)
+{
+    if (Py_IS_TYPE(v, type) || PyType_IsSubtype(Py_TYPE(v), type))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "expected %.50s, not %.100s", type->tp_name, Py_TYPE(v)->tp_name);
+    return -1;
+}
+
+/* one walk to make: a cargo marker's city and colour (its index, and the name as the state holds
+   it, held) */
+typedef struct {
+    int origin, ci;
+    PyObject *colour;
+} Walk;
+
+/* what prepare read from the state, for search: the links' ends and owners, the cities wanting
+   each colour, and the walks in order */
+typedef struct {
+    PyObject_VAR_HEAD /* ob_size: the walks */
+    int nc, nlinks, n, owner_bits, seat;
+    PyObject *ends; /* bytes, held */
+    int8_t owner[MAXLINKS];
+    uint64_t wanting[NCOLOURS];
+    Walk walks[1];
+} Prepared;
+
+static void prepared_dealloc(PyObject *self)
+{
+    Prepared *p = (Prepared *)self;
+    Py_XDECREF(p->ends);
+    for (Py_ssize_t k = 0; k < Py_SIZE(p); k++)
+        Py_XDECREF(p->walks[k].colour);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyTypeObject PreparedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rolling.games.freight._routes.Prepared",
+    .tp_basicsize = offsetof(Prepared, walks),
+    .tp_itemsize = sizeof(Walk),
+    .tp_dealloc = prepared_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A state's links, demand and cargo markers as routes.enumerate_routes' compiled search reads them.",
+};
+
+/* _could_route for one walk: whether a route could start it at any price. Its cities but the last
+   are reached from the origin without entering a city that wants the cargo (`inner`), its last
+   one wants it, and one of its links is the seat's: so some wanting city but the origin borders
+   `inner`, and some link of the seat joins a city of `inner` to one of `inner` or a wanting one. */
+static int walk_could_route(const uint64_t *nbr, const uint64_t *mine, int origin, uint64_t wmask)
+{
+    uint64_t inner = (uint64_t)1 << origin, touch = 0, frontier = inner;
+    while (frontier) {
+        uint64_t nxt = 0;
+        for (; frontier; frontier &= frontier - 1)
+            nxt |= nbr[__builtin_ctzll(frontier)];
+        touch |= nxt;
+        frontier = nxt & ~wmask & ~inner;
+        inner |= frontier;
+    }
+    if (!(touch & wmask & ~((uint64_t)1 << origin)))
+        return 0;
+    for (uint64_t m = inner; m; m &= m - 1)
+        if (mine[__builtin_ctzll(m)] & (inner | wmask))
+            return 1;
+    return 0;
+}
+
+static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    PyObject *ends, *owner, *costs, *rings, *cargo, *colour_index, *cap_o, *avail_o, *slack_o;
-    int nc, phase, seat, owner_bits;
-    if (!PyArg_ParseTuple(args, "O!iO!O!O!iO!O!OiOOi:search", &PyBytes_Type, &ends, &nc, &PyList_Type, &owner,
-                          &PyTuple_Type, &costs, &PyList_Type, &rings, &phase, &PyList_Type, &cargo, &PyDict_Type,
-                          &colour_index, &cap_o, &seat, &avail_o, &slack_o, &owner_bits))
+    if (nargs != 10) {
+        PyErr_Format(PyExc_TypeError, "prepare() takes 10 arguments (%zd given)", nargs);
         return NULL;
-    PyObject *result = NULL;
-    Graph *g = NULL;
-    Step *pool = NULL;
-    Work w;
-    memset(&w, 0, sizeof w);
-    w.stack.size = sizeof(Entry);
-    w.nodes.size = sizeof(PathNode);
-    w.found.size = sizeof(Found);
-    /* origin and colour of each walk's first found route, in walk order */
-    int walk_origin[MAXC * NCOLOURS];
-    PyObject *walk_colour[MAXC * NCOLOURS]; /* borrowed from cargo */
-    size_t walk_end[MAXC * NCOLOURS];
-    int nwalks = 0;
-    int r = 0;
-    long long cap, avail, slack;
+    }
+    PyObject *ends = args[0], *owner = args[2], *rings = args[4], *cargo = args[6], *colour_index = args[7];
+    int nc, n, phase, seat, owner_bits;
+    if (typed_arg(ends, &PyBytes_Type) < 0 || int_arg(args[1], &nc) < 0 || typed_arg(owner, &PyList_Type) < 0
+        || int_arg(args[3], &n) < 0 || typed_arg(rings, &PyList_Type) < 0 || int_arg(args[5], &phase) < 0
+        || typed_arg(cargo, &PyList_Type) < 0 || typed_arg(colour_index, &PyDict_Type) < 0
+        || int_arg(args[8], &seat) < 0 || int_arg(args[9], &owner_bits) < 0)
+        return NULL;
     Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-    Py_ssize_t n = PyTuple_GET_SIZE(costs);
-    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > 127 || n < 1
+    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
         || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64 || seat < 0 || seat >= n
         || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
-        goto unfit;
-    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
-        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
-        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
-        goto unfit;
-    int64_t cost_of[64];
-    for (Py_ssize_t o = 0; o < n; o++) {
-        long long x;
-        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
-            goto unfit;
-        cost_of[o] = x;
-    }
+        Py_RETURN_NONE;
+    int r = 0;
 
-    /* _route_graph */
-    g = malloc(sizeof *g);
-    pool = malloc((size_t)(2 * nlinks + 1) * sizeof(Step));
-    if (!g || !pool) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    g->nc = nc;
+    /* the links: their owners, each city's neighbours over completed links and over the seat's */
     const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
-    /* each city's steps in link order: count first, then fill */
-    int count[MAXC] = {0};
-    int owner_of[128];
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC] = {0}, mine[MAXC] = {0};
+    const SmallRange owners = small_range(-1, n - 1);
     for (Py_ssize_t i = 0; i < nlinks; i++) {
         long long o;
-        if ((r = as_ll(PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+        if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
             goto unfit;
-        if (ab[2 * i] >= nc || ab[2 * i + 1] >= nc)
+        int a = ab[2 * i], b = ab[2 * i + 1];
+        if (a >= nc || b >= nc)
             goto unfit;
-        owner_of[i] = (int)o;
-        if (o >= 0) {
-            count[ab[2 * i]]++;
-            count[ab[2 * i + 1]]++;
-        }
-    }
-    {
-        Step *at = pool;
-        for (int c = 0; c < nc; c++) {
-            g->steps[c] = at;
-            g->nsteps[c] = 0;
-            g->nbrmask[c] = 0;
-            at += count[c];
-            for (int d = 0; d < nc; d++)
-                g->cheapest[c][d] = -1;
-        }
-    }
-    for (Py_ssize_t i = 0; i < nlinks; i++) {
-        int o = owner_of[i];
+        own[i] = (int8_t)o;
         if (o < 0)
             continue;
-        for (int dir = 0; dir < 2; dir++) {
-            int a = ab[2 * i + dir], b = ab[2 * i + 1 - dir];
-            int dup = 0;
-            for (int s = 0; s < g->nsteps[a]; s++)
-                if (g->steps[a][s].b == b && g->steps[a][s].one == (uint64_t)1 << (owner_bits * o)) {
-                    dup = 1;
-                    break;
-                }
-            if (!dup) {
-                Step *st = &g->steps[a][g->nsteps[a]++];
-                st->b = (int8_t)b;
-                st->link = (int8_t)i;
-                st->cost = (int32_t)cost_of[o];
-                st->one = (uint64_t)1 << (owner_bits * o);
-            }
-            g->nbrmask[a] |= (uint64_t)1 << b;
-            if (g->cheapest[a][b] < 0 || cost_of[o] < g->cheapest[a][b])
-                g->cheapest[a][b] = cost_of[o];
+        nbr[a] |= (uint64_t)1 << b;
+        nbr[b] |= (uint64_t)1 << a;
+        if (o == seat) {
+            mine[a] |= (uint64_t)1 << b;
+            mine[b] |= (uint64_t)1 << a;
         }
     }
 
-    /* the cities whose open rings want each colour */
+    Colours cs;
+    colours_read(&cs, colour_index);
+
+    /* the cities whose open rings want each colour (of the cities with completed links: no route
+       reaches another, and a search never looks at whether it wants the cargo) */
     uint64_t wanting[NCOLOURS] = {0};
+    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
     for (int c = 0; c < nc; c++) {
         PyObject *rs = PyList_GET_ITEM(rings, c);
         if (!PyList_Check(rs))
             goto unfit;
+        if (!nbr[c])
+            continue;
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
             PyObject *ring = PyList_GET_ITEM(rs, k);
             if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
                 goto unfit;
             long long ph;
-            if ((r = as_ll(PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
+            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
                 goto unfit;
             if (ph > phase)
                 continue;
-            int sat = PyObject_IsTrue(PyList_GET_ITEM(ring, 2));
+            PyObject *sat_o = PyList_GET_ITEM(ring, 2);
+            int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
             if (sat < 0)
-                goto fail;
+                return NULL;
             if (sat)
                 continue;
             int ci;
-            r = colour_of(colour_index, PyList_GET_ITEM(ring, 0), &ci);
+            r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
             if (r < 0)
-                goto fail;
+                return NULL;
             if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
                 wanting[ci] |= (uint64_t)1 << c;
         }
     }
 
-    /* the walks: cargo markers in city order, each city's colours in the order first held */
-    if (!set_init(&w.keys, 64) || !set_init(&w.repeats, 256)) {
-        PyErr_NoMemory();
-        goto fail;
-    }
-    int64_t rests[NCOLOURS][MAXC];
-    int rest_done[NCOLOURS] = {0};
-    int own_shift = owner_bits * seat;
-    uint64_t own_mask = ((uint64_t)1 << owner_bits) - 1;
+    /* the walks: cargo markers in city order (of the cities with completed links), each city's
+       colours in the order first held (that some city wants) */
+    Walk walks[MAXC * NCOLOURS];
+    int nwalks = 0, could = 0;
     for (int origin = 0; origin < nc; origin++) {
         PyObject *held = PyList_GET_ITEM(cargo, origin);
         if (!PyList_Check(held))
             goto unfit;
-        if (!PyList_GET_SIZE(held) || !g->nsteps[origin])
+        if (!nbr[origin])
             continue;
         unsigned walked = 0;
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
             PyObject *colour = PyList_GET_ITEM(held, k);
             int ci;
-            r = colour_of(colour_index, colour, &ci);
+            r = colour_of(&cs, colour, &ci);
             if (r < 0)
-                goto fail;
+                return NULL;
             if (!r)
                 goto unfit;
             if (walked >> ci & 1)
                 continue;
             walked |= 1u << ci;
-            uint64_t wmask = wanting[ci];
-            if (!wmask)
+            if (!wanting[ci])
                 continue;
-            if (!rest_done[ci]) {
-                cheapest_rest(g, wmask, rests[ci]);
-                rest_done[ci] = 1;
-            }
-            if (rests[ci][origin] < 0)
-                continue;
-            if (walk(g, &w, origin, wmask, rests[ci], cap, own_shift, own_mask, slack) < 0) {
-                PyErr_NoMemory();
-                goto fail;
-            }
-            walk_origin[nwalks] = origin;
-            walk_colour[nwalks] = colour;
-            walk_end[nwalks] = w.found.n;
+            walks[nwalks].origin = origin;
+            walks[nwalks].ci = ci;
+            walks[nwalks].colour = colour;
             nwalks++;
+            could = could || walk_could_route(nbr, mine, origin, wanting[ci]);
+        }
+    }
+    if (!could)
+        Py_RETURN_FALSE;
+
+    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, nwalks);
+    if (!p)
+        return NULL;
+    p->nc = nc;
+    p->nlinks = (int)nlinks;
+    p->n = n;
+    p->owner_bits = owner_bits;
+    p->seat = seat;
+    Py_INCREF(ends);
+    p->ends = ends;
+    memcpy(p->owner, own, (size_t)nlinks);
+    memcpy(p->wanting, wanting, sizeof wanting);
+    for (int k = 0; k < nwalks; k++) {
+        p->walks[k] = walks[k];
+        Py_INCREF(walks[k].colour);
+    }
+    return (PyObject *)p;
+unfit:
+    if (r < 0 || PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE; /* does not fit: search in Python */
+}
+
+static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
+    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
+        return NULL;
+    const Prepared *p = (const Prepared *)args[0];
+    int r = 0;
+    long long cap, avail, slack;
+    if (PyTuple_GET_SIZE(costs) != p->n)
+        Py_RETURN_NONE;
+    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
+        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
+        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
+        goto unfit;
+
+    /* the graph's key: the map's link ends, the links' owners, the dice per owner's link */
+    GraphKey key;
+    key.nc = p->nc;
+    key.nlinks = p->nlinks;
+    key.n = p->n;
+    key.owner_bits = p->owner_bits;
+    for (Py_ssize_t o = 0; o < p->n; o++) {
+        long long x;
+        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
+            goto unfit;
+        key.cost_of[o] = x;
+    }
+    memcpy(key.ends, PyBytes_AS_STRING(p->ends), 2 * (size_t)p->nlinks);
+    memcpy(key.owner, p->owner, (size_t)p->nlinks);
+
+    /* from here on nothing calls Python (which could ask for another search, and replace the
+       graph in use) until the routes are made */
+    PyObject *result = NULL;
+    Work local;
+    Work *w = &local;
+    memset(&local, 0, sizeof local);
+    if (!kept_busy) {
+        w = &kept_work;
+        kept_busy = 1;
+    }
+    w->stack.size = sizeof(Entry);
+    w->nodes.size = sizeof(PathNode);
+    w->found.size = sizeof(Found);
+    w->stack.n = w->nodes.n = w->found.n = 0;
+    Py_ssize_t nwalks = Py_SIZE(p);
+    size_t walk_end[MAXC * NCOLOURS]; /* each walk's routes end there in w->found */
+    if (nwalks) {
+        Graph *g = graph_for(&key);
+        if (!set_ready(&w->keys, 64) || !set_ready(&w->repeats, 256)) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        int own_shift = p->owner_bits * p->seat;
+        uint64_t own_mask = ((uint64_t)1 << p->owner_bits) - 1;
+        for (Py_ssize_t k = 0; k < nwalks; k++) {
+            int origin = p->walks[k].origin;
+            uint64_t wmask = p->wanting[p->walks[k].ci];
+            if (g->nsteps[origin]) {
+                const int64_t *rest = cheapest_rest(g, wmask);
+                if (rest[origin] >= 0 && walk(g, w, origin, wmask, rest, cap, own_shift, own_mask, slack) < 0) {
+                    PyErr_NoMemory();
+                    goto done;
+                }
+            }
+            walk_end[k] = w->found.n;
         }
     }
 
-    result = PyList_New((Py_ssize_t)w.found.n);
+    result = PyList_New((Py_ssize_t)w->found.n);
     if (!result)
-        goto fail;
-    {
-        size_t j = 0;
-        for (int k = 0; k < nwalks; k++) {
-            PyObject *o = NULL, *d = NULL, *path = NULL, *cost = NULL;
-            for (; j < walk_end[k]; j++) {
-                const Found *f = (const Found *)w.found.p + j;
-                o = PyLong_FromLong(walk_origin[k]);
-                d = PyLong_FromLong(f->dest);
-                path = path_list(&w, f);
-                int64_t price = f->base - avail;
-                cost = PyLong_FromLongLong(price > 1 ? price : 1);
-                if (!o || !d || !path || !cost) {
-                    Py_XDECREF(o);
-                    Py_XDECREF(d);
-                    Py_XDECREF(path);
-                    Py_XDECREF(cost);
-                    goto fail;
-                }
-                PyObject *t = PyTuple_New(5);
-                if (!t) {
-                    Py_DECREF(o);
-                    Py_DECREF(d);
-                    Py_DECREF(path);
-                    Py_DECREF(cost);
-                    goto fail;
-                }
-                Py_INCREF(walk_colour[k]);
-                PyTuple_SET_ITEM(t, 0, o);
-                PyTuple_SET_ITEM(t, 1, walk_colour[k]);
-                PyTuple_SET_ITEM(t, 2, d);
-                PyTuple_SET_ITEM(t, 3, path);
-                PyTuple_SET_ITEM(t, 4, cost);
-                PyList_SET_ITEM(result, (Py_ssize_t)j, t);
+        goto done;
+    size_t j = 0;
+    for (Py_ssize_t k = 0; k < nwalks; k++) {
+        for (; j < walk_end[k]; j++) {
+            const Found *f = (const Found *)w->found.p + j;
+            int64_t price = f->base - avail;
+            PyObject *t = PyTuple_New(5);
+            if (!t) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyList_SET_ITEM(result, (Py_ssize_t)j, t);
+            Py_INCREF(p->walks[k].colour);
+            PyTuple_SET_ITEM(t, 1, p->walks[k].colour);
+            PyObject *o = PyLong_FromLong(p->walks[k].origin), *d = PyLong_FromLong(f->dest), *path = path_list(w, f),
+                     *cost = PyLong_FromLongLong(price > 1 ? price : 1);
+            /* each set, NULL or not: a tuple's NULL items are skipped when it is freed */
+            PyTuple_SET_ITEM(t, 0, o);
+            PyTuple_SET_ITEM(t, 2, d);
+            PyTuple_SET_ITEM(t, 3, path);
+            PyTuple_SET_ITEM(t, 4, cost);
+            if (!o || !d || !path || !cost) {
+                Py_CLEAR(result);
+                goto done;
             }
         }
     }
-    goto out;
+done:
+    if (w == &kept_work) {
+        if (w->stack.cap > KEEP_ITEMS || w->nodes.cap > KEEP_NODES || w->found.cap > KEEP_ITEMS
+            || w->keys.cap > KEEP_ITEMS || w->repeats.cap > KEEP_ITEMS)
+            work_free(w);
+        kept_busy = 0;
+    } else {
+        work_free(w);
+    }
+    return result;
 unfit:
     if (r < 0 || PyErr_Occurred())
-        goto fail;
-    goto out;
-fail:
-    Py_CLEAR(result);
-out:
-    free(pool);
-    free(g);
-    free(w.stack.p);
-    free(w.nodes.p);
-    free(w.found.p);
-    set_free(&w.keys);
-    set_free(&w.repeats);
-    if (!result && !PyErr_Occurred())
-        Py_RETURN_NONE; /* does not fit: search in Python */
-    return result;
+        return NULL;
+    Py_RETURN_NONE; /* does not fit: search in Python */
 }
 
 static PyMethodDef methods[] = {
-    {"search", routes_search, METH_VARARGS,
-     "search(ends, nc, owner, costs, rings, phase, cargo, colour_index, cap, seat, avail, slack, owner_bits)\n"
-     "-> list | None\n\n"
-     "routes.enumerate_routes' search compiled (its graph, cheapest rests and walks): the routes as\n"
-     "(origin, colour, dest, path, cost) tuples in the same order. None where the search's numbers do\n"
-     "not fit in fixed-width integers or the arguments are not shaped as a game state's (search it in\n"
-     "Python)."},
+    {"prepare", (PyCFunction)(void (*)(void))routes_prepare, METH_FASTCALL,
+     "prepare(ends, nc, owner, n, rings, phase, cargo, colour_index, seat, owner_bits) -> Prepared | False | None\n\n"
+     "What routes.enumerate_routes' compiled search reads from the state (the links' owners, the\n"
+     "cities wanting each colour, the walks to make), for search(); False where routes._could_route\n"
+     "is: no route at any price; None where the numbers do not fit in fixed-width integers or the\n"
+     "arguments are not shaped as a game state's (search it in Python)."},
+    {"search", (PyCFunction)(void (*)(void))routes_search, METH_FASTCALL,
+     "search(prepared, costs, cap, avail, slack) -> list | None\n\n"
+     "routes._search_py compiled (its graph, cheapest rests and walks) for the state prepare() read:\n"
+     "the routes as (origin, colour, dest, path, cost) tuples in the same order. None where the\n"
+     "numbers do not fit (search it in Python)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -602,4 +1044,14 @@ static struct PyModuleDef module = {
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__routes(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__routes(void)
+{
+    for (int x = SMALL_LO; x <= SMALL_HI; x++)
+        if (!(small_ints[x - SMALL_LO] = PyLong_FromLong(x)))
+            return NULL;
+    small_ints_place();
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddType(m, &PreparedType) < 0)
+        Py_CLEAR(m);
+    return m;
+}

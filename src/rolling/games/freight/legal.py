@@ -256,9 +256,8 @@ def route_move(state, seat: int, route: tuple) -> EstablishRoute:
     """The EstablishRoute move of one ``(origin, colour, dest, path, cost)`` of
     :func:`routes.enumerate_routes`."""
     origin, colour, dest, path, _cost = route
-    links = state.map.links
     cities = state.map.cities
-    return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, ",".join(str(links[i].id) for i in path))
+    return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, routes.path_text(state, path))
 
 
 def station_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:

@@ -26,9 +26,10 @@ from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spe
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
+    from ._routes import prepare as _compiled_prepare
     from ._routes import search as _compiled_search
 except ImportError:  # installed where no C compiler was found
-    _compiled_search = None
+    _compiled_prepare = _compiled_search = None
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -75,6 +76,7 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
             on the way that wants this cargo, a wrong end, or no link of your own.
     """
     links = state.map.links
+    owner = state.owner
     if not path:
         raise IllegalAction(RULE, "a route needs at least one link")
     seen = {origin}
@@ -83,7 +85,8 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
     own = False
     for k, i in enumerate(path):
         ln = links[i]
-        if state.owner[i] < 0:
+        o = owner[i]
+        if o < 0:
             raise IllegalAction(RULE, f"link {ln.id} is not a completed link")
         if city not in (ln.a, ln.b):
             raise IllegalAction(RULE, f"link {ln.id} does not leave {state.map.cities[city].name}")
@@ -93,8 +96,8 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
         seen.add(city)
         if k < len(path) - 1 and state.open_demand(city, colour):
             raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
-        own = own or state.owner[i] == seat
-        base += link_cost(state, seat, i)
+        own = own or o == seat
+        base += owner_link_cost(state, seat, o)  # link_cost(state, seat, i)
     if city != dest:
         raise IllegalAction(RULE, f"the path ends at {state.map.cities[city].name}, not {state.map.cities[dest].name}")
     if not own:
@@ -115,10 +118,7 @@ def parse_path(state, text: str) -> list[int]:
     The paths read are kept per map (a path's text means the same links on the same map): the
     listing writes each route's path as text and the research codec and ``apply`` read it back,
     most of it the same few hundred paths (issue 34)."""
-    m = state.map
-    known = _PATHS.get(id(m))
-    if known is None or known[0] is not m:
-        known = _PATHS[id(m)] = (m, {})
+    known = _known_paths(state.map)
     path = known[1].get(text)
     if path is None:
         out = []
@@ -133,8 +133,35 @@ def parse_path(state, text: str) -> list[int]:
     return list(path)
 
 
-#: map id -> (the map, {path text: link indices}) for :func:`parse_path`; at most
-#: :data:`_PATHS_KEPT` paths per map are kept (texts typed by people could be any)
+def path_text(state, path) -> str:
+    """``path`` (link indices) as an EstablishRoute writes it: the printed link ids, ``"31,24"``.
+
+    Where reading the text back gives the path (each link's printed id its own whole number), the
+    text is kept for :func:`parse_path`: a listed route is read back when it is made (issue 34)."""
+    links = state.map.links
+    text = ",".join([str(links[i].id) for i in path])
+    known = _known_paths(state.map)
+    if known[2] and len(known[1]) < _PATHS_KEPT and text not in known[1]:
+        known[1][text] = tuple(path)
+    return text
+
+
+def _known_paths(m) -> tuple:
+    """``(m, {path text: link indices}, whether path_text may add to them)`` for map ``m``: it may
+    where each link ``i`` is ``links[i]`` and has a distinct printed id written in digits, so that
+    :func:`parse_path` reads its text back as ``i``."""
+    known = _PATHS.get(id(m))
+    if known is None or known[0] is not m:
+        ids = [ln.id for ln in m.links]
+        plain = (all(ln.index == i for i, ln in enumerate(m.links)) and len(set(ids)) == len(ids)
+                 and all(type(n) is int and n >= 0 for n in ids))
+        known = _PATHS[id(m)] = (m, {}, plain)
+    return known
+
+
+#: map id -> (the map, {path text: link indices}, whether path_text adds to them) for
+#: :func:`parse_path` and :func:`path_text`; at most :data:`_PATHS_KEPT` paths per map are kept
+#: (texts typed by people could be any)
 _PATHS: dict[int, tuple] = {}
 _PATHS_KEPT = 50_000
 
@@ -264,34 +291,120 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
 
     The search runs compiled (the optional C extension ``_routes``, :func:`compiled`) where it was
     built and its numbers fit, else in Python (:func:`_search_py`, the reference): the same routes
-    in the same order either way (issue 34).
+    in the same order either way (issue 34). Compiled, it first tells, before the seat's dice are
+    counted, whether any route could be made at any price (:func:`_could_route`, the reference:
+    most often none can, the seat's links being away from the cargo and demand); in Python that
+    costs more than it saves, and the search finds none anyway.
     """
-    if state.routes_done >= 2 or state.saturation <= 0:
+    done = state.routes_done
+    if done >= 2 or state.saturation <= 0:
         return []
     p = state.players[seat]
-    second = state.routes_done == 1
+    second = done == 1
     if second and not any(f == "route" for f, s in zip(p.dice, p.spent, strict=True) if not s):
         return []
     if p.links_owned == 0:
         return []
+    n = state.n
+    # compiled(), read here at each listing: None where not compiled or the numbers do not fit
+    ready = _prepare_c(state, seat, n) if _compiled_prepare is not None and not payways._PURE else None
+    if ready is False:
+        return []
     budget = generic_budget(p, "route", second)
     if budget <= 0:
         return []
-    cap = budget + p.stations - state.stations_used
     avail = p.stations - state.stations_used
-    costs = tuple(owner_link_cost(state, seat, o) for o in range(state.n))
-    if compiled():
-        got = _search_c(state, seat, cap, avail, costs)
+    cap = budget + avail
+    costs = tuple([owner_link_cost(state, seat, o) for o in range(n)])
+    if ready is not None:
+        got = _compiled_search(ready, costs, cap, avail, REACH_SLACK)
         if got is not None:
             return got
     return _search_py(state, seat, cap, avail, costs)
 
 
+def _prepare_c(state, seat: int, n: int):
+    """The compiled :func:`_could_route` for ``seat`` among ``n`` owners: ``False`` where it is
+    false, else what the compiled search reads from the state, for :func:`_compiled_search`
+    (``None`` where its numbers do not fit its fixed-width integers: more than 64 cities, or too
+    many owners for the packed link counts)."""
+    m = state.map
+    return _compiled_prepare(_link_ends(m.name), len(m.cities), state.owner, n, state.rings, state.phase, state.cargo,
+                             COLOUR_INDEX, seat, _OWNER_BITS)
+
+
 def _search_c(state, seat: int, cap: int, avail: int, costs: tuple) -> list | None:
-    """:func:`_search_py` by the compiled search (``None`` where its numbers do not fit its
-    fixed-width integers: more than 64 cities, or too many owners for the packed link counts)."""
-    return _compiled_search(_link_ends(state.map.name), len(state.map.cities), state.owner, costs, state.rings,
-                            state.phase, state.cargo, COLOUR_INDEX, cap, seat, avail, REACH_SLACK, _OWNER_BITS)
+    """:func:`_search_py` by the compiled search, after its :func:`_could_route` (``[]`` where that
+    is false; ``None`` where the numbers do not fit, see :func:`_prepare_c`)."""
+    ready = _prepare_c(state, seat, len(costs))
+    if ready is None or ready is False:
+        return None if ready is None else []
+    return _compiled_search(ready, costs, cap, avail, REACH_SLACK)
+
+
+def _could_route(state, seat: int) -> bool:
+    """Whether ``seat`` could establish any major route at any price (C): ``False`` only where
+    :func:`_search_py` finds none at any cap. The compiled ``prepare`` answers the same.
+
+    A route from a cargo marker passes only cities that do not want its cargo (but its origin)
+    and ends at one that does, using a link of the seat's. So its cities but the last are among
+    those reached from the origin without entering a wanting city (``inner``), its last is a
+    wanting city (not the origin) next to one of them, and some link of the seat's joins a city of
+    ``inner`` to one of ``inner`` or a wanting one.
+    """
+    links = state.map.links
+    nc = len(state.map.cities)
+    nbr = [0] * nc  # each city's neighbours over completed links
+    mine = [0] * nc  # and over the seat's
+    for i, o in enumerate(state.owner):
+        if o < 0:
+            continue
+        a, b = links[i].a, links[i].b
+        nbr[a] |= 1 << b
+        nbr[b] |= 1 << a
+        if o == seat:
+            mine[a] |= 1 << b
+            mine[b] |= 1 << a
+    wanting = _wanting(state)
+    for origin, cargo in enumerate(state.cargo):
+        if not cargo or not nbr[origin]:
+            continue
+        for colour in dict.fromkeys(cargo):
+            wmask = wanting.get(colour, 0)
+            if not wmask:
+                continue
+            inner = frontier = 1 << origin
+            touch = 0
+            while frontier:
+                nxt = 0
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    nxt |= nbr[low.bit_length() - 1]
+                touch |= nxt
+                frontier = nxt & ~wmask & ~inner
+                inner |= frontier
+            if not touch & wmask & ~(1 << origin):
+                continue
+            m = inner
+            while m:
+                low = m & -m
+                m ^= low
+                if mine[low.bit_length() - 1] & (inner | wmask):
+                    return True
+    return False
+
+
+def _wanting(state) -> dict[str, int]:
+    """Per cargo colour, the bit mask of the cities with an open, unsaturated demand ring of it
+    (as :meth:`.state.FreightState.open_demand`)."""
+    phase = state.phase
+    wanting: dict[str, int] = {}
+    for city, rings in enumerate(state.rings):
+        for colour, ph, saturated in rings:
+            if ph <= phase and not saturated:
+                wanting[colour] = wanting.get(colour, 0) | 1 << city
+    return wanting
 
 
 def _search_py(state, seat: int, cap: int, avail: int, costs: tuple) -> list:
@@ -302,12 +415,7 @@ def _search_py(state, seat: int, cap: int, avail: int, costs: tuple) -> list:
     nc = len(nbrmask)
     own_shift = _OWNER_BITS * seat
     own_mask = (1 << _OWNER_BITS) - 1
-    phase = state.phase
-    wanting: dict[str, int] = {}
-    for city, rings in enumerate(state.rings):
-        for colour, ph, saturated in rings:
-            if ph <= phase and not saturated:
-                wanting[colour] = wanting.get(colour, 0) | 1 << city
+    wanting = _wanting(state)
     found: dict[tuple, tuple] = {}
     for origin, cargo in enumerate(state.cargo):
         if not cargo or not steps[origin]:
