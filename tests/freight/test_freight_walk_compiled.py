@@ -126,29 +126,31 @@ def test_pure_python_when_asked(map_name, players):
 
 
 @compiled
-@pytest.mark.parametrize("contracts, width", [
-    ((), 0),  # no build cut: two limbs
-    (((COLOURS[0], 3), (COLOURS[1], 2), (COLOURS[2], 4)), 1),  # seven cuts: three limbs
-    (((COLOURS[0], 3), (COLOURS[1], 2), (COLOURS[2], 4), (OCEAN, 2)), 2),  # fifteen cuts: four limbs
+@pytest.mark.parametrize("contracts, counts, width", [
+    ((), (1, 2, 1, 2, 1, 3, 2), 0),  # no build cut: one word
+    (((COLOURS[0], 3), (COLOURS[1], 2), (COLOURS[2], 4), (OCEAN, 2)), (1, 2, 1, 2, 1, 3, 2), 1),  # fifteen cuts: two
+    (((COLOURS[0], 3), (COLOURS[1], 2), (COLOURS[2], 4), (OCEAN, 2), (COLOURS[3], 5)), (3,) * 7, 2),  # 31 cuts: three
+    (((COLOURS[0], 3), (COLOURS[1], 2), (COLOURS[2], 4), (OCEAN, 2), (COLOURS[3], 5), (COLOURS[0], 4)),
+     (1, 2, 1, 2, 1, 3, 2), 3),  # 63 cuts: four words
 ])
-def test_each_width_of_the_compiled_walk_gives_the_python_fronts(contracts, width):
-    """Issue 34: the compiled walk holds a walk's partial states in the fewest 64-bit limbs its
-    numbers fit (two with no build cut, three with the seven cuts of three contracts, four with
-    the fifteen of four: ``_walk.walks_by_width`` counts them); each width gives the Python
-    walk's fronts, for contract prices (a colour die), any-dice prices, odd prices an any2 may
-    pay, and first and second major routes."""
+def test_each_width_of_the_compiled_walk_gives_the_python_fronts(contracts, counts, width):
+    """Issue 34: the compiled walk holds a walk's partial states in the fewest 64-bit words its
+    fields fit (each as wide as the walk's largest sum of it: one word with no build cut, two with
+    the fifteen cuts of four contracts, three and four with the 31 and 63 cuts of five and six,
+    ``_walk.walks_by_width`` counts them); each width gives the Python walk's fronts, for contract
+    prices (a colour die), any-dice prices, odd prices an any2 may pay, and first and second major
+    routes."""
     from rolling.games.freight import _walk
 
     a, b = COLOURS[0], COLOURS[1]
     keys = (("d", "wild", False), ("d", "any2", False), ("d", a, False), ("d", f"{a}/{b}", True), ("d", "route", False),
             ("m", 0), ("m", 2))
-    counts = (1, 2, 1, 2, 1, 3, 2)
     for colour, kind, second in ((None, "buy", False), (a, "buy", False), (OCEAN, "buy", False),
                                  (None, "route", False), (None, "route", True)):
         args = (keys, counts, colour, kind, second, contracts, 30, (1, 2, 3, 5))
         before = _walk.walks_by_width()
         got = payways._fronts_c(*args)
         after = _walk.walks_by_width()
-        assert [y - x for x, y in zip(before, after, strict=True)] == [int(k == width) for k in range(3)]
+        assert [y - x for x, y in zip(before, after, strict=True)] == [int(k == width) for k in range(4)]
         assert got == payways._fronts_py(*args), args
         assert any(got.values())

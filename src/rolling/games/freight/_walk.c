@@ -4,12 +4,20 @@
    `rolling.games.freight.payways._fronts_py` step for step (its set-up, the walk `_run` with
    `_choices`, the second walk of odd prices, the Pareto front of each price), with the same
    result: a dict price -> tuple of payments, each a tuple of tokens spent per class. See those
-   functions for what the packed integers mean. Python's integers are unbounded; here a partial
-   state is an unsigned integer of two, three or four 64-bit limbs (added with carries as Python
-   adds them; per walk the fewest that hold every sum the walk can make, so it is exact), a
-   payment and a key are 128-bit integers. A walk whose numbers do not fit (a partial
-   state of more than 248 bits, a payment of 127 bits or more, a price of 63 units or more)
-   returns None and the caller walks it in Python: the answers never depend on which one walked.
+   functions for what the packed integers mean.
+
+   A partial state holds the numbers of Python's packed state, each in a field only as wide as
+   the walk's largest sum of it needs: the flags in bits 0-6 (as Python's), the units paid in bits
+   7-12, then the wild symbols, worth, markers and units spent, the money, and what is spent off
+   each build cut, no field across two 64-bit words (most walks: one word; at most four). No field
+   of a walk's states can reach 2**10 (checked at set-up), so none of Python's fields carries into
+   the next: two partial payments share Python's state exactly when they share this one, and the
+   words add without carries. A complete payment's key is packed in one word the same way (see
+   Walk), and each price's front is kept as the payments are completed (see Front). A payment is
+   a 128-bit integer. A walk whose numbers do not fit (a sum of 2**10 or more, an item of a key of
+   2**9 or more, more than four words of fields, a payment of 127 bits or more, a price of 63
+   units or more) returns None and the caller walks it in Python: the answers never depend on
+   which one walked.
 
    The rules this serves are in payways.py; nothing here decides anything the Python walk does
    not. Built as an optional extension: where no C compiler is found the package installs without
@@ -22,96 +30,31 @@
 #include <string.h>
 
 typedef unsigned __int128 u128;
-typedef __int128 i128;
 
-#define LIMBS 4
-#define MAX_PS 248 /* the units paid sit above bit ps and stay under 64 */
-#define W 10       /* payways._W: the bits of one counted item */
+#define LIMBS 4 /* the most words of a partial state */
+#define W 10    /* payways._W: the bits of one counted item in Python's packing */
+#define PAID 7  /* the units paid: bits 7-12 of a state's first word (a price is under 64) */
+#define NITEMS 5
 
-/* A partial state is `nl` limbs of 64 bits, little end first: nl = 2, 3 or 4 per walk, the fewest
-   its numbers fit (most walks: two). The helpers are inlined into one walk per width, where `nl`
-   is a constant. */
+/* The helpers are inlined into one walk per width (`nl` words), where `nl` is a constant. */
 #define ALWAYS static inline __attribute__((always_inline))
-
-typedef struct {
-    uint64_t w[LIMBS];
-} S;
-
-ALWAYS void s_add(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
-{
-    if (nl == 2) { /* one 128-bit add (add, adc) */
-        u128 x, y;
-        memcpy(&x, a, sizeof(x));
-        memcpy(&y, b, sizeof(y));
-        x += y;
-        memcpy(r, &x, sizeof(x));
-        return;
-    }
-    u128 c = (u128)a[0] + b[0];
-    r[0] = (uint64_t)c;
-    c = (c >> 64) + a[1] + b[1];
-    r[1] = (uint64_t)c;
-    if (nl > 2) {
-        c = (c >> 64) + a[2] + b[2];
-        r[2] = (uint64_t)c;
-    }
-    if (nl > 3) {
-        c = (c >> 64) + a[3] + b[3];
-        r[3] = (uint64_t)c;
-    }
-}
-
-/* bits [lo, lo + n) of a, 0 < n <= 64 */
-ALWAYS uint64_t s_bits(const uint64_t *a, int lo, int n, int nl)
-{
-    int i = lo >> 6, o = lo & 63;
-    uint64_t v = i < nl ? a[i] >> o : 0;
-    if (o && i + 1 < nl)
-        v |= a[i + 1] << (64 - o);
-    return n >= 64 ? v : v & (((uint64_t)1 << n) - 1);
-}
-
-/* bits [67, 195) of a: the fields of the first twelve build cuts (payways: `ns >> first`) */
-ALWAYS u128 s_cut_bits(const uint64_t *a, int nl)
-{
-    uint64_t lo = a[1] >> 3 | (nl > 2 ? a[2] << 61 : 0);
-    uint64_t hi = nl > 2 ? (a[2] >> 3 | (nl > 3 ? a[3] << 61 : 0)) : 0;
-    return (u128)hi << 64 | lo;
-}
 
 ALWAYS int s_eq(const uint64_t *a, const uint64_t *b, int nl)
 {
-    return a[0] == b[0] && a[1] == b[1] && (nl < 3 || a[2] == b[2]) && (nl < 4 || a[3] == b[3]);
+    return a[0] == b[0] && (nl < 2 || a[1] == b[1]) && (nl < 3 || a[2] == b[2]) && (nl < 4 || a[3] == b[3]);
 }
 
-static inline uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 33;
-    return h;
-}
-
+/* multiplicative hashing: the top bits of the product are the slot */
 ALWAYS uint64_t s_hash(const uint64_t *a, int nl)
 {
-    uint64_t h = a[0] * 0x9E3779B97F4A7C15ULL ^ a[1] * 0xC2B2AE3D27D4EB4FULL;
+    uint64_t h = a[0];
+    if (nl > 1)
+        h ^= a[1] * 0xC2B2AE3D27D4EB4FULL;
     if (nl > 2)
         h ^= a[2] * 0x165667B19E3779F9ULL;
     if (nl > 3)
         h ^= a[3] * 0x27D4EB2F165667C5ULL;
-    return mix(h);
-}
-
-/* value << sh as a state (value < 2**64, sh < 256) */
-static inline S s_shifted(uint64_t value, int sh)
-{
-    S r = {{0, 0, 0, 0}};
-    int i = sh >> 6, o = sh & 63;
-    if (i < LIMBS)
-        r.w[i] = value << o;
-    if (o && i + 1 < LIMBS)
-        r.w[i + 1] = value >> (64 - o);
-    return r;
+    return h * 0x9E3779B97F4A7C15ULL;
 }
 
 /* ---- Python integers in and out ---- */
@@ -164,10 +107,30 @@ static int to_limbs(PyObject *v, uint64_t *out, int limbs)
     return 1;
 }
 
-static int to_s(PyObject *v, S *out) { return to_limbs(v, out->w, LIMBS); }
-
-static int to_i64(PyObject *v, int64_t *out)
+/* An exact int of one digit read in place (the counts, prices and bits of a call are all
+   small): 1 read, 0 ask the slow way. */
+ALWAYS int small_int(PyObject *v, int64_t *out)
 {
+    if (!PyLong_CheckExact(v))
+        return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)v))
+        return 0;
+    *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)v);
+    return 1;
+#else
+    Py_ssize_t size = Py_SIZE(v);
+    if (size < -1 || size > 1)
+        return 0;
+    *out = size * (int64_t)((PyLongObject *)v)->ob_digit[0];
+    return 1;
+#endif
+}
+
+ALWAYS int to_i64(PyObject *v, int64_t *out)
+{
+    if (small_int(v, out))
+        return 1;
     if (!PyLong_Check(v)) {
         PyErr_SetString(PyExc_TypeError, "_walk.run: an int was expected");
         return -1;
@@ -182,18 +145,70 @@ static int to_i64(PyObject *v, int64_t *out)
     return 1;
 }
 
+/* the ints 0..63 (a payment's digits), held from import */
+static PyObject *digits[64];
+
+/* The payments made lately (a tuple of tokens spent per class, from its digits), by their
+   digits: the same payments recur walk after walk (three in four), and a tuple of ints does not
+   change, so one tuple serves them all. A payment takes its slot over from the one there. */
+#define PAYMENTS_BITS 10
+static struct {
+    PyObject *tup; /* held */
+    u128 val;
+    int n, size;
+} payments[1 << PAYMENTS_BITS];
+
+/* the payment of digits `val` (`size` bits each, the first class highest) of `n` classes: a new
+   reference, NULL on error */
+static PyObject *payment(u128 val, Py_ssize_t n, int size)
+{
+    uint64_t h = ((uint64_t)val ^ (uint64_t)(val >> 64) * 0xC2B2AE3D27D4EB4FULL ^ (uint64_t)(n << 8 | size))
+                 * 0x9E3779B97F4A7C15ULL;
+    __typeof__(payments[0]) *m = &payments[h >> (64 - PAYMENTS_BITS)];
+    if (m->tup && m->val == val && m->n == n && m->size == size) {
+        Py_INCREF(m->tup);
+        return m->tup;
+    }
+    PyObject *pay = PyTuple_New(n);
+    if (!pay)
+        return NULL;
+    if (size * n <= 64) {
+        uint64_t v = (uint64_t)val, digit = size ? ((uint64_t)1 << size) - 1 : 0;
+        for (Py_ssize_t j = n - 1; j >= 0; j--, v = size ? v >> size : 0) {
+            PyObject *d = digits[v & digit];
+            Py_INCREF(d);
+            PyTuple_SET_ITEM(pay, j, d);
+        }
+    } else
+        for (Py_ssize_t j = 0; j < n; j++) {
+            PyObject *d = digits[(int)((val >> (size * (int)(n - 1 - j))) & (((u128)1 << size) - 1))];
+            Py_INCREF(d);
+            PyTuple_SET_ITEM(pay, j, d);
+        }
+    PyObject *old = m->tup;
+    Py_INCREF(pay);
+    m->tup = pay;
+    m->val = val;
+    m->n = (int)n;
+    m->size = size;
+    Py_XDECREF(old);
+    return pay;
+}
+
 /* ---- tables: a partial state -> its best payment so far (the largest) ---- */
 
 /* Open addressing over `slot` (0 empty, else an entry's index + 1); the entries lie packed in
-   order of arrival (keys of `nl` limbs each), so that a walk reads them and clears the table in
+   order of arrival (keys of `nl` words each), so that a walk reads them and clears the table in
    the time of its entries, not of its capacity. Kept from one walk to the next (grown, never
    shrunk): no allocation in most walks. */
 typedef struct {
     uint32_t *slot; /* cap */
-    uint64_t *key;  /* cap / 2 entries of up to LIMBS limbs */
+    uint64_t *key;  /* cap / 2 entries of up to LIMBS words */
     u128 *val;      /* cap / 2 */
+    uint64_t *aux;  /* cap / 2: what the walk keeps with a state (its part of a key, see Walk) */
     uint32_t *at;   /* each entry's slot, to clear it */
     size_t cap, n;
+    int shift; /* 64 - log2(cap): a hash's top bits are its slot */
 } Tab;
 
 static void tab_free(Tab *t)
@@ -201,32 +216,35 @@ static void tab_free(Tab *t)
     free(t->slot);
     free(t->key);
     free(t->val);
+    free(t->aux);
     free(t->at);
     memset(t, 0, sizeof(Tab));
 }
 
 /* an empty table of `cap` slots (a power of two), 0; -1 no memory (the table left empty) */
-static int tab_init(Tab *t, size_t cap)
+static int tab_init(Tab *t, size_t cap, int shift)
 {
     tab_free(t);
     size_t room = cap / 2 + 1;
     t->slot = calloc(cap, sizeof(uint32_t));
     t->key = malloc(room * LIMBS * sizeof(uint64_t));
     t->val = malloc(room * sizeof(u128));
+    t->aux = malloc(room * sizeof(uint64_t));
     t->at = malloc(room * sizeof(uint32_t));
-    if (!t->slot || !t->key || !t->val || !t->at) {
+    if (!t->slot || !t->key || !t->val || !t->aux || !t->at) {
         tab_free(t);
         return -1;
     }
     t->cap = cap;
+    t->shift = shift;
     return 0;
 }
 
 /* empty, ready for a walk; -1 no memory */
-static int tab_ready(Tab *t)
+static inline int tab_ready(Tab *t)
 {
     if (!t->cap)
-        return tab_init(t, 64);
+        return tab_init(t, 64, 58);
     for (size_t e = 0; e < t->n; e++)
         t->slot[t->at[e]] = 0;
     t->n = 0;
@@ -234,9 +252,10 @@ static int tab_ready(Tab *t)
 }
 
 /* twice the slots, the entries kept; -1 no memory (the table as it was) */
-ALWAYS int tab_grow(Tab *t, int nl)
+static int tab_grow(Tab *t, int nl)
 {
     size_t cap = t->cap * 2, room = cap / 2 + 1, m = cap - 1;
+    int shift = t->shift - 1;
     uint32_t *slot = calloc(cap, sizeof(uint32_t));
     uint64_t *key = realloc(t->key, room * LIMBS * sizeof(uint64_t));
     if (key)
@@ -244,15 +263,27 @@ ALWAYS int tab_grow(Tab *t, int nl)
     u128 *val = realloc(t->val, room * sizeof(u128));
     if (val)
         t->val = val;
+    uint64_t *aux = realloc(t->aux, room * sizeof(uint64_t));
+    if (aux)
+        t->aux = aux;
     uint32_t *at = realloc(t->at, room * sizeof(uint32_t));
     if (at)
         t->at = at;
-    if (!slot || !key || !val || !at) {
+    if (!slot || !key || !val || !aux || !at) {
         free(slot);
         return -1;
     }
     for (size_t e = 0; e < t->n; e++) {
-        size_t i = s_hash(t->key + e * nl, nl) & m;
+        const uint64_t *k = t->key + e * nl;
+        /* the hash of `nl` words, nl not a constant here */
+        uint64_t h = k[0];
+        if (nl > 1)
+            h ^= k[1] * 0xC2B2AE3D27D4EB4FULL;
+        if (nl > 2)
+            h ^= k[2] * 0x165667B19E3779F9ULL;
+        if (nl > 3)
+            h ^= k[3] * 0x27D4EB2F165667C5ULL;
+        size_t i = (size_t)((h * 0x9E3779B97F4A7C15ULL) >> shift);
         while (slot[i])
             i = (i + 1) & m;
         slot[i] = (uint32_t)e + 1;
@@ -261,13 +292,17 @@ ALWAYS int tab_grow(Tab *t, int nl)
     free(t->slot);
     t->slot = slot;
     t->cap = cap;
+    t->shift = shift;
     return 0;
 }
 
-/* keep `val` for `key` if it is larger than what is kept (Python: `if q > get(ns, -1)`) */
-ALWAYS int tab_max(Tab *t, const uint64_t *key, u128 val, int nl)
+/* keep `val` for `key` if it is larger than what is kept (Python: `if q > get(ns, -1)`), with
+   `aux` for a key new (a function of the key). `t` is the walk's own copy of the table `home` (so
+   that the compiler keeps its fields in registers: no store into the table can change them),
+   written back when the table grows. */
+ALWAYS int tab_max(Tab *t, Tab *home, const uint64_t *key, u128 val, uint64_t aux, int nl)
 {
-    size_t m = t->cap - 1, i = s_hash(key, nl) & m;
+    size_t m = t->cap - 1, i = (size_t)(s_hash(key, nl) >> t->shift);
     uint32_t s;
     while ((s = t->slot[i])) {
         if (s_eq(t->key + (size_t)(s - 1) * nl, key, nl)) {
@@ -278,30 +313,39 @@ ALWAYS int tab_max(Tab *t, const uint64_t *key, u128 val, int nl)
         i = (i + 1) & m;
     }
     size_t e = t->n++;
-    memcpy(t->key + e * nl, key, nl * sizeof(uint64_t));
+    for (int l = 0; l < nl; l++)
+        t->key[e * nl + l] = key[l];
     t->val[e] = val;
+    t->aux[e] = aux;
     t->at[e] = (uint32_t)i;
     t->slot[i] = (uint32_t)e + 1;
-    if (t->n * 2 > t->cap)
-        return tab_grow(t, nl);
+    if (t->n * 2 > t->cap) {
+        *home = *t;
+        if (tab_grow(home, nl))
+            return -1;
+        *t = *home;
+    }
     return 0;
 }
 
 /* ---- a class's choices (payways._choices) ---- */
 
 typedef struct {
-    int du;      /* units paid */
-    S d;         /* packed change */
-    uint64_t fl; /* flags set */
-    u128 dq;     /* payment digit */
+    int du;            /* units paid */
+    int cq;            /* spent off each build cut the class feeds: tokens spent * build weight */
+    uint64_t fl;       /* flags set */
+    uint64_t d[LIMBS]; /* the change of a state: units paid and items and cuts spent */
+    u128 dq;           /* payment digit */
+    uint64_t kd;       /* the change of a key (see Walk): less the items spent, more the money */
 } Ch;
 
 /* a class of tokens in a walk: payways._fronts_py's `walked` entry, with its choices for one
    `use` (units per token), in room for `whole + 1` and `2 * whole + 2` choices */
 typedef struct {
-    int j, pays, whole, u;
-    uint64_t cover, route;
-    S one;
+    int j, pays, whole, u, wt;
+    uint64_t cover, route, fedcuts; /* fedcuts: bit g, the class feeds build cut g */
+    uint64_t one[LIMBS];            /* one token's change of a state, units paid aside */
+    uint64_t kone;                  /* one token's change of a key */
     u128 place;
     Ch *free_, *paying;
     int nfree, npaying;
@@ -314,58 +358,86 @@ static inline uint64_t flags_of(const Cls *c, int x)
     return (x < c->whole ? c->cover : 0) | (x ? c->route : 0);
 }
 
-/* The class's choices for `u` units a token (payways._choices), fewest units first. */
-static void choices(Cls *c, int u, int ps)
+/* The class's choices for `u` units a token (payways._choices), fewest units first: x tokens
+   paying units, and where the class pays the colour die, also x tokens paying units and one more
+   paying the die (among choices paying as many units the order changes nothing: each state keeps
+   its best payment). A choice paying more units than a state's field holds is never taken (the
+   walk stops at the first over the top price, under 64). */
+ALWAYS void choices(Cls *c, int u, int nl)
 {
-    int whole = c->whole;
+    int whole = c->whole, xs = u ? whole : 0;
     c->u = u;
-    /* the packed change of spending x tokens of the class (payways: `one * x`), x <= whole */
-    S times[62];
-    memset(&times[0], 0, sizeof(S));
-    for (int x = 1; x <= whole; x++)
-        s_add(times[x].w, times[x - 1].w, c->one.w, LIMBS);
-    int nf = 0, np = 0;
-    int xs = u ? whole : 0;
+    Ch *f = c->free_, x_tokens = {0, 0, 0, {0, 0, 0, 0}, 0, 0};
+    uint64_t step0 = c->one[0] + ((uint64_t)u << PAID); /* one token more, paying units */
     for (int x = 0; x <= xs; x++) {
-        Ch ch;
-        ch.du = x * u;
-        S unit = s_shifted((uint64_t)(x * u), ps);
-        s_add(ch.d.w, unit.w, times[x].w, LIMBS);
-        ch.fl = flags_of(c, x);
-        ch.dq = (u128)x * c->place;
-        c->free_[nf++] = ch;
+        f[x] = x_tokens;
+        f[x].fl = flags_of(c, x);
+        x_tokens.du += u;
+        x_tokens.cq += c->wt;
+        x_tokens.d[0] += step0;
+        for (int l = 1; l < nl; l++)
+            x_tokens.d[l] += c->one[l];
+        x_tokens.dq += c->place;
+        x_tokens.kd += c->kone;
     }
-    if (c->pays) {
-        /* also: x tokens paying units and one more paying the colour die; by units, as the walk
-           stops at the first choice over the top price (among choices paying as many units the
-           order changes nothing: each state keeps its best payment) */
-        for (int x = 0; x <= xs; x++) {
-            c->paying[np++] = c->free_[x];
-            if (x < whole) {
-                Ch ch;
-                ch.du = x * u;
-                S unit = s_shifted((uint64_t)(x * u), ps);
-                s_add(ch.d.w, unit.w, times[x + 1].w, LIMBS);
-                ch.fl = flags_of(c, x + 1) | 1;
-                ch.dq = (u128)(x + 1) * c->place;
-                c->paying[np++] = ch;
-            }
+    c->nfree = xs + 1;
+    if (!c->pays) {
+        c->paying = f; /* nothing to pay the colour die with: the same choices */
+        c->npaying = xs + 1;
+        return;
+    }
+    Ch *p = c->paying;
+    int np = 0;
+    for (int x = 0; x <= xs; x++) {
+        p[np++] = f[x];
+        if (x < whole) { /* one token more, paying the die */
+            Ch *d = &p[np++];
+            *d = f[x];
+            d->cq += c->wt;
+            d->d[0] += c->one[0];
+            for (int l = 1; l < nl; l++)
+                d->d[l] += c->one[l];
+            d->dq += c->place;
+            d->kd += c->kone;
+            d->fl = flags_of(c, x + 1) | 1;
         }
-    } else {
-        c->paying = c->free_; /* nothing to pay the colour die with: the same choices */
-        np = nf;
     }
-    c->nfree = nf;
     c->npaying = np;
 }
 
-/* What a walk needs besides its classes (payways._run's arguments). */
+/* A field of a state: word, shift and mask (mask 0: a sum always 0, no bits given), and for a
+   build cut, its constant less the cap (payways: `cc - cap`). */
 typedef struct {
-    int ps, ncuts;
-    int64_t cap;
-    int64_t cc[64];  /* each cut's constant less the cap */
-    int cpos[64];    /* each cut's field in a partial state */
-    i128 fixed;      /* (cap << 6W) + the kept totals */
+    int limb, shift;
+    uint64_t mask;
+    int64_t k;
+} Field;
+
+ALWAYS int64_t field_of(const uint64_t *st, const Field *f, int nl)
+{
+    return (int64_t)((st[nl == 1 ? 0 : f->limb] >> f->shift) & f->mask);
+}
+
+/* What a walk's last step needs besides its classes (payways._run's arguments).
+
+   A complete payment's key (payways: `key`, the seven items of the order, W bits each) is packed
+   here in one word: the same items in the same order, the least important lowest (wild symbols,
+   colours covered, worth, markers and units kept, money, cubes buildable), each in a field one
+   bit wider than its largest value in the walk (all under 2**9, checked at set-up). Comparing
+   two as integers compares them as payways' keys do, and payways' test of one key matching or
+   beating another on every item (`og - k & _GUARDS == _GUARDS`) is the same test with the top
+   bit of each field here (`guards`): each item compared by itself, as no item of payways' keys
+   reaches its guard bit. */
+typedef struct {
+    int naway, nfed;
+    int cut_lo; /* in a walk of one word, the cuts' fields lie above this bit (the items below) */
+    /* the cuts that may take the build below the cap (payways: `low`): those the last class does
+       not feed, and those it does (a cut no payment can take below the cap counts for none) */
+    Field away[64], fed[64];
+    int pop_at, build_at; /* the places of the colours covered and the cubes buildable in a key */
+    uint64_t kept;        /* a key of nothing spent and no colours covered (the totals, the cap): a
+                             state carries its own key so far, this less what it spent (Tab.aux) */
+    uint64_t guards;      /* the top bit of each item of a key */
 } Walk;
 
 /* the colours covered by a state's kept classes (bits 2-6), counted */
@@ -375,42 +447,115 @@ static const unsigned char POP5[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
 /* the tables of the partial states after each class, two in turn */
 static Tab tab_a, tab_b;
 
-/* payways._run with states of `nl` limbs: each (price, key) reached, with its best payment, into
-   `fin` (keys of 3 limbs: the key's two, the price; price `t` recorded as `t + shift_t`, so that
-   the odd walk lands on its even prices). -1: no memory. */
-ALWAYS int walk_width(Cls *cls, int n, const int *use, uint64_t start, uint64_t tmask, int top_t, const Walk *w,
-                      Tab *fin, int shift_t, int nl)
+/* ---- each price's front, kept as the walk completes payments ---- */
+
+typedef struct {
+    uint64_t key; /* packed as Walk says */
+    u128 val;     /* the best payment of the key (its digits) */
+} Entry;
+
+/* The keys of one price that no other key reached matches or beats on every item (payways: the
+   front, before it is sorted), each with the best payment of that key. As each item of a key is
+   compared by itself (see Walk), a key beaten by one beaten in turn is beaten by the first, and
+   a key beating another is the larger: the keys payways lists, best first, are exactly these,
+   sorted (its first MAX_LISTED). Kept from one walk to the next (grown, never shrunk). */
+typedef struct {
+    Entry *e;
+    size_t n, room;
+} Front;
+
+static Front fronts[64];
+
+static int front_grow(Front *f)
 {
-    int ps = w->ps;
+    size_t room = f->room ? 2 * f->room : 16;
+    Entry *e = realloc(f->e, room * sizeof(Entry));
+    if (!e)
+        return -1;
+    f->e = e;
+    f->room = room;
+    return 0;
+}
+
+/* a payment into its price's front: kept if no key there matches or beats its own (of a key
+   matched, the best payment kept), each key it beats dropped. -1: no memory. */
+ALWAYS int front_put(Front *f, uint64_t key, u128 val, uint64_t guards)
+{
+    Entry *e = f->e;
+    size_t n = f->n;
+    for (size_t i = 0; i < n; i++)
+        if ((((e[i].key | guards) - key) & guards) == guards) {
+            if (e[i].key == key && val > e[i].val)
+                e[i].val = val;
+            return 0;
+        }
+    size_t k = 0;
+    uint64_t kg = key | guards;
+    for (size_t i = 0; i < n; i++)
+        if (((kg - e[i].key) & guards) != guards)
+            e[k++] = e[i];
+    if (k == f->room) {
+        if (front_grow(f))
+            return -1;
+        e = f->e;
+    }
+    e[k].key = key;
+    e[k].val = val;
+    f->n = k + 1;
+    return 0;
+}
+
+/* How far below the cap a state's spending off the cuts takes the build (see walk_width), by
+   that spending, in walks of one word: kept for the walk's last step (`gen` the step's). */
+#define LOWS_BITS 6
+typedef struct {
+    uint64_t spent;
+    int64_t away, fed;
+    uint32_t gen;
+} Low;
+static Low lows[1 << LOWS_BITS];
+static uint32_t lows_gen;
+
+/* payways._run with states of `nl` words: each complete payment into the front of its price
+   (price `t` recorded as `t + shift_t`, so that the odd walk lands on its even prices). -1: no
+   memory. */
+ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, uint64_t tmask, int top_t,
+                      const Walk *w, int shift_t, int nl)
+{
     uint64_t reach[65], owed[65];
     reach[n] = 1;
     owed[n] = 0;
     for (int i = n - 1; i >= 0; i--) {
-        int u = use[cls[i].j];
-        if (cls[i].u != u)
-            choices(&cls[i], u, ps);
+        Cls *c = cls[i];
+        int u = use[c->j];
+        if (c->u != u)
+            choices(c, u, nl);
         uint64_t r = reach[i + 1];
         if (u)
-            for (int x = 1; x <= cls[i].whole && x * u < 64; x++)
+            for (int x = 1; x <= c->whole && x * u < 64; x++)
                 r |= reach[i + 1] << (x * u);
         reach[i] = r;
-        owed[i] = owed[i + 1] | (cls[i].pays ? 1 : 0) | (flags_of(&cls[i], cls[i].whole) & 2);
+        owed[i] = owed[i + 1] | (c->pays ? 1 : 0) | (flags_of(c, c->whole) & 2);
     }
     if (tab_ready(&tab_a) || tab_ready(&tab_b))
         return -1;
+    Tab *states_home = &tab_a, *next_home = &tab_b;
+    Tab states = tab_a;
     uint64_t st0[LIMBS] = {start, 0, 0, 0};
-    if (tab_max(&tab_a, st0, 0, nl))
+    if (tab_max(&states, states_home, st0, 0, w->kept, nl))
         return -1;
-    Tab *states = &tab_a, *next = &tab_b;
+    *states_home = states;
     for (int i = 0; i + 1 < n; i++) {
-        const Cls *c = &cls[i];
+        const Cls *c = cls[i];
         uint64_t after = reach[i + 1], left_owed = owed[i + 1];
-        if (tab_ready(next))
+        if (tab_ready(next_home))
             return -1;
-        for (size_t k = 0; k < states->n; k++) {
-            const uint64_t *st = states->key + k * nl;
-            u128 path = states->val[k];
-            int paid = (int)s_bits(st, ps, 64, nl);
+        Tab next = *next_home;
+        for (size_t k = 0; k < states.n; k++) {
+            const uint64_t *st = states.key + k * nl;
+            u128 path = states.val[k];
+            uint64_t kst = states.aux[k];
+            int paid = (int)(st[0] >> PAID) & 63;
             const Ch *ch = (st[0] & 1) ? c->free_ : c->paying;
             int nch = (st[0] & 1) ? c->nfree : c->npaying;
             for (int q = 0; q < nch; q++) {
@@ -420,165 +565,137 @@ ALWAYS int walk_width(Cls *cls, int n, const int *use, uint64_t start, uint64_t 
                 if (!((tmask >> np) & after))
                     continue;
                 uint64_t ns[LIMBS];
-                s_add(ns, st, ch[q].d.w, nl);
-                ns[0] |= ch[q].fl;
+                ns[0] = (st[0] + ch[q].d[0]) | ch[q].fl;
                 if (((ns[0] | left_owed) & 3) != 3)
                     continue;
-                if (tab_max(next, ns, path + ch[q].dq, nl))
+                for (int l = 1; l < nl; l++)
+                    ns[l] = st[l] + ch[q].d[l];
+                if (tab_max(&next, next_home, ns, path + ch[q].dq, kst + ch[q].kd, nl))
                     return -1;
             }
         }
-        Tab *t = states;
+        *next_home = next;
+        Tab *t = states_home;
+        states_home = next_home;
+        next_home = t;
         states = next;
-        next = t;
     }
-    /* The last class completes each partial payment, keyed at once. */
-    Ch none = {0, {{0, 0, 0, 0}}, 0, 0};
+    /* The last class completes each partial payment, keyed at once: the state's part of the key
+       (what it spent), the choice's part, the colours covered, the build below the cap. */
+    static const Ch none = {0, 0, 0, {0, 0, 0, 0}, 0, 0};
     const Ch *lfree = &none, *lpaying = &none;
     int nlfree = 1, nlpaying = 1;
     if (n) {
-        lfree = cls[n - 1].free_;
-        lpaying = cls[n - 1].paying;
-        nlfree = cls[n - 1].nfree;
-        nlpaying = cls[n - 1].npaying;
+        lfree = cls[n - 1]->free_;
+        lpaying = cls[n - 1]->paying;
+        nlfree = cls[n - 1]->nfree;
+        nlpaying = cls[n - 1]->npaying;
     }
-    const uint64_t spent_mask = ((uint64_t)1023) | ((uint64_t)1023 << 2 * W) | ((uint64_t)1023 << 3 * W)
-                                | ((uint64_t)1023 << 4 * W);
-    const uint64_t money_mask = (uint64_t)1023 << 5 * W;
-    u128 last_cut = ~(u128)0; /* no state has all these bits */
-    int64_t last_low = 0;
-    for (size_t k = 0; k < states->n; k++) {
-        const uint64_t *st = states->key + k * nl;
-        u128 path = states->val[k];
-        int paid = (int)s_bits(st, ps, 64, nl);
+    if (!++lows_gen) { /* a new step: none of the memo's entries is its own */
+        memset(lows, 0, sizeof(lows));
+        lows_gen = 1;
+    }
+    for (size_t k = 0; k < states.n; k++) {
+        const uint64_t *st = states.key + k * nl;
+        u128 path = states.val[k];
+        int paid = (int)(st[0] >> PAID) & 63;
         const Ch *ch = (st[0] & 1) ? lfree : lpaying;
         int nch = (st[0] & 1) ? nlfree : nlpaying;
+        /* the state's key so far (carried), and how far below the cap its spending off the cuts
+           takes the build: `away` by the cuts the last class does not feed (and 0), `fed` by
+           those it does, before what it spends (payways: `low`) */
+        uint64_t kst = states.aux[k];
+        int64_t away = 0, fed = INT64_MIN / 2;
+        Low *memo = NULL;
+        uint64_t spent = 0;
+        if (nl == 1 && w->naway + w->nfed) {
+            /* states alike in what they spent off the cuts share it (payways: `lows`) */
+            spent = st[0] >> w->cut_lo;
+            memo = &lows[(spent * 0x9E3779B97F4A7C15ULL) >> (64 - LOWS_BITS)];
+            if (memo->gen == lows_gen && memo->spent == spent) {
+                away = memo->away;
+                fed = memo->fed;
+                goto known;
+            }
+        }
+        for (int g = 0; g < w->naway; g++) {
+            int64_t x = field_of(st, &w->away[g], nl) - w->away[g].k;
+            if (x > away)
+                away = x;
+        }
+        for (int g = 0; g < w->nfed; g++) {
+            int64_t x = field_of(st, &w->fed[g], nl) - w->fed[g].k;
+            if (x > fed)
+                fed = x;
+        }
+        if (memo) {
+            memo->gen = lows_gen;
+            memo->spent = spent;
+            memo->away = away;
+            memo->fed = fed;
+        }
+    known:
         for (int q = 0; q < nch; q++) {
             int np = paid + ch[q].du;
             if (np > top_t)
                 break;
             if (!((tmask >> np) & 1))
                 continue;
-            uint64_t ns[LIMBS];
-            s_add(ns, st, ch[q].d.w, nl);
-            ns[0] |= ch[q].fl;
-            if ((ns[0] & 3) != 3)
+            uint64_t fl = st[0] | ch[q].fl;
+            if ((fl & 3) != 3)
                 continue;
-            uint64_t v = s_bits(ns, 7, 6 * W, nl);
-            int64_t low = 0;
-            if (w->ncuts <= 12) {
-                /* payments alike in what they spend off the cuts share it (payways: `lows`); the
-                   last one is kept */
-                u128 cut = s_cut_bits(ns, nl);
-                if (cut == last_cut)
-                    low = last_low;
-                else {
-                    for (int g = 0; g < w->ncuts; g++) {
-                        int64_t x = (int64_t)((uint64_t)(cut >> (W * g)) & 1023) - w->cc[g];
-                        if (x > low)
-                            low = x;
-                    }
-                    last_cut = cut;
-                    last_low = low;
-                }
-            } else
-                for (int g = 0; g < w->ncuts; g++) {
-                    int64_t x = (int64_t)s_bits(ns, w->cpos[g], W, nl) - w->cc[g];
-                    if (x > low)
-                        low = x;
-                }
-            i128 key = w->fixed - (i128)(v & spent_mask) + (i128)(v & money_mask)
-                       + ((i128)POP5[(ns[0] >> 2) & 31] << W) - ((i128)low << 6 * W);
-            uint64_t fk[3] = {(uint64_t)(u128)key, (uint64_t)((u128)key >> 64), (uint64_t)(np + shift_t)};
-            if (tab_max(fin, fk, path + ch[q].dq, 3))
+            int64_t low = fed + ch[q].cq;
+            if (low < away)
+                low = away;
+            uint64_t key = kst + ch[q].kd + ((uint64_t)POP5[(fl >> 2) & 31] << w->pop_at) - ((uint64_t)low << w->build_at);
+            if (front_put(&fronts[np + shift_t], key, path + ch[q].dq, w->guards))
                 return -1;
         }
     }
     return 0;
 }
 
-static int walk_core(Cls *cls, int n, const int *use, uint64_t start, uint64_t tmask, int top_t, const Walk *w,
-                     Tab *fin, int shift_t, int nl)
+static int walk_core(Cls *const *cls, int n, const int *use, uint64_t start, uint64_t tmask, int top_t,
+                     const Walk *w, int shift_t, int nl)
 {
-    if (nl == 2)
-        return walk_width(cls, n, use, start, tmask, top_t, w, fin, shift_t, 2);
-    if (nl == 3)
-        return walk_width(cls, n, use, start, tmask, top_t, w, fin, shift_t, 3);
-    return walk_width(cls, n, use, start, tmask, top_t, w, fin, shift_t, 4);
+    switch (nl) {
+    case 1:
+        return walk_width(cls, n, use, start, tmask, top_t, w, shift_t, 1);
+    case 2:
+        return walk_width(cls, n, use, start, tmask, top_t, w, shift_t, 2);
+    case 3:
+        return walk_width(cls, n, use, start, tmask, top_t, w, shift_t, 3);
+    default:
+        return walk_width(cls, n, use, start, tmask, top_t, w, shift_t, 4);
+    }
 }
 
 /* ---- the fronts ---- */
-
-typedef struct {
-    i128 key;
-    u128 val;
-} KV;
-
-/* best key first (the keys of one price are distinct): quicksort, short runs by insertion */
-static void kv_sort(KV *a, size_t n)
-{
-    while (n > 12) {
-        i128 x = a[0].key, y = a[n / 2].key, z = a[n - 1].key;
-        /* the median of three distinct keys: neither part below comes out empty */
-        i128 p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        size_t i = (size_t)-1, j = n;
-        for (;;) {
-            do
-                i++;
-            while (a[i].key > p);
-            do
-                j--;
-            while (a[j].key < p);
-            if (i >= j)
-                break;
-            KV t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
-        size_t left = j + 1;
-        if (left < n - left) {
-            kv_sort(a, left);
-            a += left;
-            n -= left;
-        } else {
-            kv_sort(a + left, n - left);
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        KV t = a[i];
-        size_t j = i;
-        while (j > 0 && a[j - 1].key < t.key) {
-            a[j] = a[j - 1];
-            j--;
-        }
-        a[j] = t;
-    }
-}
-
-/* payways._GUARDS: the top bit of each of the seven fields of a key */
-static u128 guards(void)
-{
-    u128 g = 0;
-    for (int f = 0; f < 7; f++)
-        g |= (u128)1 << (W * f + W - 1);
-    return g;
-}
 
 /* A class's info (payways._class_info) as read from its tuple, remembered by the tuple itself:
    the memo holds it, so no other object takes its address while it is remembered, and a tuple of
    ints does not change (payways hands the same tuples walk after walk). */
 typedef struct {
+    int16_t u, pays, wt, cover, route; /* info[0], [1], [5], [3], [4] */
+    int16_t fits;                      /* read as a walk here reads it (else walked in Python) */
+    int16_t chunk[NITEMS];             /* what one token spends of each item (info[2]'s fields),
+                                          as much as it counts for in the totals (info[7]) */
+} Num;
+
+typedef struct {
     PyObject *info; /* held */
-    int64_t u, pays, cover, route, wt, items[4];
-    S one;
-    int nfeed;              /* the colours fed (info[6]): how many below, -1 any (None), -2 ask the set */
-    PyObject *feed[8];      /* each an exact str (held by the tuple's frozenset) */
+    Num x;
+    int nfeed;               /* the colours fed (info[6]): how many below, -1 any (None), -2 ask the set */
+    PyObject *feed[8];       /* each an exact str (held by the tuple's frozenset) */
     Py_hash_t feed_hash[8];
 } Info;
 
 #define MEMO_BITS 10
 static Info memo[1 << MEMO_BITS];
+
+/* the item fields of Python's packing a state here keeps (info[2]'s fields 0, 2, 3, 4, 5: field 1
+   is where a key counts the colours covered) */
+static const int ITEM_FIELD[NITEMS] = {0, 2, 3, 4, 5};
 
 /* 1 read, 0 numbers that do not fit, -1 error */
 static int info_of(PyObject *info, const Info **out)
@@ -592,15 +709,18 @@ static int info_of(PyObject *info, const Info **out)
         PyErr_SetString(PyExc_TypeError, "_walk.fronts: a class's info is an 8-tuple");
         return -1;
     }
-    Info x;
+    Info in;
+    Num *x = &in.x;
     int r;
-    if ((r = to_i64(PyTuple_GET_ITEM(info, 0), &x.u)) != 1 || (r = to_i64(PyTuple_GET_ITEM(info, 1), &x.pays)) != 1
-        || (r = to_i64(PyTuple_GET_ITEM(info, 3), &x.cover)) != 1 || (r = to_i64(PyTuple_GET_ITEM(info, 4), &x.route)) != 1
-        || (r = to_i64(PyTuple_GET_ITEM(info, 5), &x.wt)) != 1)
+    int64_t u, pays, cover, route, wt, items[4];
+    uint64_t one[LIMBS];
+    if ((r = to_i64(PyTuple_GET_ITEM(info, 0), &u)) != 1 || (r = to_i64(PyTuple_GET_ITEM(info, 1), &pays)) != 1
+        || (r = to_i64(PyTuple_GET_ITEM(info, 3), &cover)) != 1 || (r = to_i64(PyTuple_GET_ITEM(info, 4), &route)) != 1
+        || (r = to_i64(PyTuple_GET_ITEM(info, 5), &wt)) != 1)
         return r;
-    if ((r = to_s(PyTuple_GET_ITEM(info, 2), &x.one)) != 1)
+    if ((r = to_limbs(PyTuple_GET_ITEM(info, 2), one, LIMBS)) != 1)
         return r;
-    if (x.u < 0 || x.u > 62 || x.wt < 0 || x.wt > 1000 || x.cover < 0 || x.route < 0)
+    if (u < 0 || u > 62 || wt < 0 || wt > 1000 || cover < 0 || route < 0)
         return 0;
     PyObject *it = PyTuple_GET_ITEM(info, 7);
     if (!PyTuple_Check(it) || PyTuple_GET_SIZE(it) != 4) {
@@ -608,10 +728,29 @@ static int info_of(PyObject *info, const Info **out)
         return -1;
     }
     for (int k = 0; k < 4; k++)
-        if ((r = to_i64(PyTuple_GET_ITEM(it, k), &x.items[k])) != 1)
+        if ((r = to_i64(PyTuple_GET_ITEM(it, k), &items[k])) != 1)
             return r;
+    /* What a walk here reads: flags in bits 0-6 only, and info[2] (`one`) made of the six item
+       fields alone, nothing in its flag bits, none in the field where a key counts colours (as
+       payways._class_info makes them), and what a token spends of each item what it counts for
+       in the totals (info[7]: units, markers, worth, wild), so that no item kept falls below 0.
+       Else the class is walked in Python. */
+    u128 o = (u128)one[1] << 64 | one[0];
+    int64_t chunk[NITEMS];
+    for (int f = 0; f < NITEMS; f++)
+        chunk[f] = (int64_t)((o >> (7 + W * ITEM_FIELD[f])) & 1023);
+    x->fits = cover < 128 && route < 128 && !one[2] && !one[3] && !(o >> (7 + 6 * W)) && !(o & 127)
+              && !((o >> (7 + W)) & 1023) && chunk[0] == items[3] && chunk[1] == items[2]
+              && chunk[2] == items[1] && chunk[3] == items[0];
+    x->u = (int16_t)u;
+    x->pays = pays != 0;
+    x->wt = (int16_t)wt;
+    x->cover = (int16_t)(cover & 127);
+    x->route = (int16_t)(route & 127);
+    for (int f = 0; f < NITEMS; f++)
+        x->chunk[f] = (int16_t)chunk[f];
     PyObject *fd = PyTuple_GET_ITEM(info, 6);
-    x.nfeed = fd == Py_None ? -1 : -2;
+    in.nfeed = fd == Py_None ? -1 : -2;
     if (PyFrozenSet_CheckExact(fd) && PySet_GET_SIZE(fd) <= 8) {
         /* a frozenset of exact strs (payways' colours) is read once, here */
         PyObject *iter = PyObject_GetIter(fd), *col;
@@ -620,8 +759,8 @@ static int info_of(PyObject *info, const Info **out)
         int k = 0, plain = 1;
         while ((col = PyIter_Next(iter))) {
             if (PyUnicode_CheckExact(col) && k < 8) {
-                x.feed_hash[k] = PyObject_Hash(col);
-                x.feed[k++] = col;
+                in.feed_hash[k] = PyObject_Hash(col);
+                in.feed[k++] = col;
             } else
                 plain = 0;
             Py_DECREF(col);
@@ -630,12 +769,12 @@ static int info_of(PyObject *info, const Info **out)
         if (PyErr_Occurred())
             return -1;
         if (plain)
-            x.nfeed = k;
+            in.nfeed = k;
     }
     PyObject *old = m->info;
     Py_INCREF(info);
-    x.info = info;
-    *m = x;
+    in.info = info;
+    *m = in;
     *out = m;
     Py_XDECREF(old);
     return 1;
@@ -735,6 +874,19 @@ static void bits_read(Bits *b, PyObject *bits)
     }
 }
 
+/* two exact strs of the same hash equal (as a set finds them) */
+static inline int same_str(PyObject *a, PyObject *b)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    if (!PyUnicode_IS_READY(a) || !PyUnicode_IS_READY(b))
+        return PyUnicode_Compare(a, b) == 0;
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    int kind = PyUnicode_KIND(a);
+    return n == PyUnicode_GET_LENGTH(b) && kind == (int)PyUnicode_KIND(b)
+           && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
+}
+
 /* fed_bits for a class whose colours fed were read (nfeed >= 0) and a dict read (b->n >= 0): each
    colour of the dict that equals one fed, as a set finds it (same hash, the same str) */
 static int fed_read(const Info *in, const Bits *b, uint64_t *out)
@@ -742,8 +894,7 @@ static int fed_read(const Info *in, const Bits *b, uint64_t *out)
     uint64_t f = 0;
     for (int k = 0; k < b->n; k++)
         for (int c = 0; c < in->nfeed; c++)
-            if (b->col[k] == in->feed[c]
-                || (b->hash[k] == in->feed_hash[c] && PyUnicode_Compare(b->col[k], in->feed[c]) == 0)) {
+            if (b->col[k] == in->feed[c] || (b->hash[k] == in->feed_hash[c] && same_str(b->col[k], in->feed[c]))) {
                 int64_t bv;
                 int r = to_i64(b->val[k], &bv);
                 if (r != 1)
@@ -758,12 +909,8 @@ static int fed_read(const Info *in, const Bits *b, uint64_t *out)
 /* the choices of the walked classes, kept from one walk to the next (grown, never shrunk) */
 static Ch *pool;
 static size_t pool_room;
-/* the final table, and its entries sorted by price */
-static Tab tab_fin;
-static KV *kvs;
-static size_t kvs_room;
-/* walks by the limbs of their states (2, 3, 4), for the tests */
-static unsigned long long by_width[3];
+/* walks by the words of their states (1, 2, 3, 4), for the tests */
+static unsigned long long by_width[LIMBS];
 /* set while a call uses the tables above: a call made meanwhile (a finaliser run by the
    collector, say) answers None and is walked in Python */
 static int busy;
@@ -818,12 +965,42 @@ static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t n
     return result;
 }
 
+/* a field of `bits` bits at the next place that holds it whole: 0, or -1 past the last word */
+static int place_field(Field *f, int bits, int *limb, int *pos)
+{
+    if (!bits) {
+        f->limb = f->shift = 0;
+        f->mask = 0;
+        return 0;
+    }
+    if (*pos + bits > 64) {
+        ++*limb;
+        *pos = 0;
+        if (*limb == LIMBS)
+            return -1;
+    }
+    f->limb = *limb;
+    f->shift = *pos;
+    f->mask = bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+    *pos += bits;
+    return 0;
+}
+
+static int bit_length(int64_t x)
+{
+    return x ? 64 - __builtin_clzll((uint64_t)x) : 0;
+}
+
 static PyObject *fronts_of(PyObject *const *args)
 {
     PyObject *infos = args[0], *counts = args[1], *bits = args[2], *inside = args[3], *targets = args[7];
-    long long left = PyLong_AsLongLong(args[4]);
-    if (left == -1 && PyErr_Occurred())
-        return NULL;
+    int64_t left;
+    if (!small_int(args[4], &left)) {
+        long long x = PyLong_AsLongLong(args[4]);
+        if (x == -1 && PyErr_Occurred())
+            return NULL;
+        left = x;
+    }
     int second, no_colour;
     if (as_bool(args[5], &second) || as_bool(args[6], &no_colour))
         return NULL;
@@ -844,33 +1021,30 @@ static PyObject *fronts_of(PyObject *const *args)
         Py_RETURN_NONE;
 
     PyObject *result = NULL;
-    Cls cls[61], walked[61];
+    Cls walked[61], *order[61];
+    Num num[61]; /* copied: a later class's info may take a memo entry over */
     int use[61], twos[61];
     uint64_t fbits[61];
-    int64_t ins[64];
+    int64_t ins[64], count[61];
     int nw = 0;
     Walk w;
     int r = 1;
     Bits rb;
     bits_read(&rb, bits);
+    /* the empty squares of each set of contracts: a few dozen at most (bounds the keys) */
     for (Py_ssize_t m = 0; m < nin; m++)
-        if ((r = to_i64(PyTuple_GET_ITEM(inside, m), &ins[m])) != 1)
+        if ((r = to_i64(PyTuple_GET_ITEM(inside, m), &ins[m])) != 1 || ins[m] < 0 || ins[m] >= (1 << 20))
             goto unfit;
 
-    /* per class: units, pays the colour die, packed items, cover bits, route bit, build weight,
-       contracts fed (bits), kept totals */
+    /* per class: its info, count and the contracts it feeds (bits) */
     uint64_t every = ((uint64_t)1 << nc) - 1, fed = 0;
-    int64_t count[61], weight[61], items[61][4];
     int maxcount = 0;
     for (Py_ssize_t j = 0; j < n; j++) {
         const Info *in;
         if ((r = info_of(PyList_GET_ITEM(infos, j), &in)) != 1 || (r = to_i64(PyTuple_GET_ITEM(counts, j), &count[j])) != 1)
             goto unfit;
-        if (count[j] < 1 || count[j] > 60)
+        if (count[j] < 1 || count[j] > 60 || !in->x.fits)
             goto unfit;
-        memcpy(items[j], in->items, sizeof(items[j]));
-        memset(&cls[j], 0, sizeof(Cls));
-        cls[j].one = in->one;
         uint64_t f = every;
         if (in->nfeed >= 0 && rb.n >= 0)
             r = fed_read(in, &rb, &f);
@@ -878,23 +1052,21 @@ static PyObject *fronts_of(PyObject *const *args)
             r = fed_bits(PyTuple_GET_ITEM(in->info, 6), bits, &f);
         if (r != 1)
             goto unfit;
+        num[j] = in->x;
         fed |= f;
         fbits[j] = f;
-        use[j] = (int)in->u;
-        twos[j] = in->u == 2 ? 2 : 0;
-        cls[j].j = (int)j;
-        cls[j].pays = in->pays != 0;
-        cls[j].whole = (int)count[j];
-        cls[j].cover = (uint64_t)in->cover;
-        cls[j].route = (uint64_t)in->route;
-        cls[j].u = -1;
-        weight[j] = in->wt;
+        use[j] = (int)in->x.u;
+        twos[j] = in->x.u == 2 ? 2 : 0;
         if (count[j] > maxcount)
             maxcount = (int)count[j];
     }
 
-    /* the build cuts (payways._fronts_py) */
+    /* the build cuts (payways._fronts_py); no set of contracts has more empty squares than all
+       (so that no cut takes the build below 0) */
     int64_t total = ins[nin - 1];
+    for (Py_ssize_t m = 0; m < nin; m++)
+        if (ins[m] > total)
+            goto unfit;
     int64_t cap = left < total ? left : total;
     for (Py_ssize_t m = 1; m < nin; m++)
         if (!(m & fed) && total - ins[m] < cap)
@@ -906,62 +1078,105 @@ static PyObject *fronts_of(PyObject *const *args)
             cut_const[ncuts] = total - ins[m];
             cuts[ncuts++] = (int)m;
         }
-    int ps = 7 + W * (6 + ncuts);
     int size = 0;
     while ((1 << size) <= maxcount)
         size++;
-    if (ps > MAX_PS || size * n > 126 || cap < 0 || cap >= 512)
+    if (size * n > 126 || cap < 0 || cap >= 512)
         goto unfit;
-    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0;
+    /* the walked classes, and the largest sum of each field of a state: the items, the cuts */
+    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0, most[NITEMS] = {0}, most_cut[64] = {0};
     uint64_t start = second ? 0 : 2;
     if (no_colour)
         start |= 1;
     int shift = size * (int)n;
     size_t room = 0;
-    int top_bit = ps + 6; /* a bound on the bits of one token's packed change, units paid included */
-    int64_t tokens = 1;   /* the walked tokens, and one per class and one more */
     for (Py_ssize_t j = 0; j < n; j++) {
-        Cls *c = &cls[j];
+        const Num *in = &num[j];
         int64_t cnt = count[j];
         shift -= size;
-        t_units += items[j][0] * cnt;
-        t_mk += items[j][1] * cnt;
-        t_wo += items[j][2] * cnt;
-        t_wi += items[j][3] * cnt;
+        t_units += in->chunk[3] * cnt;
+        t_mk += in->chunk[2] * cnt;
+        t_wo += in->chunk[1] * cnt;
+        t_wi += in->chunk[0] * cnt;
+        int walks = use[j] || in->pays;
+        uint64_t fc = 0;
         if (fbits[j])
             for (int g = 0; g < ncuts; g++)
                 if (fbits[j] & (uint64_t)cuts[g]) {
-                    cut_const[g] += weight[j] * cnt;
-                    if (use[j] || c->pays) {
-                        S add = s_shifted((uint64_t)weight[j], 7 + W * (6 + g));
-                        s_add(c->one.w, c->one.w, add.w, LIMBS);
-                    }
+                    cut_const[g] += in->wt * cnt;
+                    fc |= (uint64_t)1 << g;
+                    if (walks)
+                        most_cut[g] += in->wt * cnt;
                 }
-        if (use[j] == 0 && !c->pays) {
-            start |= c->cover; /* never spent: kept whole */
+        if (!walks) {
+            start |= (uint64_t)in->cover; /* never spent: kept whole */
             continue;
         }
+        Cls *c = &walked[nw];
+        order[nw++] = c;
+        c->j = (int)j;
+        c->pays = in->pays != 0;
+        c->whole = (int)cnt;
+        c->u = -1;
+        c->wt = (int)in->wt;
+        c->cover = (uint64_t)in->cover;
+        c->route = (uint64_t)in->route;
+        c->fedcuts = fc;
         c->place = (u128)1 << shift;
-        for (int k = LIMBS - 1; k >= 0; k--)
-            if (c->one.w[k]) {
-                int b = 64 * k + 64 - __builtin_clzll(c->one.w[k]);
-                if (b > top_bit)
-                    top_bit = b;
-                break;
-            }
-        tokens += c->whole + 1;
-        room += 3 * (size_t)c->whole + 3;
-        walked[nw++] = *c;
+        for (int f = 0; f < NITEMS; f++)
+            most[f] += in->chunk[f] * cnt;
+        room += 3 * (size_t)cnt + 3;
     }
+    /* each field as wide as its largest sum: a sum of 2**10 or more would carry into the next
+       field of Python's packing (walked in Python) */
+    Field item[NITEMS], cut[64];
+    int limb = 0, pos = PAID + 6;
+    /* a key's items (see Walk), each under 2**9: the wild symbols, colours covered, worth, markers
+       and units kept, the money, the cubes buildable */
+    int64_t key_most[7] = {t_wi, 5, t_wo, t_mk, t_units, most[4], cap};
+    int key_at[7];
+    w.guards = 0;
+    for (int f = 0, at = 0; f < 7; f++) {
+        int bits = bit_length(key_most[f]) + 1;
+        if (key_most[f] >= 512 || at + bits > 64)
+            goto unfit;
+        key_at[f] = at;
+        at += bits;
+        w.guards |= (uint64_t)1 << (at - 1);
+    }
+    for (int f = 0; f < NITEMS; f++)
+        if (most[f] >= 1024 || place_field(&item[f], bit_length(most[f]), &limb, &pos))
+            goto unfit;
+    w.cut_lo = pos < 64 ? pos : 63; /* (a key finer than the cuts' fields does as well) */
+    for (int g = 0; g < ncuts; g++)
+        if (most_cut[g] >= 1024 || place_field(&cut[g], bit_length(most_cut[g]), &limb, &pos))
+            goto unfit;
+    int nl = limb + 1;
     /* the classes that can pay the colour die first, then the fewest tokens (a stable sort) */
+    int rank[61];
+    for (int k = 0; k < nw; k++) {
+        Cls *c = &walked[k];
+        const Num *in = &num[c->j];
+        rank[k] = (c->pays ? 0 : 64) + c->whole;
+        memset(c->one, 0, sizeof(c->one));
+        for (int f = 0; f < NITEMS; f++)
+            if (in->chunk[f])
+                c->one[item[f].limb] += (uint64_t)in->chunk[f] << item[f].shift;
+        for (uint64_t fc = c->fedcuts; fc; fc &= fc - 1) {
+            int g = __builtin_ctzll(fc);
+            c->one[cut[g].limb] += (uint64_t)c->wt << cut[g].shift;
+        }
+    }
     for (int a = 1; a < nw; a++) {
-        Cls t = walked[a];
-        int b = a - 1;
-        while (b >= 0 && ((!walked[b].pays) > (!t.pays) || ((!walked[b].pays) == (!t.pays) && walked[b].whole > t.whole))) {
-            walked[b + 1] = walked[b];
+        Cls *t = order[a];
+        int rt = rank[a], b = a - 1;
+        while (b >= 0 && rank[b] > rt) {
+            order[b + 1] = order[b];
+            rank[b + 1] = rank[b];
             b--;
         }
-        walked[b + 1] = t;
+        order[b + 1] = t;
+        rank[b + 1] = rt;
     }
     if (grow((void **)&pool, &pool_room, room, sizeof(Ch))) {
         PyErr_NoMemory();
@@ -973,27 +1188,38 @@ static PyObject *fronts_of(PyObject *const *args)
         walked[k].paying = pool + room + walked[k].whole + 1;
         room += 3 * (size_t)walked[k].whole + 3;
     }
-    /* The fewest limbs that hold every number of the walk, so that it adds exactly as Python does
-       whatever the numbers: a class's change is at most `whole` times (one token's packed change
-       plus its units above bit ps, under 2**(top_bit + 1)), and each class sets flags under 2**7,
-       so a state stays under tokens * 2**(top_bit + 1). */
-    int need = top_bit + 1;
-    while (tokens >> (need - top_bit - 1))
-        need++;
-    int nl = need <= 128 ? 2 : need <= 192 ? 3 : 4;
-    by_width[nl - 2]++;
-    w.ps = ps;
-    w.ncuts = ncuts;
-    w.cap = cap;
-    w.fixed = ((i128)cap << 6 * W) + ((i128)t_units << 4 * W) + ((i128)t_mk << 3 * W) + ((i128)t_wo << 2 * W) + t_wi;
+    by_width[nl - 1]++;
+    w.pop_at = key_at[1];
+    w.build_at = key_at[6];
+    w.kept = (uint64_t)t_wi << key_at[0] | (uint64_t)t_wo << key_at[2] | (uint64_t)t_mk << key_at[3]
+             | (uint64_t)t_units << key_at[4] | (uint64_t)cap << key_at[6];
+    w.naway = w.nfed = 0;
+    int64_t weight[NITEMS];
+    for (int f = 0; f < NITEMS; f++) /* an item spent is one less kept; the money spent is more */
+        weight[f] = f == 4 ? (int64_t)1 << key_at[5] : -((int64_t)1 << key_at[ITEM_FIELD[f]]);
+    for (int k = 0; k < nw; k++) {
+        Cls *c = &walked[k];
+        c->kone = 0;
+        for (int f = 0; f < NITEMS; f++)
+            c->kone += (uint64_t)num[c->j].chunk[f] * (uint64_t)weight[f];
+    }
+    uint64_t lfed = nw ? order[nw - 1]->fedcuts : 0;
     for (int g = 0; g < ncuts; g++) {
-        w.cc[g] = cut_const[g] - cap;
-        w.cpos[g] = 7 + W * (6 + g);
+        cut[g].k = cut_const[g] - cap;
+        if (most_cut[g] > cut[g].k) { /* else no payment spends enough off it to matter */
+            if ((lfed >> g) & 1)
+                w.fed[w.nfed++] = cut[g];
+            else
+                w.away[w.naway++] = cut[g];
+        }
     }
 
     uint64_t tmask = 0, odd = 0;
     int top_t = -1, top_odd = -1;
     Py_ssize_t nt = PyTuple_GET_SIZE(targets);
+    unsigned char tv[256];
+    if (nt > 256)
+        goto unfit;
     for (Py_ssize_t k = 0; k < nt; k++) {
         int64_t t;
         if ((r = to_i64(PyTuple_GET_ITEM(targets, k), &t)) != 1 || t < 0 || t > 62) {
@@ -1001,6 +1227,7 @@ static PyObject *fronts_of(PyObject *const *args)
                 goto out;
             goto unfit;
         }
+        tv[k] = (unsigned char)t;
         tmask |= (uint64_t)1 << t;
         if (t > top_t)
             top_t = (int)t;
@@ -1010,11 +1237,9 @@ static PyObject *fronts_of(PyObject *const *args)
                 top_odd = (int)t + 1;
         }
     }
-    if (tab_ready(&tab_fin)) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    if (top_t >= 0 && walk_core(walked, nw, use, start, tmask, top_t, &w, &tab_fin, 0, nl)) {
+    for (uint64_t m = tmask; m; m &= m - 1)
+        fronts[__builtin_ctzll(m)].n = 0;
+    if (top_t >= 0 && walk_core(order, nw, use, start, tmask, top_t, &w, 0, nl)) {
         PyErr_NoMemory();
         goto out;
     }
@@ -1022,83 +1247,43 @@ static PyObject *fronts_of(PyObject *const *args)
     int has_two = 0;
     for (Py_ssize_t j = 0; j < n; j++)
         has_two |= use[j] == 2;
-    if (odd && has_two && walk_core(walked, nw, twos, start, odd, top_odd, &w, &tab_fin, -1, nl)) {
+    if (odd && has_two && walk_core(order, nw, twos, start, odd, top_odd, &w, -1, nl)) {
         PyErr_NoMemory();
         goto out;
     }
 
-    /* each price's front: best first, no key matched or beaten on every item by an earlier one */
-    const Tab *fin = &tab_fin;
-    if (grow((void **)&kvs, &kvs_room, fin->n + 1, sizeof(KV))) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    /* the entries of the prices asked for, by price (a count, then each price's run) */
-    size_t at[65] = {0}, filled[64];
-    for (size_t e = 0; e < fin->n; e++) {
-        uint64_t t = fin->key[3 * e + 2];
-        if (t < 64 && (tmask >> t) & 1)
-            at[t + 1]++;
-    }
-    for (int t = 0; t < 64; t++)
-        at[t + 1] += at[t];
-    memcpy(filled, at, sizeof(filled));
-    for (size_t e = 0; e < fin->n; e++) {
-        uint64_t t = fin->key[3 * e + 2];
-        if (t < 64 && (tmask >> t) & 1) {
-            KV *kv = &kvs[filled[t]++];
-            kv->key = (i128)(((u128)fin->key[3 * e + 1] << 64) | fin->key[3 * e]);
-            kv->val = fin->val[e];
-        }
-    }
+    /* each price's front, best first (payways: sorted by key), at most `max_listed` */
     uint64_t sorted = 0;
     result = PyDict_New();
     if (!result)
         goto fail;
-    const u128 G = guards();
-    const u128 digit = ((u128)1 << size) - 1;
     for (Py_ssize_t k = 0; k < nt; k++) {
-        int t = (int)PyLong_AsLong(PyTuple_GET_ITEM(targets, k));
-        KV *kv = kvs + at[t];
-        size_t m = at[t + 1] - at[t];
+        int t = tv[k];
+        Entry *e = fronts[t].e;
+        size_t nf = fronts[t].n;
         if (!((sorted >> t) & 1))
-            kv_sort(kv, m);
-        sorted |= (uint64_t)1 << t;
-        size_t nf = 0, pick[256];
-        u128 guarded[256];
-        for (size_t e = 0; e < m && (int)nf < max_listed && nf < 256; e++) {
-            u128 kk = (u128)kv[e].key;
-            int beaten = 0;
-            for (size_t o = 0; o < nf; o++)
-                if (((guarded[o] - kk) & G) == G) {
-                    beaten = 1;
-                    break;
+            for (size_t i = 1; i < nf; i++) {
+                Entry x = e[i];
+                size_t j = i;
+                while (j > 0 && e[j - 1].key < x.key) {
+                    e[j] = e[j - 1];
+                    j--;
                 }
-            if (beaten)
-                continue;
-            pick[nf] = e;
-            guarded[nf++] = kk | G;
-        }
+                e[j] = x;
+            }
+        sorted |= (uint64_t)1 << t;
+        if (max_listed > 0 && nf > (size_t)max_listed)
+            nf = (size_t)max_listed;
         PyObject *tup = PyTuple_New((Py_ssize_t)nf);
         if (!tup)
             goto fail;
-        for (size_t e = 0; e < nf; e++) {
-            PyObject *pay = PyTuple_New(n);
+        for (size_t i = 0; i < nf; i++) {
+            PyObject *pay = payment(e[i].val, n, size);
             if (!pay) {
                 Py_DECREF(tup);
                 goto fail;
             }
-            PyTuple_SET_ITEM(tup, (Py_ssize_t)e, pay);
-            u128 val = kv[pick[e]].val;
-            for (Py_ssize_t j = 0; j < n; j++) {
-                int sh = size * (int)(n - 1 - j);
-                PyObject *d = PyLong_FromLong(size ? (long)((val >> sh) & digit) : 0);
-                if (!d) {
-                    Py_DECREF(tup);
-                    goto fail;
-                }
-                PyTuple_SET_ITEM(pay, j, d);
-            }
+            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
         }
         int bad = PyDict_SetItem(result, PyTuple_GET_ITEM(targets, k), tup) < 0;
         Py_DECREF(tup);
@@ -1123,7 +1308,7 @@ static PyObject *walks_by_width(PyObject *self, PyObject *unused)
 {
     (void)self;
     (void)unused;
-    return Py_BuildValue("(KKK)", by_width[0], by_width[1], by_width[2]);
+    return Py_BuildValue("(KKKK)", by_width[0], by_width[1], by_width[2], by_width[3]);
 }
 
 static PyMethodDef methods[] = {
@@ -1133,9 +1318,9 @@ static PyMethodDef methods[] = {
      "spent per class), best first. None where the walk's numbers do not fit in fixed-width integers\n"
      "(walk it in Python)."},
     {"walks_by_width", walks_by_width, METH_NOARGS,
-     "walks_by_width() -> (two, three, four)\n\n"
-     "How many walks since import held their partial states in two, three and four 64-bit limbs\n"
-     "(each the fewest its numbers fit; the answers are the same whichever)."},
+     "walks_by_width() -> (one, two, three, four)\n\n"
+     "How many walks since import held their partial states in one, two, three and four 64-bit\n"
+     "words (each field as wide as the walk's largest sum of it; the answers are the same whichever)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1144,4 +1329,10 @@ static struct PyModuleDef module = {
     methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__walk(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__walk(void)
+{
+    for (int k = 0; k < 64; k++)
+        if (!digits[k] && !(digits[k] = PyLong_FromLong(k)))
+            return NULL;
+    return PyModule_Create(&module);
+}
