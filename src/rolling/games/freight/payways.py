@@ -41,7 +41,6 @@ the engine's.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,36 +63,11 @@ Cls = tuple
 MAX_LISTED = 32
 
 
-def _class_of(player, tok, both: bool) -> Cls:
-    if tok[0] == "m":
-        return ("m", tok[1])
-    name = player.dice[tok[1]]
-    f = face(name)
-    return ("d", name, both and len(f.colours) >= 2 and player.die_kinds[tok[1]] == "basic")
-
-
 def classes(player) -> tuple[list[Cls], list[list[tuple]]]:
     """The player's unspent tokens grouped by class: ``(classes, tokens of each)``, dice first in
     die order, then markers by colour."""
-    both = player.has("Efficient Storage") >= 2
-    keys: list[Cls] = []
-    toks: list[list[tuple]] = []
-    index: dict[Cls, int] = {}
-    for i in range(len(player.dice)):
-        if player.spent[i]:
-            continue
-        c = _class_of(player, ("d", i), both)
-        j = index.get(c)
-        if j is None:
-            j = index[c] = len(keys)
-            keys.append(c)
-            toks.append([])
-        toks[j].append(("d", i))
-    for k in range(4):
-        if player.markers[k]:
-            keys.append(("m", k))
-            toks.append([("m", k)] * player.markers[k])
-    return keys, toks
+    keys, _counts, toks, _sig = _hand(player)
+    return list(keys), [list(t) for t in toks]
 
 
 _COVER_BITS = {c: 1 << k for k, c in enumerate(COLOURS)} | {OCEAN: 1 << 4}
@@ -202,10 +176,15 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
         ln = links[i]
         left -= cubes[i]
         out.append((ln.colour, ln.length - cubes[i]))
-    if take is not None:
-        out.append((take.colour, take.length - 1))
-        left -= 1
-    return tuple(out), left
+    return _taking(tuple(out), left, take)
+
+
+def _taking(contracts: tuple, left: int, take) -> tuple[tuple, int]:
+    """:func:`_contracts` after taking the contract on link ``take`` (if given): it is one more to
+    build, its first square already covered by a cube from the supply (A)."""
+    if take is None:
+        return contracts, left
+    return contracts + ((take.colour, take.length - 1),), left - 1
 
 
 def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
@@ -251,10 +230,10 @@ class SeatPayments:
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
               also: tuple = ()) -> tuple[tuple, list]:
         """:func:`payment_front`'s ``(front, tokens)`` of one price (same arguments)."""
-        contracts, left = (self.contracts, self.left) if take is None else _contracts(self.state, self.seat, take)
+        contracts, left = _taking(self.contracts, self.left, take)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
-        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its number: cheap to hash
+        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
         known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
         if known is None:
             known = {}
@@ -263,7 +242,14 @@ class SeatPayments:
             front = known.get(generic)
             if front is not None:
                 return front, self.toks
-        targets = tuple(sorted({generic, *(t for t in also if t not in known)})) if also else (generic,)
+        if also:  # the prices of ``also`` not yet known are found by the same walk
+            want = {generic}
+            for t in also:
+                if t not in known:
+                    want.add(t)
+            targets = tuple(sorted(want))
+        else:
+            targets = (generic,)
         known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets))
         return known[generic], self.toks
 
@@ -274,29 +260,67 @@ def tokens_of(spent, toks) -> list[tuple]:
     return [tok for j, x in enumerate(spent) if x for tok in toks[j][:x]]
 
 
-def _hand(player) -> tuple[tuple, tuple, list, int]:
-    """:func:`classes` as ``(classes, counts, tokens of each, number)``, remembered by what it
-    depends on (a listing asks for the same hand once per price); the number is the hand's own
-    (no other hand remembered has it), the fronts' memo key."""
+def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
+    """:func:`classes` as ``(classes, counts, tokens of each, signature)``, tuples all through;
+    the signature is the classes' numbers (:func:`_die_class`) then the counts, small integers
+    only: it names the hand in the fronts' memo key, cheap to hash (a hand recurs little from one
+    listing to the next, so it is worked out each time rather than remembered)."""
     p = player
-    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds), tuple(p.markers), p.has("Efficient Storage") >= 2)
-    got = _HANDS.get(key)
+    both = p.has("Efficient Storage") >= 2
+    kinds = p.die_kinds
+    spent = p.spent
+    plain, storing = _DIE_CLASSES
+    keys = []
+    nums = []
+    toks = []
+    for i, name in enumerate(p.dice):
+        if spent[i]:
+            continue
+        # A basic die with two Efficient Storage stores both colours of a split face (its class).
+        got = (storing if both and kinds[i] == "basic" else plain).get(name)
+        if got is None:
+            got = _die_class(name, both and kinds[i] == "basic")
+        c, n = got
+        if n in nums:
+            toks[nums.index(n)].append(("d", i))
+        else:
+            keys.append(c)
+            nums.append(n)
+            toks.append([("d", i)])
+    markers = p.markers
+    for k in range(4):
+        if markers[k]:
+            c = _MARKER_CLASSES[k]  # a marker's token is its class
+            keys.append(c)
+            nums.append(k)
+            toks.append([c] * markers[k])
+    counts = [len(t) for t in toks]
+    return tuple(keys), tuple(counts), tuple([tuple(t) for t in toks]), tuple(nums + counts)
+
+
+def _die_class(name: str, stores_both: bool) -> tuple[Cls, int]:
+    """The class of an unspent die showing face ``name`` (``stores_both``: a basic die of a player
+    with two Efficient Storage, which stores both colours of a split face) and its number:
+    remembered (:data:`_DIE_CLASSES`), so that a class is always the same tuple (a dict finds it
+    by identity) with the same number."""
+    c = ("d", name, stores_both and len(face(name).colours) >= 2)
+    got = _CLASSES.get(c)
     if got is None:
-        keys, toks = classes(p)
-        # tuples all through: once the collector has seen them it no longer tracks them (a list
-        # it would walk at every full collection while the memo holds it)
-        got = (tuple(keys), tuple(len(t) for t in toks), tuple(map(tuple, toks)), next(_HAND_NUMBERS))
-        _HANDS.put(key, got)
+        got = _CLASSES[c] = (c, len(_CLASSES))
+    _DIE_CLASSES[stores_both][name] = got
     return got
 
 
-#: the numbers of the hands remembered, each new hand the next (never one twice, so a fronts'
-#: memo entry of a hand forgotten is never taken for a new hand's)
-_HAND_NUMBERS = itertools.count()
+#: the marker classes, numbered 0-3 by colour (a marker's token is its class: ``("m", colour index)``)
+_MARKER_CLASSES = tuple(("m", k) for k in range(4))
+#: ``(class, number)`` of each class met, markers first: a few dozen (die faces, split faces
+#: stored both or not, markers)
+_CLASSES: dict[Cls, tuple[Cls, int]] = {c: (c, k) for k, c in enumerate(_MARKER_CLASSES)}
+#: ``(class, number)`` of a die by face name: for a die that does not, and one that does, store
+#: both colours (:func:`_die_class`)
+_DIE_CLASSES: tuple[dict, dict] = ({}, {})
 
 
-#: the hands already grouped into classes, by what they depend on
-_HANDS = Recent(1000)
 #: fronts already found, by hand and contracts, then by price (the same recur within a decision:
 #: listing, then applying ``pay=""``; a search visiting a state again). Small: a search bot's
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
@@ -326,8 +350,7 @@ def recorded_walks() -> Iterator[list[tuple]]:
 
 
 def clear_caches() -> None:
-    """Forget the hands and fronts remembered (for tests and benchmarks: the answers are the same)."""
-    _HANDS.clear()
+    """Forget the fronts remembered (for tests and benchmarks: the answers are the same)."""
     _FRONTS.clear()
 
 
