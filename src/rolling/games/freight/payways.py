@@ -219,39 +219,53 @@ class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
     (:func:`classes`) and contracts read once. Valid while the state does not change."""
 
-    __slots__ = ("state", "seat", "keys", "counts", "toks", "hand", "contracts", "left")
+    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left")
 
     def __init__(self, state, seat: int) -> None:
-        self.state = state
-        self.seat = seat
         self.keys, self.counts, self.toks, self.hand = _hand(state.players[seat])
         self.contracts, self.left = _contracts(state, seat)
 
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
               also: tuple = ()) -> tuple[tuple, list]:
         """:func:`payment_front`'s ``(front, tokens)`` of one price (same arguments)."""
-        contracts, left = _taking(self.contracts, self.left, take)
+        return self.fronts(colour, generic, purpose, second, take, also)[generic], self.toks
+
+    def fronts(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
+               also: tuple = ()) -> dict[int, tuple]:
+        """:meth:`front`'s fronts of ``generic`` and of each price of ``also`` (one walk finds them
+        all) as ``{price: front}``, perhaps with other prices of the same kind; the tokens are
+        :attr:`toks`. Shared: read only."""
+        if take is None:
+            contracts = self.contracts
+            left = self.left
+        else:
+            contracts, left = _taking(self.contracts, self.left, take)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
         at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
         known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
         if known is None:
-            known = {}
+            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, _targets(generic, also))
             _FRONTS.put(at, known)
+            return known
+        if generic not in known or not all(t in known for t in also):  # the prices not yet known
+            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
+                                 tuple(sorted({generic, *also} - known.keys()))))
+        return known
+
+
+def _targets(generic: int, also: tuple) -> tuple:
+    """The prices a walk finds, rising: ``generic`` and those of ``also`` (as given when they
+    already rise and hold ``generic``: a listing's)."""
+    if not also:
+        return (generic,)
+    if generic in also:
+        for k in range(1, len(also)):
+            if also[k - 1] >= also[k]:
+                break
         else:
-            front = known.get(generic)
-            if front is not None:
-                return front, self.toks
-        if also:  # the prices of ``also`` not yet known are found by the same walk
-            want = {generic}
-            for t in also:
-                if t not in known:
-                    want.add(t)
-            targets = tuple(sorted(want))
-        else:
-            targets = (generic,)
-        known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets))
-        return known[generic], self.toks
+            return also
+    return tuple(sorted({generic, *also}))
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -277,16 +291,18 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
         if spent[i]:
             continue
         # A basic die with two Efficient Storage stores both colours of a split face (its class).
-        got = (storing if both and kinds[i] == "basic" else plain).get(name)
-        if got is None:
-            got = _die_class(name, both and kinds[i] == "basic")
-        c, n = got
+        sb = both and kinds[i] == "basic"
+        try:
+            c, n = (storing if sb else plain)[name]
+        except KeyError:
+            c, n = _die_class(name, sb)
+        tok = _DIE_TOKENS[i] if i < 64 else ("d", i)
         if n in nums:
-            toks[nums.index(n)].append(("d", i))
+            toks[nums.index(n)].append(tok)
         else:
             keys.append(c)
             nums.append(n)
-            toks.append([("d", i)])
+            toks.append([tok])
     markers = p.markers
     for k in range(4):
         if markers[k]:
@@ -295,7 +311,11 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
             nums.append(k)
             toks.append([c] * markers[k])
     counts = [len(t) for t in toks]
-    return tuple(keys), tuple(counts), tuple([tuple(t) for t in toks]), tuple(nums + counts)
+    try:  # as bytes, whose hash is kept: worked out once for the memo's look-ups
+        sig = bytes(nums + counts)
+    except ValueError:  # a number over 255 (hundreds of markers): a tuple, never equal to bytes
+        sig = tuple(nums + counts)
+    return tuple(keys), tuple(counts), tuple([tuple(t) for t in toks]), sig
 
 
 def _die_class(name: str, stores_both: bool) -> tuple[Cls, int]:
@@ -316,6 +336,8 @@ _MARKER_CLASSES = tuple(("m", k) for k in range(4))
 #: ``(class, number)`` of each class met, markers first: a few dozen (die faces, split faces
 #: stored both or not, markers)
 _CLASSES: dict[Cls, tuple[Cls, int]] = {c: (c, k) for k, c in enumerate(_MARKER_CLASSES)}
+#: the tokens of the first 64 dice, made once (fewer objects for the garbage collector to count)
+_DIE_TOKENS = tuple(("d", i) for i in range(64))
 #: ``(class, number)`` of a die by face name: for a die that does not, and one that does, store
 #: both colours (:func:`_die_class`)
 _DIE_CLASSES: tuple[dict, dict] = ({}, {})
@@ -326,7 +348,30 @@ _DIE_CLASSES: tuple[dict, dict] = ({}, {})
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
 #: long-lived entries cost every full garbage collection (a sixth of an OpenSpiel MCTS game's
 #: time with 10,000 entries each, issue 33 item 1)
-_FRONTS = Recent(1000)
+class _Recent(Recent):
+    """:class:`rolling.core.memo.Recent`, its two methods the same, compiled with this module: a
+    call of the plain Python methods cost the fronts' look-ups as much again (issue 34)."""
+
+    __slots__ = ()
+
+    def get(self, key):
+        """The value stored for ``key``, or ``None``."""
+        got = self.young.get(key)
+        if got is None:
+            got = self.old.get(key)
+            if got is not None:
+                self.put(key, got)
+        return got
+
+    def put(self, key, value) -> None:
+        """Store ``value`` (not ``None``) for ``key``."""
+        if len(self.young) >= self.size:
+            self.old = self.young
+            self.young = {}
+        self.young[key] = value
+
+
+_FRONTS = _Recent(1000)
 
 
 @contextmanager
@@ -371,7 +416,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
-    if compiled():
+    if _compiled_fronts is not None and not _PURE:  # compiled(), without a call
         got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
@@ -392,8 +437,9 @@ def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
     """:func:`_class_info` of each class of ``keys``, each looked up by the class alone in a table
     of the walk's kind (most hands are new to a walk, but their classes are not: a memo of whole
     hands missed five times in six, issue 34)."""
-    table = _INFO_TABLES.get((purpose, second, colour))
-    if table is None:
+    try:
+        table = _INFO_TABLES[purpose, second, colour]
+    except KeyError:
         table = _INFO_TABLES[purpose, second, colour] = {}
     try:
         return [table[c] for c in keys]
