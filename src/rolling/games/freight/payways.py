@@ -176,7 +176,7 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
         ln = links[i]
         left -= cubes[i]
         out.append((ln.colour, ln.length - cubes[i]))
-    return _taking(tuple(out), left, take)
+    return (tuple(out), left) if take is None else _taking(tuple(out), left, take)
 
 
 def _taking(contracts: tuple, left: int, take) -> tuple[tuple, int]:
@@ -245,27 +245,24 @@ class SeatPayments:
         at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
         known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
         if known is None:
-            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, _targets(generic, also))
+            # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
+            # ``generic``, as a listing's do: no set to sort).
+            targets = also
+            if not also:
+                targets = (generic,)
+            elif generic in also:
+                for k in range(1, len(also)):
+                    if also[k - 1] >= also[k]:
+                        targets = tuple(sorted(set(also)))
+                        break
+            else:
+                targets = tuple(sorted({generic, *also}))
+            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
             _FRONTS.put(at, known)
-            return known
-        if generic not in known or not all(t in known for t in also):  # the prices not yet known
+        elif generic not in known or not all(t in known for t in also):  # the prices not yet known
             known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
                                  tuple(sorted({generic, *also} - known.keys()))))
         return known
-
-
-def _targets(generic: int, also: tuple) -> tuple:
-    """The prices a walk finds, rising: ``generic`` and those of ``also`` (as given when they
-    already rise and hold ``generic``: a listing's)."""
-    if not also:
-        return (generic,)
-    if generic in also:
-        for k in range(1, len(also)):
-            if also[k - 1] >= also[k]:
-                break
-        else:
-            return also
-    return tuple(sorted({generic, *also}))
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -775,5 +772,5 @@ def best_payment(state, seat: int, colour: str | None, generic: int, purpose: st
     chooser it was played with, :func:`.payment.auto_purchase`."""
     if state.config.payment == "legacy":
         return auto_purchase(state, seat, colour, generic, purpose, second)
-    ways = payments(state, seat, colour, generic, purpose, second, take)
-    return ways[0] if ways else None
+    front, toks = payment_front(state, seat, colour, generic, purpose, second, take)
+    return tokens_of(front[0], toks) if front else None  # the first of payments(), alone
