@@ -243,7 +243,14 @@ class SeatPayments:
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
         at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
-        known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
+        # The fronts found for this hand and contracts, by price: Recent.get and .put written out
+        # (a call of either cost as much as its look-up, issue 34).
+        young = _FRONTS.young
+        known = young.get(at)
+        if known is None:
+            known = _FRONTS.old.get(at)
+            if known is not None:  # asked for again: back to the young generation
+                _FRONTS.put(at, known)
         if known is None:
             # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
             # ``generic``, as a listing's do: no set to sort).
@@ -258,7 +265,10 @@ class SeatPayments:
             else:
                 targets = tuple(sorted({generic, *also}))
             known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
-            _FRONTS.put(at, known)
+            if len(young) < _FRONTS.size:
+                young[at] = known
+            else:  # the young generation full: it becomes the old one
+                _FRONTS.put(at, known)
         elif generic not in known or not all(t in known for t in also):  # the prices not yet known
             known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
                                  tuple(sorted({generic, *also} - known.keys()))))
@@ -345,30 +355,7 @@ _DIE_CLASSES: tuple[dict, dict] = ({}, {})
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
 #: long-lived entries cost every full garbage collection (a sixth of an OpenSpiel MCTS game's
 #: time with 10,000 entries each, issue 33 item 1)
-class _Recent(Recent):
-    """:class:`rolling.core.memo.Recent`, its two methods the same, compiled with this module: a
-    call of the plain Python methods cost the fronts' look-ups as much again (issue 34)."""
-
-    __slots__ = ()
-
-    def get(self, key):
-        """The value stored for ``key``, or ``None``."""
-        got = self.young.get(key)
-        if got is None:
-            got = self.old.get(key)
-            if got is not None:
-                self.put(key, got)
-        return got
-
-    def put(self, key, value) -> None:
-        """Store ``value`` (not ``None``) for ``key``."""
-        if len(self.young) >= self.size:
-            self.old = self.young
-            self.young = {}
-        self.young[key] = value
-
-
-_FRONTS = _Recent(1000)
+_FRONTS = Recent(1000)
 
 
 @contextmanager
