@@ -370,3 +370,58 @@ def test_the_memo_keeps_what_was_used_recently():
         memo.put(k, str(k))  # 3, 0, 4 fill the young one; 5 starts a new one, 1 and 2 go
     assert [memo.get(k) for k in range(6)] == ["0", None, None, "3", "4", "5"]
     assert len(memo.young) + len(memo.old) <= 6
+
+
+def test_a_hand_is_grouped_into_the_same_classes_and_named_by_them():
+    """Issue 34 (a seat's hand grouped without a memo): in states of random games the classes are
+    the unspent dice grouped by face, dice first in die order, then the markers by colour (a
+    basic die showing a split face is its own class with two Efficient Storage, which stores
+    both colours: "The Improvement Dice (sidebar)"); each class is one object wherever it is met,
+    and two hands share a signature (the fronts' memo key) exactly when their classes and counts
+    are the same."""
+    from rolling.games.freight import payways
+    from rolling.games.freight.components import face
+
+    named: dict = {}
+    hands: dict = {}
+    classes_met: dict = {}
+    for st, seat, _acts in random_turn_states(4, 5, every=3):
+        p = st.players[seat]
+        both = p.has("Efficient Storage") >= 2
+        want: dict = {}
+        for i, name in enumerate(p.dice):
+            if not p.spent[i]:
+                c = ("d", name, both and len(face(name).colours) >= 2 and p.die_kinds[i] == "basic")
+                want.setdefault(c, []).append(("d", i))
+        for k in range(4):
+            if p.markers[k]:
+                want["m", k] = [("m", k)] * p.markers[k]
+        keys, counts, toks, sig = payways._hand(p)
+        assert list(keys) == list(want) and list(map(list, toks)) == list(want.values())
+        assert counts == tuple(len(t) for t in toks) and classes(p) == (list(want), list(want.values()))
+        for c in keys:
+            assert classes_met.setdefault(c, c) is c
+        assert named.setdefault(sig, (keys, counts)) == (keys, counts)
+        assert hands.setdefault((keys, counts), sig) == sig
+    assert len(named) > 50
+
+
+def test_seat_fronts_hold_every_price_asked_as_payment_front():
+    """Issue 34 (one walk for a listing's prices): ``SeatPayments.fronts`` of the station's and
+    improvements' prices (D, E) holds each of them, the very front :func:`payment_front` finds
+    for that price alone with emptied caches."""
+    from rolling.games.freight import legal, payways
+    from rolling.games.freight.payment import generic_budget
+
+    checked = 0
+    for st, seat, _acts in random_turn_states(3, 6, every=5):
+        prices = legal._buy_prices(st, seat, generic_budget(st.players[seat], "contract"))
+        if not prices:
+            continue
+        payways.clear_caches()
+        fronts = payways.SeatPayments(st, seat).fronts(None, prices[0], "improvement", False, None, prices)
+        for cost in prices:
+            payways.clear_caches()
+            assert fronts[cost] == payways.payment_front(st, seat, None, cost, "station")[0]
+            checked += 1
+    assert checked > 20

@@ -384,34 +384,37 @@ def turn_runs(state, seat: int) -> list[tuple]:
     them). Assumes ``seat`` is to act in a turn (issue 34)."""
     budget = generic_budget(state.players[seat], "contract")
     runs: list[tuple] = []
-    front = SeatPayments(state, seat).front
+    seat_pays = SeatPayments(state, seat)
+    toks = seat_pays.toks
     for slot, link, cost in takeable(state, seat, budget):
-        pays = ListedPays(*front(link.colour, cost, "contract", False, link))
+        pays = ListedPays(seat_pays.fronts(link.colour, cost, "contract", False, link)[cost], toks)
         runs.append((len(pays), TakeContract, (slot, pays)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
     found = routes.enumerate_routes(state, seat)
     if found:
-        second = state.routes_done == 1
+        costs = tuple(sorted({route[4] for route in found}))
+        fronts = seat_pays.fronts(None, costs[0], "route", state.routes_done == 1, None, costs)  # one walk
         cache: dict = {}
-        costs = tuple({route[4] for route in found})
         for route in found:
             pays = cache.get(route[4])
             if pays is None:
-                pays = cache[route[4]] = ListedPays(*front(None, route[4], "route", second, None, costs))
+                pays = cache[route[4]] = ListedPays(fronts[route[4]], toks)
             runs.append((len(pays), EstablishRoute, (route, pays)))
     station = stations.station_cost(state, seat)
     buys = list(buyable(state, seat, budget))
-    prices = _prices_of(station, buys, budget)  # one walk finds the payments of them all
+    prices = _prices_of(station, buys, budget)
+    if prices:  # the station's and improvements' payments alike, one walk finds them all
+        fronts = seat_pays.fronts(None, prices[0], "improvement", False, None, prices)
     if station is not None and station <= budget:
-        pays = ListedPays(*front(None, station, "station", False, None, prices))
+        pays = ListedPays(fronts[station], toks)
         runs.append((len(pays), BuildStation, pays))
     discards = discard_slots(state, seat)
     cache = {}
     for slot, cost in buys:
         pays = cache.get(cost)
         if pays is None:
-            pays = cache[cost] = ListedPays(*front(None, cost, "improvement", False, None, prices))
+            pays = cache[cost] = ListedPays(fronts[cost], toks)
         runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))

@@ -41,7 +41,6 @@ the engine's.
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,36 +63,11 @@ Cls = tuple
 MAX_LISTED = 32
 
 
-def _class_of(player, tok, both: bool) -> Cls:
-    if tok[0] == "m":
-        return ("m", tok[1])
-    name = player.dice[tok[1]]
-    f = face(name)
-    return ("d", name, both and len(f.colours) >= 2 and player.die_kinds[tok[1]] == "basic")
-
-
 def classes(player) -> tuple[list[Cls], list[list[tuple]]]:
     """The player's unspent tokens grouped by class: ``(classes, tokens of each)``, dice first in
     die order, then markers by colour."""
-    both = player.has("Efficient Storage") >= 2
-    keys: list[Cls] = []
-    toks: list[list[tuple]] = []
-    index: dict[Cls, int] = {}
-    for i in range(len(player.dice)):
-        if player.spent[i]:
-            continue
-        c = _class_of(player, ("d", i), both)
-        j = index.get(c)
-        if j is None:
-            j = index[c] = len(keys)
-            keys.append(c)
-            toks.append([])
-        toks[j].append(("d", i))
-    for k in range(4):
-        if player.markers[k]:
-            keys.append(("m", k))
-            toks.append([("m", k)] * player.markers[k])
-    return keys, toks
+    keys, _counts, toks, _sig = _hand(player)
+    return list(keys), [list(t) for t in toks]
 
 
 _COVER_BITS = {c: 1 << k for k, c in enumerate(COLOURS)} | {OCEAN: 1 << 4}
@@ -202,10 +176,15 @@ def _contracts(state, seat: int, take=None) -> tuple[tuple, int]:
         ln = links[i]
         left -= cubes[i]
         out.append((ln.colour, ln.length - cubes[i]))
-    if take is not None:
-        out.append((take.colour, take.length - 1))
-        left -= 1
-    return tuple(out), left
+    return (tuple(out), left) if take is None else _taking(tuple(out), left, take)
+
+
+def _taking(contracts: tuple, left: int, take) -> tuple[tuple, int]:
+    """:func:`_contracts` after taking the contract on link ``take`` (if given): it is one more to
+    build, its first square already covered by a cube from the supply (A)."""
+    if take is None:
+        return contracts, left
+    return contracts + ((take.colour, take.length - 1),), left - 1
 
 
 def payments(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
@@ -240,32 +219,60 @@ class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
     (:func:`classes`) and contracts read once. Valid while the state does not change."""
 
-    __slots__ = ("state", "seat", "keys", "counts", "toks", "hand", "contracts", "left")
+    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left")
 
     def __init__(self, state, seat: int) -> None:
-        self.state = state
-        self.seat = seat
         self.keys, self.counts, self.toks, self.hand = _hand(state.players[seat])
         self.contracts, self.left = _contracts(state, seat)
 
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
               also: tuple = ()) -> tuple[tuple, list]:
         """:func:`payment_front`'s ``(front, tokens)`` of one price (same arguments)."""
-        contracts, left = (self.contracts, self.left) if take is None else _contracts(self.state, self.seat, take)
+        return self.fronts(colour, generic, purpose, second, take, also)[generic], self.toks
+
+    def fronts(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
+               also: tuple = ()) -> dict[int, tuple]:
+        """:meth:`front`'s fronts of ``generic`` and of each price of ``also`` (one walk finds them
+        all) as ``{price: front}``, perhaps with other prices of the same kind; the tokens are
+        :attr:`toks`. Shared: read only."""
+        if take is None:
+            contracts = self.contracts
+            left = self.left
+        else:
+            contracts, left = _taking(self.contracts, self.left, take)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
-        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its number: cheap to hash
-        known = _FRONTS.get(at)  # the fronts found for this hand and contracts, by price
+        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
+        # The fronts found for this hand and contracts, by price: Recent.get and .put written out
+        # (a call of either cost as much as its look-up, issue 34).
+        young = _FRONTS.young
+        known = young.get(at)
         if known is None:
-            known = {}
-            _FRONTS.put(at, known)
-        else:
-            front = known.get(generic)
-            if front is not None:
-                return front, self.toks
-        targets = tuple(sorted({generic, *(t for t in also if t not in known)})) if also else (generic,)
-        known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets))
-        return known[generic], self.toks
+            known = _FRONTS.old.get(at)
+            if known is not None:  # asked for again: back to the young generation
+                _FRONTS.put(at, known)
+        if known is None:
+            # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
+            # ``generic``, as a listing's do: no set to sort).
+            targets = also
+            if not also:
+                targets = (generic,)
+            elif generic in also:
+                for k in range(1, len(also)):
+                    if also[k - 1] >= also[k]:
+                        targets = tuple(sorted(set(also)))
+                        break
+            else:
+                targets = tuple(sorted({generic, *also}))
+            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
+            if len(young) < _FRONTS.size:
+                young[at] = known
+            else:  # the young generation full: it becomes the old one
+                _FRONTS.put(at, known)
+        elif generic not in known or not all(t in known for t in also):  # the prices not yet known
+            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
+                                 tuple(sorted({generic, *also} - known.keys()))))
+        return known
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -274,29 +281,75 @@ def tokens_of(spent, toks) -> list[tuple]:
     return [tok for j, x in enumerate(spent) if x for tok in toks[j][:x]]
 
 
-def _hand(player) -> tuple[tuple, tuple, list, int]:
-    """:func:`classes` as ``(classes, counts, tokens of each, number)``, remembered by what it
-    depends on (a listing asks for the same hand once per price); the number is the hand's own
-    (no other hand remembered has it), the fronts' memo key."""
+def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
+    """:func:`classes` as ``(classes, counts, tokens of each, signature)``, tuples all through;
+    the signature is the classes' numbers (:func:`_die_class`) then the counts, small integers
+    only: it names the hand in the fronts' memo key, cheap to hash (a hand recurs little from one
+    listing to the next, so it is worked out each time rather than remembered)."""
     p = player
-    key = (tuple(p.dice), tuple(p.spent), tuple(p.die_kinds), tuple(p.markers), p.has("Efficient Storage") >= 2)
-    got = _HANDS.get(key)
+    both = p.has("Efficient Storage") >= 2
+    kinds = p.die_kinds
+    spent = p.spent
+    plain, storing = _DIE_CLASSES
+    keys = []
+    nums = []
+    toks = []
+    for i, name in enumerate(p.dice):
+        if spent[i]:
+            continue
+        # A basic die with two Efficient Storage stores both colours of a split face (its class).
+        sb = both and kinds[i] == "basic"
+        try:
+            c, n = (storing if sb else plain)[name]
+        except KeyError:
+            c, n = _die_class(name, sb)
+        tok = _DIE_TOKENS[i] if i < 64 else ("d", i)
+        if n in nums:
+            toks[nums.index(n)].append(tok)
+        else:
+            keys.append(c)
+            nums.append(n)
+            toks.append([tok])
+    markers = p.markers
+    for k in range(4):
+        if markers[k]:
+            c = _MARKER_CLASSES[k]  # a marker's token is its class
+            keys.append(c)
+            nums.append(k)
+            toks.append([c] * markers[k])
+    counts = [len(t) for t in toks]
+    try:  # as bytes, whose hash is kept: worked out once for the memo's look-ups
+        sig = bytes(nums + counts)
+    except ValueError:  # a number over 255 (hundreds of markers): a tuple, never equal to bytes
+        sig = tuple(nums + counts)
+    return tuple(keys), tuple(counts), tuple([tuple(t) for t in toks]), sig
+
+
+def _die_class(name: str, stores_both: bool) -> tuple[Cls, int]:
+    """The class of an unspent die showing face ``name`` (``stores_both``: a basic die of a player
+    with two Efficient Storage, which stores both colours of a split face) and its number:
+    remembered (:data:`_DIE_CLASSES`), so that a class is always the same tuple (a dict finds it
+    by identity) with the same number."""
+    c = ("d", name, stores_both and len(face(name).colours) >= 2)
+    got = _CLASSES.get(c)
     if got is None:
-        keys, toks = classes(p)
-        # tuples all through: once the collector has seen them it no longer tracks them (a list
-        # it would walk at every full collection while the memo holds it)
-        got = (tuple(keys), tuple(len(t) for t in toks), tuple(map(tuple, toks)), next(_HAND_NUMBERS))
-        _HANDS.put(key, got)
+        got = _CLASSES[c] = (c, len(_CLASSES))
+    _DIE_CLASSES[stores_both][name] = got
     return got
 
 
-#: the numbers of the hands remembered, each new hand the next (never one twice, so a fronts'
-#: memo entry of a hand forgotten is never taken for a new hand's)
-_HAND_NUMBERS = itertools.count()
+#: the marker classes, numbered 0-3 by colour (a marker's token is its class: ``("m", colour index)``)
+_MARKER_CLASSES = tuple(("m", k) for k in range(4))
+#: ``(class, number)`` of each class met, markers first: a few dozen (die faces, split faces
+#: stored both or not, markers)
+_CLASSES: dict[Cls, tuple[Cls, int]] = {c: (c, k) for k, c in enumerate(_MARKER_CLASSES)}
+#: the tokens of the first 64 dice, made once (fewer objects for the garbage collector to count)
+_DIE_TOKENS = tuple(("d", i) for i in range(64))
+#: ``(class, number)`` of a die by face name: for a die that does not, and one that does, store
+#: both colours (:func:`_die_class`)
+_DIE_CLASSES: tuple[dict, dict] = ({}, {})
 
 
-#: the hands already grouped into classes, by what they depend on
-_HANDS = Recent(1000)
 #: fronts already found, by hand and contracts, then by price (the same recur within a decision:
 #: listing, then applying ``pay=""``; a search visiting a state again). Small: a search bot's
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
@@ -326,8 +379,7 @@ def recorded_walks() -> Iterator[list[tuple]]:
 
 
 def clear_caches() -> None:
-    """Forget the hands and fronts remembered (for tests and benchmarks: the answers are the same)."""
-    _HANDS.clear()
+    """Forget the fronts remembered (for tests and benchmarks: the answers are the same)."""
     _FRONTS.clear()
 
 
@@ -348,7 +400,7 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     """:func:`_fronts_py`, by the compiled walk where it was built and the walk's numbers fit its
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
-    if compiled():
+    if _compiled_fronts is not None and not _PURE:  # compiled(), without a call
         got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
@@ -369,8 +421,9 @@ def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
     """:func:`_class_info` of each class of ``keys``, each looked up by the class alone in a table
     of the walk's kind (most hands are new to a walk, but their classes are not: a memo of whole
     hands missed five times in six, issue 34)."""
-    table = _INFO_TABLES.get((purpose, second, colour))
-    if table is None:
+    try:
+        table = _INFO_TABLES[purpose, second, colour]
+    except KeyError:
         table = _INFO_TABLES[purpose, second, colour] = {}
     try:
         return [table[c] for c in keys]
@@ -706,5 +759,5 @@ def best_payment(state, seat: int, colour: str | None, generic: int, purpose: st
     chooser it was played with, :func:`.payment.auto_purchase`."""
     if state.config.payment == "legacy":
         return auto_purchase(state, seat, colour, generic, purpose, second)
-    ways = payments(state, seat, colour, generic, purpose, second, take)
-    return ways[0] if ways else None
+    front, toks = payment_front(state, seat, colour, generic, purpose, second, take)
+    return tokens_of(front[0], toks) if front else None  # the first of payments(), alone
