@@ -31,14 +31,21 @@ def contract_score(comp, length: int, in_progress: int) -> int:
 
 def cubes_left(state, seat: int) -> int:
     """Construction cubes in the seat's supply: 20 (Equipment) less those on its unfinished contracts."""
-    return state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    # a plain loop over its (at most three) contracts: read by every listing and build (issue 34)
+    left = state.comp.box["cubes_per_player"]
+    cubes = state.cubes
+    for i in state.players[seat].contracts:
+        left -= cubes[i]
+    return left
 
 
 def _own_contract(state, seat: int, link_id: int, rule: str):
-    link = state.link_by_id(link_id)
-    if link.index not in state.players[seat].contracts:
-        raise IllegalAction(rule, f"you have no contract on link {link_id}")
-    return link
+    links = state.map.links
+    for i in state.players[seat].contracts:  # the seat's (at most three) contracts: the usual case
+        if links[i].id == link_id:
+            return links[i]
+    state.link_by_id(link_id)  # raises for no such link on this map (a map's link ids are distinct)
+    raise IllegalAction(rule, f"you have no contract on link {link_id}")
 
 
 def complete(state, seat: int, index: int) -> None:

@@ -11,26 +11,36 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import TakeContract
+from .construction import cubes_left
 from .payment import check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "A: Taking on Contracts"
 
 
-def contract_cost(state, seat: int, link) -> int:
-    """Any-colour dice to take ``link``'s contract: its printed cost, one fewer with Acquisition Expert."""
-    return max(0, link.cost - state.players[seat].has("Acquisition Expert"))
+def contract_cost(state, seat: int, link, cut: int | None = None) -> int:
+    """Any-colour dice to take ``link``'s contract: its printed cost, one fewer with Acquisition
+    Expert. ``cut``: :func:`cost_cut` of the seat, when the caller prices several contracts."""
+    if cut is None:
+        cut = cost_cut(state.players[seat])
+    return max(0, link.cost - cut)
+
+
+def cost_cut(player) -> int:
+    """How many dice fewer each contract costs ``player``: one per Acquisition Expert in effect."""
+    return player.has("Acquisition Expert")
 
 
 def can_start(state, seat: int) -> str | None:
     """Why the seat may not take another contract now, or ``None``."""
     p = state.players[seat]
     box = state.comp.box
-    if len(p.contracts) >= box["max_contracts"]:
+    held = len(p.contracts)
+    if held >= box["max_contracts"]:
         return f"you already have {box['max_contracts']} contracts; complete one first"
-    if p.links_owned + len(p.contracts) >= box["sticks_per_player"]:
+    if p.links_owned + held >= box["sticks_per_player"]:
         return "you have no rail link sticks left"
-    if state.cubes_in_use(seat) >= box["cubes_per_player"]:
+    if cubes_left(state, seat) <= 0:
         return "you have no construction cubes left"
     return None
 
