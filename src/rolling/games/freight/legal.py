@@ -21,7 +21,7 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
-from .components import COLOUR_INDEX, OCEAN
+from .components import OCEAN
 from .construction import cubes_left
 from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
@@ -174,8 +174,8 @@ def takeable(state, seat: int, budget: int) -> list[tuple]:
     dice pips, in track order: the seat may start a contract, has a die of the link's colour, and
     keeps a pip over the contract's cost (A). The one rule for :func:`take_moves` and
     :func:`random_move`."""
-    if can_start(state, seat) is not None:
-        return []
+    if budget < 1 or can_start(state, seat) is not None:
+        return []  # no die or marker left (the cheaper test first), or no contract may start
     out = []
     links = state.map.links
     p = state.players[seat]
@@ -195,28 +195,32 @@ def takeable(state, seat: int, budget: int) -> list[tuple]:
 
 # The construction moves, kept once made: the same few recur listing after listing, and an action
 # is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
-# one). By (seat, link id, link colour): ((the engine's build, the Steady Builder's, the marker's),
-# [for each die index, its (Build with cubes 0, 1, 2) or None until needed]): one dict look-up per
-# contract, a list index per move (the colour names the marker, and a link id has another colour
-# on the other map). Bounded: link ids are the maps' (at most 62), a player has at most 14 dice
-# (6 basic, 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
-_made: dict[tuple[int, int, str], tuple[tuple, list]] = {}
+# one). By (seat, link id, link colour), a list: the engine's build, the Steady Builder's cube, the
+# marker's build, then at 3 + 3 * die + cubes the build paying with that die (cubes 0, or 1 or 2
+# for the cubes symbol), or None until first listed: one dict look-up per contract and a list
+# index per move (the colour names the marker, and a link id has another colour on the other
+# map). Bounded: link ids are the maps' (at most 62), a player has at most 14 dice (6 basic,
+# 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
+_made: dict[tuple[int, int, str], list] = {}
 
 
-def _made_for(seat: int, lid: int, colour: str) -> tuple[tuple, list]:
+def _made_for(seat: int, lid: int, colour: str) -> list:
     """A new entry of ``_made``: the moves of the contract on link ``lid`` that need no die."""
     marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
-    made = _made[(seat, lid, colour)] = ((Build(seat, lid), SteadyBuild(seat, lid), marker), [])
+    made = _made[(seat, lid, colour)] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
     return made
 
 
-def _die_builds(by_die: list, seat: int, lid: int, die: int) -> tuple:
-    """The kept ``Build`` moves paying with die ``die`` (cubes 0, 1 and 2), made when first needed."""
-    while len(by_die) <= die:
-        by_die.append(None)
-    pay = str(die)  # the die's pay_text
-    made = by_die[die] = (Build(seat, lid, pay), Build(seat, lid, pay, 1), Build(seat, lid, pay, 2))
-    return made
+def _die_build(made: list, seat: int, lid: int, die: int, cubes: int) -> Build:
+    """The kept ``Build(seat, lid, <die>, cubes)`` of ``made`` (an entry of ``_made``), made and
+    kept when first listed."""
+    k = 3 + 3 * die + cubes
+    while len(made) <= k:
+        made.append(None)
+    move = made[k]
+    if move is None:
+        move = made[k] = Build(seat, lid, str(die), cubes)  # str(die): the die's pay_text
+    return move
 
 
 def build_moves(state, seat: int) -> list:
@@ -246,9 +250,9 @@ def build_moves(state, seat: int) -> list:
         colour = link.colour
         column = BUILD_COLUMNS[colour]
         try:
-            fixed, by_die = _made[(seat, lid, colour)]
+            made = _made[(seat, lid, colour)]
         except KeyError:
-            fixed, by_die = _made_for(seat, lid, colour)
+            made = _made_for(seat, lid, colour)
         able = 0  # how many dice can build the link
         best = 3  # the best build_rank among them: the die the engine's build spends first
         for d, first, ranks in dice:
@@ -260,24 +264,23 @@ def build_moves(state, seat: int) -> list:
                 best = r
             if not first:
                 continue  # one move per face
-            made = by_die[d] if d < len(by_die) else None
-            if made is None:
-                made = _die_builds(by_die, seat, lid, d)
+            k = 3 + 3 * d
             if r == 2:
                 # The cubes symbol's two outcomes are distinct moves; with one square or cube left only one.
-                out.append(made[1])
-                if cap >= 2:
-                    out.append(made[2])
+                for n in range(1, 3 if cap >= 2 else 2):
+                    move = made[k + n] if k + n < len(made) else None
+                    out.append(move or _die_build(made, seat, lid, d, n))
             else:
-                out.append(made[0])
-        if colour != OCEAN and markers[COLOUR_INDEX[colour]]:
-            out.append(fixed[2])
+                move = made[k] if k < len(made) else None
+                out.append(move or _die_build(made, seat, lid, d, 0))
+        if column < len(markers) and markers[column]:  # a marker of the colour (never ocean's)
+            out.append(made[2])
         # The engine's build spends more than one die when another die can build and the first
         # (the cubes symbol adds two, any other die one) leaves squares and cubes to fill.
         if able > 1 and cap > (2 if best == 2 else 1):
-            out.append(fixed[0])
+            out.append(made[0])
         if steady:
-            out.append(fixed[1])
+            out.append(made[1])
     return out
 
 

@@ -421,7 +421,8 @@ def build_rank(name: str, colour: str) -> int:
     return -1
 
 
-#: the link colours (and :data:`OCEAN`) in the order of the ranks of :func:`build_ranks_of`
+#: the link colours (and :data:`OCEAN`) in the order of the ranks of :func:`build_ranks_of`: the
+#: colours as their :data:`.components.COLOUR_INDEX` (their markers' index), then ocean
 BUILD_COLUMNS = {c: k for k, c in enumerate(COLOURS + (OCEAN,))}
 
 
