@@ -52,26 +52,30 @@ def take_contract(state, a: TakeContract) -> None:
         IllegalAction: no card there, three contracts already, no cube or stick left, or a
             payment that is not one die of the colour plus the cost.
     """
-    if not 0 <= a.slot < len(state.contract_track) or state.contract_track[a.slot] is None:
-        raise IllegalAction(RULE, f"there is no contract in slot {a.slot} of the track")
-    why = can_start(state, a.seat)
+    seat = a.seat
+    slot = a.slot
+    track = state.contract_track
+    if not 0 <= slot < len(track) or track[slot] is None:
+        raise IllegalAction(RULE, f"there is no contract in slot {slot} of the track")
+    why = can_start(state, seat)
     if why:
         raise IllegalAction(RULE, why)
-    card = state.contract_track[a.slot]
+    card = track[slot]
     link = state.map.links[card]
-    cost = contract_cost(state, a.seat, link)
-    p = state.players[a.seat]
-    if a.pay.strip():
-        tokens = parse_pay(a.pay, p, RULE)
+    cost = contract_cost(state, seat, link)
+    p = state.players[seat]
+    pay = a.pay
+    if pay.strip():
+        tokens = parse_pay(pay, p, RULE)
         check_purchase(p, tokens, link.colour, cost, "contract", RULE)
     else:
-        tokens = best_payment(state, a.seat, link.colour, cost, "contract", take=link)
+        tokens = best_payment(state, seat, link.colour, cost, "contract", take=link)
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
     if state.log is not None:
-        state.log.append((E.TAKE_CONTRACT, E.PUBLIC, a.seat, card, tuple(tokens)))
-    spend(state, a.seat, tokens)
-    state.contract_track[a.slot] = None
+        state.log.append((E.TAKE_CONTRACT, E.PUBLIC, seat, card, tuple(tokens)))
+    spend(state, seat, tokens)
+    track[slot] = None
     p.contracts.append(card)
-    state.holder[card] = a.seat
+    state.holder[card] = seat
     state.cubes[card] = 1

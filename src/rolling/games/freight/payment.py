@@ -42,6 +42,7 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     tokens: list[tuple] = []
     used: set[int] = set()
     markers = [0, 0, 0, 0]
+    spent = player.spent
     for word in text.replace(",", " ").split():
         # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table)
         i = _DIE_WORDS[word] if word in _DIE_WORDS else parse_whole(word)
@@ -49,7 +50,7 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
             if i >= len(player.dice):
                 # dice are numbered from 1 wherever a player reads them (the log, the front ends)
                 raise IllegalAction(rule, f"there is no die {i + 1} (your dice are 1-{len(player.dice)})")
-            if player.spent[i] or i in used:
+            if spent[i] or i in used:
                 raise IllegalAction(rule, f"die {i + 1} is already spent")
             used.add(i)
             tokens.append(("d", i))
@@ -209,9 +210,10 @@ def bonus_faces(player, tokens) -> int:
 def spend(state, seat: int, tokens) -> None:
     """Spend the tokens: mark dice spent, return markers to the supply."""
     p = state.players[seat]
+    spent = p.spent
     for kind, v in tokens:
         if kind == "d":
-            p.spent[v] = True
+            spent[v] = True
         else:
             p.markers[v] -= 1
             state.supply[v] += 1
