@@ -527,10 +527,3 @@ def build_take(order: list[tuple[int, int, int]], target: int) -> tuple[list[tup
 def pay_text(tokens) -> str:
     """Tokens back to a ``pay`` string."""
     return " ".join(str(v) if k == "d" else COLOURS[v] for k, v in tokens)
-
-
-@cache
-def token_text(token: tuple) -> str:
-    """:func:`pay_text` of one token (a hashable ``("d", die)`` or ``("m", colour)`` pair),
-    cached: tokens are few, and the construction moves name one each."""
-    return pay_text((token,))
