@@ -4,6 +4,8 @@ per-face tables, and give what the rules' per-token definitions give.
 - rule B: ``legal.build_moves`` along random games, pinned (recorded with main at b023db8, before
   ``payment.build_choices``); ``build_rank`` as the text orders and allows the dice; the dice read
   once (``unspent_dice``) give the same options and engine's build as each function reading them;
+  ``build_moves``, reading each contract's options and engine's build in one pass, lists what
+  ``build_options`` and ``auto_build`` give, for random hands, cubes and Steady Builders too;
 - rule A: ``colour_payers`` is the colours some token pays (``pays_colour``), ``generic_budget``
   the "any" dice of every token (``generic_units``); ``pay_text`` reads back as its tokens.
 """
@@ -11,13 +13,16 @@ per-face tables, and give what the rules' per-token definitions give.
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 
 from rolling.bots import make_bot
 from rolling.core.errors import IllegalAction
 from rolling.games.freight import Config, legal, new_game
-from rolling.games.freight.components import COLOURS, OCEAN
+from rolling.games.freight.actions import Build, SteadyBuild
+from rolling.games.freight.components import COLOURS, OCEAN, SYMBOLS
+from rolling.games.freight.construction import cubes_left
 from rolling.games.freight.payment import (
     PURPOSES,
     _available,
@@ -137,3 +142,54 @@ def test_per_face_tables_give_the_per_token_rules():
                 assert generic_budget(p, purpose, second) == sum(generic_units(p, t, purpose, second) for t in tokens)
         distinct = list(dict.fromkeys(tokens))[:4]
         assert parse_pay(pay_text(distinct), p, "A") == distinct
+
+
+def _listed_builds(state, seat):
+    """The construction moves as rule B and the docstring of ``build_moves`` read, one function
+    each: a move per token of ``build_options`` (two for a cubes symbol that can add two), the
+    engine's build when ``auto_build`` spends more than one die, the Steady Builder's cube."""
+    p = state.players[seat]
+    left = cubes_left(state, seat)
+    if not p.contracts or left <= 0:
+        return []
+    out = []
+    for i in p.contracts:
+        link = state.map.links[i]
+        cap = min(link.length - state.cubes[i], left)
+        for tok in build_options(p, link.colour):
+            if tok[0] == "d" and p.dice[tok[1]] == "cubes":
+                out += [Build(seat, link.id, pay_text([tok]), n) for n in (1, 2)[:cap]]
+            else:
+                out.append(Build(seat, link.id, pay_text([tok])))
+        if len(auto_build(p, link.colour, cap)[0]) > 1:
+            out.append(Build(seat, link.id))
+        if state.steady_used < p.has("Steady Builder"):
+            out.append(SteadyBuild(seat, link.id))
+    return out
+
+
+def test_build_moves_are_the_options_and_engines_build():
+    """Issue 34, rule B: the construction moves read in one pass over the dice are the moves of
+    ``build_options`` and ``auto_build``, at each decision of random games and with random hands
+    (symbols, split dice, spent dice, markers), cubes on the links and Steady Builders."""
+    rng = random.Random(34)
+    faces = list(COLOURS) + ["red/blue", "gray/yellow", "blue/gray", "blue/red"] + list(SYMBOLS)
+    checked = 0
+    for state, seat in _states(3):
+        assert legal.build_moves(state, seat) == _listed_builds(state, seat)
+        p = state.players[seat]
+        if not p.contracts:
+            continue
+        for _ in range(4):
+            s = state.clone()
+            q = s.players[seat]
+            q.dice = [rng.choice(faces) for _ in q.dice]
+            q.spent = [rng.random() < 0.3 for _ in q.dice]
+            q.markers = [rng.choice((0, 0, 1, 2)) for _ in q.markers]
+            for i in q.contracts:
+                s.cubes[i] = rng.randrange(1, s.map.links[i].length)
+            s.steady_used = rng.choice((0, 0, 1))
+            q.improvements = q.improvements + ["Steady Builder"] * rng.choice((0, 1))
+            assert legal.build_moves(s, seat) == _listed_builds(s, seat)
+            checked += 1
+    assert checked > 1000

@@ -31,14 +31,21 @@ def contract_score(comp, length: int, in_progress: int) -> int:
 
 def cubes_left(state, seat: int) -> int:
     """Construction cubes in the seat's supply: 20 (Equipment) less those on its unfinished contracts."""
-    return state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
+    # a plain loop over its (at most three) contracts: read by every listing and build (issue 34)
+    left = state.comp.box["cubes_per_player"]
+    cubes = state.cubes
+    for i in state.players[seat].contracts:
+        left -= cubes[i]
+    return left
 
 
 def _own_contract(state, seat: int, link_id: int, rule: str):
-    link = state.link_by_id(link_id)
-    if link.index not in state.players[seat].contracts:
-        raise IllegalAction(rule, f"you have no contract on link {link_id}")
-    return link
+    links = state.map.links
+    for i in state.players[seat].contracts:  # the seat's (at most three) contracts: the usual case
+        if links[i].id == link_id:
+            return links[i]
+    state.link_by_id(link_id)  # raises for no such link on this map (a map's link ids are distinct)
+    raise IllegalAction(rule, f"you have no contract on link {link_id}")
 
 
 def complete(state, seat: int, index: int) -> None:
@@ -69,12 +76,15 @@ def build(state, a: Build) -> None:
             payment cannot add, or no construction cube left in your supply.
     """
     link, tokens, added = plan_build(state, a)
+    seat = a.seat
+    index = link.index
     if state.log is not None:
-        state.log.append((E.BUILD, E.PUBLIC, a.seat, added, link.index, tuple(tokens)))
-    spend(state, a.seat, tokens)
-    state.cubes[link.index] += added
-    if state.cubes[link.index] >= link.length:
-        complete(state, a.seat, link.index)
+        state.log.append((E.BUILD, E.PUBLIC, seat, added, index, tuple(tokens)))
+    spend(state, seat, tokens)
+    cubes = state.cubes
+    cubes[index] += added
+    if cubes[index] >= link.length:
+        complete(state, seat, index)
 
 
 def plan_build(state, a: Build) -> tuple:
@@ -83,35 +93,38 @@ def plan_build(state, a: Build) -> tuple:
     Raises:
         IllegalAction: as :func:`build`.
     """
-    link = _own_contract(state, a.seat, a.link, RULE)
-    p = state.players[a.seat]
+    seat = a.seat
+    asked = a.cubes
+    link = _own_contract(state, seat, a.link, RULE)
+    p = state.players[seat]
     remaining = link.length - state.cubes[link.index]
-    left = cubes_left(state, a.seat)
-    if a.cubes < 0:
-        raise IllegalAction(RULE, f"cannot add {a.cubes} cubes")
+    left = cubes_left(state, seat)
+    if asked < 0:
+        raise IllegalAction(RULE, f"cannot add {asked} cubes")
     if left <= 0:
         raise IllegalAction(RULE, f"all {state.comp.box['cubes_per_player']} of your construction cubes are on "
                                   "your unfinished contracts")
     cap = min(remaining, left)
+    colour = link.colour
     if a.pay.strip():
         tokens = parse_pay(a.pay, p, RULE)
     else:
-        tokens, _ = auto_build(p, link.colour, min(cap, a.cubes) if a.cubes else cap)
+        tokens, _ = auto_build(p, colour, min(cap, asked) if asked else cap)
     if not tokens:
         raise IllegalAction(RULE, f"you have no die that can build {link.label}")
-    lo, hi = build_range(p, tokens, link.colour, RULE)
+    lo, hi = build_range(p, tokens, colour, RULE)
     if lo > remaining:
         raise IllegalAction(RULE, f"{link.label} has {remaining} empty square(s); these dice add at least {lo} cubes")
     if lo > left:
         raise IllegalAction(RULE, f"you have {left} construction cube(s) left; these dice add at least {lo}")
-    if a.cubes:
-        if not lo <= a.cubes <= hi:
-            raise IllegalAction(RULE, f"these dice add {lo}" + (f" to {hi}" if hi > lo else "") + f" cubes, not {a.cubes}")
-        if a.cubes > remaining:
+    if asked:
+        if not lo <= asked <= hi:
+            raise IllegalAction(RULE, f"these dice add {lo}" + (f" to {hi}" if hi > lo else "") + f" cubes, not {asked}")
+        if asked > remaining:
             raise IllegalAction(RULE, f"{link.label} has only {remaining} empty square(s)")
-        if a.cubes > left:
+        if asked > left:
             raise IllegalAction(RULE, f"you have only {left} construction cube(s) left")
-        added = a.cubes
+        added = asked
     else:
         added = min(hi, cap)
     return link, tokens, added
@@ -124,16 +137,18 @@ def steady_build(state, a: SteadyBuild) -> None:
         IllegalAction: no Steady Builder left to use this turn, or not your contract.
     """
     rule = "E. Purchasing Improvements: Steady Builder"
-    p = state.players[a.seat]
-    if state.steady_used >= p.has("Steady Builder"):
+    seat = a.seat
+    if state.steady_used >= state.players[seat].has("Steady Builder"):
         raise IllegalAction(rule, "no Steady Builder left to use this turn")
-    link = _own_contract(state, a.seat, a.link, rule)
-    if cubes_left(state, a.seat) <= 0:
+    link = _own_contract(state, seat, a.link, rule)
+    if cubes_left(state, seat) <= 0:
         raise IllegalAction(rule, f"all {state.comp.box['cubes_per_player']} of your construction cubes are on "
                                   "your unfinished contracts")
+    index = link.index
     state.steady_used += 1
-    state.cubes[link.index] += 1
+    cubes = state.cubes
+    cubes[index] += 1
     if state.log is not None:
-        state.log.append((E.STEADY_BUILD, E.PUBLIC, a.seat, link.index))
-    if state.cubes[link.index] >= link.length:
-        complete(state, a.seat, link.index)
+        state.log.append((E.STEADY_BUILD, E.PUBLIC, seat, index))
+    if cubes[index] >= link.length:
+        complete(state, seat, index)

@@ -11,26 +11,36 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import TakeContract
+from .construction import cubes_left
 from .payment import check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "A: Taking on Contracts"
 
 
-def contract_cost(state, seat: int, link) -> int:
-    """Any-colour dice to take ``link``'s contract: its printed cost, one fewer with Acquisition Expert."""
-    return max(0, link.cost - state.players[seat].has("Acquisition Expert"))
+def contract_cost(state, seat: int, link, cut: int | None = None) -> int:
+    """Any-colour dice to take ``link``'s contract: its printed cost, one fewer with Acquisition
+    Expert. ``cut``: :func:`cost_cut` of the seat, when the caller prices several contracts."""
+    if cut is None:
+        cut = cost_cut(state.players[seat])
+    return max(0, link.cost - cut)
+
+
+def cost_cut(player) -> int:
+    """How many dice fewer each contract costs ``player``: one per Acquisition Expert in effect."""
+    return player.has("Acquisition Expert")
 
 
 def can_start(state, seat: int) -> str | None:
     """Why the seat may not take another contract now, or ``None``."""
     p = state.players[seat]
     box = state.comp.box
-    if len(p.contracts) >= box["max_contracts"]:
+    held = len(p.contracts)
+    if held >= box["max_contracts"]:
         return f"you already have {box['max_contracts']} contracts; complete one first"
-    if p.links_owned + len(p.contracts) >= box["sticks_per_player"]:
+    if p.links_owned + held >= box["sticks_per_player"]:
         return "you have no rail link sticks left"
-    if state.cubes_in_use(seat) >= box["cubes_per_player"]:
+    if cubes_left(state, seat) <= 0:
         return "you have no construction cubes left"
     return None
 
@@ -42,26 +52,30 @@ def take_contract(state, a: TakeContract) -> None:
         IllegalAction: no card there, three contracts already, no cube or stick left, or a
             payment that is not one die of the colour plus the cost.
     """
-    if not 0 <= a.slot < len(state.contract_track) or state.contract_track[a.slot] is None:
-        raise IllegalAction(RULE, f"there is no contract in slot {a.slot} of the track")
-    why = can_start(state, a.seat)
+    seat = a.seat
+    slot = a.slot
+    track = state.contract_track
+    if not 0 <= slot < len(track) or track[slot] is None:
+        raise IllegalAction(RULE, f"there is no contract in slot {slot} of the track")
+    why = can_start(state, seat)
     if why:
         raise IllegalAction(RULE, why)
-    card = state.contract_track[a.slot]
+    card = track[slot]
     link = state.map.links[card]
-    cost = contract_cost(state, a.seat, link)
-    p = state.players[a.seat]
-    if a.pay.strip():
-        tokens = parse_pay(a.pay, p, RULE)
+    cost = contract_cost(state, seat, link)
+    p = state.players[seat]
+    pay = a.pay
+    if pay.strip():
+        tokens = parse_pay(pay, p, RULE)
         check_purchase(p, tokens, link.colour, cost, "contract", RULE)
     else:
-        tokens = best_payment(state, a.seat, link.colour, cost, "contract", take=link)
+        tokens = best_payment(state, seat, link.colour, cost, "contract", take=link)
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
     if state.log is not None:
-        state.log.append((E.TAKE_CONTRACT, E.PUBLIC, a.seat, card, tuple(tokens)))
-    spend(state, a.seat, tokens)
-    state.contract_track[a.slot] = None
+        state.log.append((E.TAKE_CONTRACT, E.PUBLIC, seat, card, tuple(tokens)))
+    spend(state, seat, tokens)
+    track[slot] = None
     p.contracts.append(card)
-    state.holder[card] = a.seat
+    state.holder[card] = seat
     state.cubes[card] = 1

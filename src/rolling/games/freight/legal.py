@@ -5,8 +5,6 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
-from functools import cache
-
 from rolling.core.action import check_fields
 from rolling.core.errors import IllegalAction
 
@@ -23,15 +21,16 @@ from .actions import (
     SteadyBuild,
     TakeContract,
 )
+from .components import OCEAN
+from .construction import cubes_left
+from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
 from .payment import (
-    build_choices,
-    build_take,
+    BUILD_COLUMNS,
+    build_dice,
     colour_payers,
     generic_budget,
     pay_text,
-    token_text,
-    unspent_dice,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
 from .setup import enable_log
@@ -170,68 +169,118 @@ def take_moves(state, seat: int, budget: int | None = None, alternatives: bool =
     return out
 
 
-def takeable(state, seat: int, budget: int):
+def takeable(state, seat: int, budget: int) -> list[tuple]:
     """``(slot, link, cost)`` of each contract on the track that ``seat`` may take with ``budget``
     dice pips, in track order: the seat may start a contract, has a die of the link's colour, and
     keeps a pip over the contract's cost (A). The one rule for :func:`take_moves` and
     :func:`random_move`."""
-    if contracts.can_start(state, seat) is not None:
-        return
+    if budget < 1 or can_start(state, seat) is not None:
+        return []  # no die or marker left (the cheaper test first), or no contract may start
+    out = []
     links = state.map.links
-    colours = colour_payers(state.players[seat])
+    p = state.players[seat]
+    colours = colour_payers(p)
+    cut = cost_cut(p)
     for slot, card in enumerate(state.contract_track):
         if card is None:
             continue
         link = links[card]
         if link.colour not in colours:
             continue
-        cost = contracts.contract_cost(state, seat, link)
+        cost = contract_cost(state, seat, link, cut)
         if cost <= budget - 1:
-            yield slot, link, cost
+            out.append((slot, link, cost))
+    return out
 
 
 # The construction moves, kept once made: the same few recur listing after listing, and an action
 # is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
-# one). Bounded: link ids are the maps' (at most 62), a pay names one token or none, so at most
-# 5 seats x 62 links x 16 pays x 3 cube counts, about 15,000.
-_build = cache(Build)
-_steady = cache(SteadyBuild)
+# one). By (seat, link id, link colour), a list: the engine's build, the Steady Builder's cube, the
+# marker's build, then at 3 + 3 * die + cubes the build paying with that die (cubes 0, or 1 or 2
+# for the cubes symbol), or None until first listed: one dict look-up per contract and a list
+# index per move (the colour names the marker, and a link id has another colour on the other
+# map). Bounded: link ids are the maps' (at most 62), a player has at most 14 dice (6 basic,
+# 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
+_made: dict[tuple[int, int, str], list] = {}
+
+
+def _made_for(seat: int, lid: int, colour: str) -> list:
+    """A new entry of ``_made``: the moves of the contract on link ``lid`` that need no die."""
+    marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
+    made = _made[(seat, lid, colour)] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
+    return made
+
+
+def _die_build(made: list, seat: int, lid: int, die: int, cubes: int) -> Build:
+    """The kept ``Build(seat, lid, <die>, cubes)`` of ``made`` (an entry of ``_made``), made and
+    kept when first listed."""
+    k = 3 + 3 * die + cubes
+    while len(made) <= k:
+        made.append(None)
+    move = made[k]
+    if move is None:
+        move = made[k] = Build(seat, lid, str(die), cubes)  # str(die): the die's pay_text
+    return move
 
 
 def build_moves(state, seat: int) -> list:
     """The Build and SteadyBuild moves of ``seat``, contract by contract (B): one per token of
     :func:`.payment.build_options` (two for a *cubes* symbol that can add two), then the engine's
     build when it spends more than one die (:func:`.payment.auto_build`), then the Steady
-    Builder's cube while one is left this turn. The dice are read once for all the contracts."""
+    Builder's cube while one is left this turn. The dice are read once for all the contracts
+    (:func:`.payment.build_dice`), and each contract's options and engine's build are read from
+    them in one pass (tests/freight/test_freight_listing_parts.py checks them against
+    ``build_options`` and ``auto_build``)."""
     p = state.players[seat]
     if not p.contracts:
         return []
-    left = construction.cubes_left(state, seat)
+    left = cubes_left(state, seat)
     if left <= 0:
         return []
     out: list = []
     links = state.map.links
     cubes = state.cubes
-    dice = unspent_dice(p)
+    dice = build_dice(p)
+    markers = p.markers
     steady = state.steady_used < p.has("Steady Builder")
     for i in p.contracts:
         link = links[i]
         cap = min(link.length - cubes[i], left)
         lid = link.id
-        options, order = build_choices(p, link.colour, dice)
-        for tok in options:
-            pay = token_text(tok)
-            if tok[0] == "d" and p.dice[tok[1]] == "cubes":
-                # The symbol's two outcomes are distinct moves; with one square or cube left only one.
-                out.append(_build(seat, lid, pay, 1))
-                if cap >= 2:
-                    out.append(_build(seat, lid, pay, 2))
+        colour = link.colour
+        column = BUILD_COLUMNS[colour]
+        try:
+            made = _made[(seat, lid, colour)]
+        except KeyError:
+            made = _made_for(seat, lid, colour)
+        able = 0  # how many dice can build the link
+        best = 3  # the best build_rank among them: the die the engine's build spends first
+        for d, first, ranks in dice:
+            r = ranks[column]
+            if r < 0:
+                continue
+            able += 1
+            if r < best:
+                best = r
+            if not first:
+                continue  # one move per face
+            k = 3 + 3 * d
+            if r == 2:
+                # The cubes symbol's two outcomes are distinct moves; with one square or cube left only one.
+                for n in range(1, 3 if cap >= 2 else 2):
+                    move = made[k + n] if k + n < len(made) else None
+                    out.append(move or _die_build(made, seat, lid, d, n))
             else:
-                out.append(_build(seat, lid, pay))
-        if len(build_take(order, cap)[0]) > 1:
-            out.append(_build(seat, lid))
+                move = made[k] if k < len(made) else None
+                out.append(move or _die_build(made, seat, lid, d, 0))
+        if column < len(markers) and markers[column]:  # a marker of the colour (never ocean's)
+            out.append(made[2])
+        # The engine's build spends more than one die when another die can build and the first
+        # (the cubes symbol adds two, any other die one) leaves squares and cubes to fill.
+        if able > 1 and cap > (2 if best == 2 else 1):
+            out.append(made[0])
         if steady:
-            out.append(_steady(seat, lid))
+            out.append(made[1])
     return out
 
 

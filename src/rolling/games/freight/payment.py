@@ -28,6 +28,10 @@ from .components import COLOUR_INDEX, COLOURS, OCEAN, Face, face
 PURPOSES = ("contract", "improvement", "station", "route")
 
 
+#: the pay words of die numbers 0-99 as parse_whole reads them, read first by parse_pay (issue 34)
+_DIE_WORDS = {str(i): i for i in range(100)}
+
+
 def parse_pay(text: str, player, rule: str) -> list[tuple]:
     """Read a ``pay`` string (die indices and marker colours) into tokens, checking availability.
 
@@ -38,13 +42,15 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     tokens: list[tuple] = []
     used: set[int] = set()
     markers = [0, 0, 0, 0]
+    spent = player.spent
     for word in text.replace(",", " ").split():
-        i = parse_whole(word)  # ASCII digits only: "²" and "٣" are no die numbers
+        # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table)
+        i = _DIE_WORDS[word] if word in _DIE_WORDS else parse_whole(word)
         if i is not None:
             if i >= len(player.dice):
                 # dice are numbered from 1 wherever a player reads them (the log, the front ends)
                 raise IllegalAction(rule, f"there is no die {i + 1} (your dice are 1-{len(player.dice)})")
-            if player.spent[i] or i in used:
+            if spent[i] or i in used:
                 raise IllegalAction(rule, f"die {i + 1} is already spent")
             used.add(i)
             tokens.append(("d", i))
@@ -78,34 +84,46 @@ def kind_units(kind: str, purpose: str, second: bool = False) -> int:
     return 0
 
 
-class PerFace(dict):
-    """A table ``face name -> fn(name)`` filled as faces are met (faces are few): read by the
-    listing once per die, where a cached function of several arguments costs more."""
-
-    __slots__ = ("fn",)
-
-    def __init__(self, fn) -> None:
-        super().__init__()
-        self.fn = fn
-
-    def __missing__(self, name: str):
-        value = self[name] = self.fn(name)
-        return value
+# Per-face tables, filled as faces are met (faces are few): plain dicts read with try/except by the
+# listing's hot loops, as a dict subclass's [] costs several times a dict's (issue 34). A face
+# first met is worked out by the rule's function, which raises ValueError for an unknown face.
+_UNITS: dict[tuple[str, bool], dict[str, int]] = {}  # (purpose, second) -> face name -> units
+_PAYS: dict[str, frozenset[str]] = {}  # face name -> face_pays
+_BUILD_RANKS: dict[str, tuple[int, ...]] = {}  # face name -> build_rank by BUILD_COLUMNS
 
 
-@cache
-def face_units(purpose: str, second: bool = False) -> PerFace:
+def face_units(purpose: str, second: bool = False) -> dict[str, int]:
     """How many "any" dice a die showing each face is worth for ``purpose`` (as
-    :func:`kind_units` of its kind), as a table by face name; an unknown face name raises
-    ValueError (:func:`.components.face`) when read."""
-    return PerFace(lambda name: kind_units(face(name).kind, purpose, second))
+    :func:`kind_units` of its kind), as a table by face name filled as faces are met: read an
+    entry with ``try: table[name]``, else :func:`new_face_units`."""
+    try:
+        return _UNITS[(purpose, second)]
+    except KeyError:
+        units = _UNITS[(purpose, second)] = {}
+        return units
+
+
+def new_face_units(units: dict[str, int], name: str, purpose: str, second: bool) -> int:
+    """Enter face ``name`` (first met) in ``units``, the :func:`face_units` table of ``purpose``
+    and ``second``, and return its entry.
+
+    Raises:
+        ValueError: an unknown face name (:func:`.components.face`).
+    """
+    u = units[name] = kind_units(face(name).kind, purpose, second)
+    return u
 
 
 def generic_units(player, token, purpose: str, second: bool = False) -> int:
     """How many "any" dice a token is worth for ``purpose`` (0: it cannot pay)."""
     if token[0] == "m":
         return 1
-    return face_units(purpose, second)[player.dice[token[1]]]
+    name = player.dice[token[1]]
+    units = face_units(purpose, second)
+    try:
+        return units[name]
+    except KeyError:
+        return new_face_units(units, name, purpose, second)
 
 
 def kept_after(player, tokens) -> tuple[list[int], list[int]]:
@@ -139,12 +157,17 @@ def pays_colour(player, token, colour: str) -> bool:
     """Whether a token may pay the one die of ``colour`` (or ocean) a contract asks for."""
     if token[0] == "m":
         return colour != OCEAN and COLOURS[token[1]] == colour
-    return colour in face_pays(player.dice[token[1]])
+    name = player.dice[token[1]]
+    try:
+        return colour in _PAYS[name]
+    except KeyError:
+        pays = _PAYS[name] = face_pays(name)
+        return colour in pays
 
 
 def _generic_ok(player, tokens, generic: int, purpose: str, second: bool) -> str | None:
     units = [generic_units(player, t, purpose, second) for t in tokens]
-    if any(u == 0 for u in units):
+    if 0 in units:
         return f"a {purpose} cannot be paid with {describe(player, tokens[units.index(0)])}"
     total = sum(units)
     if total < generic:
@@ -187,9 +210,10 @@ def bonus_faces(player, tokens) -> int:
 def spend(state, seat: int, tokens) -> None:
     """Spend the tokens: mark dice spent, return markers to the supply."""
     p = state.players[seat]
+    spent = p.spent
     for kind, v in tokens:
         if kind == "d":
-            p.spent[v] = True
+            spent[v] = True
         else:
             p.markers[v] -= 1
             state.supply[v] += 1
@@ -317,11 +341,20 @@ def colour_payers(player) -> set[str]:
     """The colours (and :data:`OCEAN`) for which the player holds a token paying "one die of the
     contract's colour" (see :func:`pays_colour`)."""
     out: set[str] = set()
+    dice = player.dice
     spent = player.spent
-    for i, name in enumerate(player.dice):
+    for i in range(len(dice)):
         if not spent[i]:
-            out |= face_pays(name)
-    out.update(compress(COLOURS, player.markers))  # the colours of which it holds a marker
+            name = dice[i]
+            try:
+                pays = _PAYS[name]
+            except KeyError:
+                pays = _PAYS[name] = face_pays(name)
+            out |= pays
+    markers = player.markers
+    for k in range(len(COLOURS)):
+        if markers[k]:
+            out.add(COLOURS[k])  # the colours of which it holds a marker
     return out
 
 
@@ -329,11 +362,18 @@ def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose`` (each marker one, each unspent
     die as :func:`generic_units`)."""
     units = face_units(purpose, second)
+    n = 0
+    for k in player.markers:
+        n += k
+    dice = player.dice
     spent = player.spent
-    n = sum(player.markers)
-    for i, name in enumerate(player.dice):
+    for i in range(len(dice)):
         if not spent[i]:
-            n += units[name]
+            name = dice[i]
+            try:
+                n += units[name]
+            except KeyError:
+                n += new_face_units(units, name, purpose, second)
     return n
 
 
@@ -355,7 +395,7 @@ def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:
             lo += 1
             hi += 1
             continue
-        r = build_ranks(colour)[player.dice[t[1]]]
+        r = build_ranks_of(player.dice[t[1]])[BUILD_COLUMNS[colour]]
         if r < 0:
             raise IllegalAction(rule, f"{describe(player, t)} cannot build a {colour} link"
                                 + (" (ocean links need a die showing two colours)" if colour == OCEAN else ""))
@@ -383,10 +423,22 @@ def build_rank(name: str, colour: str) -> int:
     return -1
 
 
-@cache
-def build_ranks(colour: str) -> PerFace:
-    """:func:`build_rank` of each face for a ``colour`` link, as a table by face name."""
-    return PerFace(lambda name: build_rank(name, colour))
+#: the link colours (and :data:`OCEAN`) in the order of the ranks of :func:`build_ranks_of`: the
+#: colours as their :data:`.components.COLOUR_INDEX` (their markers' index), then ocean
+BUILD_COLUMNS = {c: k for k, c in enumerate(COLOURS + (OCEAN,))}
+
+
+def build_ranks_of(name: str) -> tuple[int, ...]:
+    """:func:`build_rank` of face ``name`` for each link colour, in :data:`BUILD_COLUMNS` order.
+
+    Raises:
+        ValueError: an unknown face name (:func:`.components.face`).
+    """
+    try:
+        return _BUILD_RANKS[name]
+    except KeyError:
+        ranks = _BUILD_RANKS[name] = tuple([build_rank(name, c) for c in BUILD_COLUMNS])
+        return ranks
 
 
 def build_choices(player, colour: str, dice: list[tuple[int, str]] | None = None
@@ -400,9 +452,9 @@ def build_choices(player, colour: str, dice: list[tuple[int, str]] | None = None
     seen = set()
     out = []
     order = []
-    ranks = build_ranks(colour)
+    column = BUILD_COLUMNS[colour]
     for i, name in unspent_dice(player) if dice is None else dice:
-        r = ranks[name]
+        r = build_ranks_of(name)[column]
         if r < 0:
             continue
         if name not in seen:
@@ -413,6 +465,35 @@ def build_choices(player, colour: str, dice: list[tuple[int, str]] | None = None
         out.append(("m", COLOUR_INDEX[colour]))
     order.sort()
     return out, order
+
+
+def build_dice(player) -> list[tuple[int, bool, tuple[int, ...]]]:
+    """``(die, first, ranks)`` of each of the player's unspent dice, in die order (B): ``first``
+    whether it is the first unspent die showing its face (the one :func:`build_options` names),
+    ``ranks`` its :func:`build_ranks_of`. Read once by the listing of the construction moves for
+    all the contracts (issue 34).
+
+    Raises:
+        ValueError: an unknown face name (:func:`.components.face`).
+    """
+    dice = player.dice
+    spent = player.spent
+    out = []
+    faces = set()
+    for i in range(len(dice)):
+        if spent[i]:
+            continue
+        name = dice[i]
+        try:
+            ranks = _BUILD_RANKS[name]
+        except KeyError:
+            ranks = build_ranks_of(name)
+        if name in faces:
+            out.append((i, False, ranks))
+        else:
+            faces.add(name)
+            out.append((i, True, ranks))
+    return out
 
 
 def build_options(player, colour: str) -> list[tuple]:
@@ -446,10 +527,3 @@ def build_take(order: list[tuple[int, int, int]], target: int) -> tuple[list[tup
 def pay_text(tokens) -> str:
     """Tokens back to a ``pay`` string."""
     return " ".join(str(v) if k == "d" else COLOURS[v] for k, v in tokens)
-
-
-@cache
-def token_text(token: tuple) -> str:
-    """:func:`pay_text` of one token (a hashable ``("d", die)`` or ``("m", colour)`` pair),
-    cached: tokens are few, and the construction moves name one each."""
-    return pay_text((token,))
