@@ -9,10 +9,19 @@ holds six markers per colour; none left, none taken.
 
 from __future__ import annotations
 
+import os
+
 from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .components import COLOUR_INDEX, COLOURS, face
+
+try:  # the options in C (issue 34), optional: :func:`_options_py` is the reference
+    if os.environ.get("ROLLING_PURE_PYTHON"):  # read once, at import
+        raise ImportError
+    from ._stockpile import options as _compiled
+except ImportError:
+    _compiled = None
 
 RULE = "F. Stockpiling Resources"
 
@@ -197,6 +206,26 @@ def _taken(penalty: int, supply) -> tuple[tuple[int, ...], ...]:
 
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
+
+    Where the C part ``_stockpile`` is built (``setup.py``; not with ``ROLLING_PURE_PYTHON``) it
+    lists them from the same memos as :func:`_options_py`, the reference, which runs where it is
+    not built and whenever the C part answers None (a face, or split dice, not in the memos yet):
+    the same tuples either way (tests/freight/test_freight_stockpile_compiled.py). Rule F."""
+    p = state.players[seat]
+    improvements = p.improvements
+    # most players have no Efficient Storage: ``in`` costs less than ``count``
+    storage = improvements.count("Efficient Storage") if "Efficient Storage" in improvements else 0
+    if _compiled is not None:
+        got = _compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
+                        _FACE_CODE, _SPLITS, _ALLOCATIONS, "")
+        if got is not None:
+            return got
+    return _options_py(state, seat)
+
+
+def _options_py(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """:func:`options` in Python: each distinct stockpile outcome as ``(store string, markers per
+    colour)``, most markers first.
 
     Only how many split dice of each colour pair go to each colour matters, so the search runs
     over those counts (at most a few hundred ways for nine dice) rather than over every die's
