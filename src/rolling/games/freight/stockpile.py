@@ -55,11 +55,8 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
 
 def _markers(counts, penalty: int, supply) -> list[int]:
     """Markers per colour taken for ``counts`` dice per colour: ``min(max(0, count - penalty),
-    supply)``, looked up (:data:`_TAKEN`)."""
-    tables = _TAKEN_ALL.get((penalty, *supply))
-    if tables is None:
-        tables = _taken(penalty, supply)
-    return [tables[0][counts[0]], tables[1][counts[1]], tables[2][counts[2]], tables[3][counts[3]]]
+    supply)`` (worked out: once a turn, a table per supply would be built more often than read)."""
+    return [min(max(0, counts[k] - penalty), supply[k]) for k in range(4)]
 
 
 def gains(state, seat: int, choices: list[str]) -> list[int]:
@@ -216,11 +213,30 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     # most players have no Efficient Storage: ``in`` costs less than ``count``
     storage = improvements.count("Efficient Storage") if "Efficient Storage" in improvements else 0
     if _compiled is not None:
-        got = _compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
-                        _FACE_CODE, _SPLITS, _ALLOCATIONS, "")
-        if got is not None:
-            return got
+        for _ in range(2):  # the second time with the hand in the memos
+            got = _compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
+                            _FACE_CODE, _SPLITS, _ALLOCATIONS, "")
+            if got is not None:
+                return got
+            _learn(p, storage >= 2)
     return _options_py(state, seat)
+
+
+def _learn(p, both: bool) -> None:
+    """Put the face codes and the split dice's allocations of player ``p``'s unspent dice in the
+    memos (:data:`_FACE_CODE`, :data:`_ALLOCATIONS`), reading the dice as :func:`_options_py` does
+    (and raising as it raises)."""
+    split = []
+    for i, name in enumerate(p.dice):
+        if p.spent[i]:
+            continue
+        code = _FACE_CODE.get(name)
+        if code is None:
+            code = _face_code(name)
+        if code < 0 and not (both and p.die_kinds[i] == "basic"):
+            split.append(code)
+    if split and tuple(split) not in _ALLOCATIONS:
+        _allocations(tuple(split))
 
 
 def _options_py(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -319,7 +335,8 @@ def _read_store(state, seat: int, text: str) -> tuple[list[int], list[str]]:
         raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
     for j in range(len(words)):  # no zip: a call with a keyword
         i = splits[j]
-        if words[j] not in face(p.dice[i]).colours:
+        # a split die's code names its colours (:data:`_SPLITS`), as its face does
+        if COLOUR_INDEX.get(words[j], -1) not in _SPLITS[-1 - _FACE_CODE[p.dice[i]]][0]:
             raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {words[j]}")
     return counts, words
 
