@@ -19,7 +19,7 @@ from rolling.core.rng import Rng
 from rolling.games.freight import Config, legal, new_game, stockpile
 from rolling.games.freight.components import load_components
 
-compiled = pytest.mark.skipif(stockpile._compiled is None, reason="built without a C compiler (setup.py)")
+compiled = pytest.mark.skipif(stockpile._compiled is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
 
 
 def compiled_options(state, seat: int):

@@ -32,7 +32,7 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
     Read by face code (:data:`_FACE_CODE`, as :func:`options` reads the dice): a plain colour
     counts one, a split basic die with two Efficient Storage one for each of its colours."""
     p = state.players[seat]
-    both = p.improvements.count("Efficient Storage") >= 2
+    both = "Efficient Storage" in p.improvements and p.improvements.count("Efficient Storage") >= 2
     codes = _FACE_CODE
     spent = p.spent
     base = 0
@@ -365,7 +365,7 @@ def stockpile_store(state, seat: int, text: str) -> None:
     counts, choices = _read_store(state, seat, text)
     for c in choices:
         counts[COLOUR_INDEX[c]] += 1
-    penalty = 0 if state.players[seat].improvements.count("Efficient Storage") else 1
+    penalty = 0 if "Efficient Storage" in state.players[seat].improvements else 1
     _take(state, seat, _markers(counts, penalty, state.supply))
 
 
