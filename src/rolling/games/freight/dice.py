@@ -22,14 +22,29 @@ def roll_die(state, faces: tuple[str, ...]) -> str:
     return faces[state.rng.below(len(faces))]
 
 
+#: a player's improvements in order -> ``(components, kinds, faces, bounds)`` of :func:`die_set`
+#: (each die's kind, faces and number of faces), for the components named (issue 34: the set
+#: changes only when an improvement is bought, and every turn rolls it); bounded
+_SETS: dict[tuple[str, ...], tuple] = {}
+
+
 def roll_all(state, seat: int) -> None:
     """H: roll all the player's dice, improvement dice included; nothing is spent afterwards."""
     p = state.players[seat]
-    dice = die_set(state, seat)
-    # roll_die for each die in order, drawn at once (Rng.draws: the same draws)
-    rolled = state.rng.draws([len(faces) for _, faces in dice])
-    p.die_kinds = [k for k, _ in dice]
-    p.dice = [dice[j][1][rolled[j]] for j in range(len(dice))]  # no zip: a call with a keyword
+    comp = state.comp
+    key = tuple(p.improvements)
+    got = _SETS.get(key)
+    if got is None or got[0] is not comp:
+        dice = die_set(state, seat)
+        if len(_SETS) >= 1000:  # far more than the improvement sets of a game
+            _SETS.clear()
+        got = _SETS[key] = (comp, tuple([k for k, _ in dice]), tuple([faces for _, faces in dice]),
+                            [len(faces) for _, faces in dice])
+    _, kinds, faces, bounds = got
+    # roll_die for each die in order, drawn at once (Rng.draws: the same draws; it reads bounds only)
+    rolled = state.rng.draws(bounds)
+    p.die_kinds = list(kinds)
+    p.dice = [faces[j][rolled[j]] for j in range(len(faces))]  # no zip: a call with a keyword
     p.spent = [False] * len(p.dice)
     state.reveals += 1
     state.last_reveal = ("dice", "")

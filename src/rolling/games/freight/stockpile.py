@@ -9,10 +9,19 @@ holds six markers per colour; none left, none taken.
 
 from __future__ import annotations
 
+import os
+
 from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .components import COLOUR_INDEX, COLOURS, face
+
+try:  # the options in C (issue 34), optional: :func:`_options_py` is the reference
+    if os.environ.get("ROLLING_PURE_PYTHON"):  # read once, at import
+        raise ImportError
+    from ._stockpile import options as _compiled
+except ImportError:
+    _compiled = None
 
 RULE = "F. Stockpiling Resources"
 
@@ -23,7 +32,7 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
     Read by face code (:data:`_FACE_CODE`, as :func:`options` reads the dice): a plain colour
     counts one, a split basic die with two Efficient Storage one for each of its colours."""
     p = state.players[seat]
-    both = p.improvements.count("Efficient Storage") >= 2
+    both = "Efficient Storage" in p.improvements and p.improvements.count("Efficient Storage") >= 2
     codes = _FACE_CODE
     spent = p.spent
     base = 0
@@ -46,11 +55,8 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
 
 def _markers(counts, penalty: int, supply) -> list[int]:
     """Markers per colour taken for ``counts`` dice per colour: ``min(max(0, count - penalty),
-    supply)``, looked up (:data:`_TAKEN`)."""
-    tables = _TAKEN_ALL.get((penalty, *supply))
-    if tables is None:
-        tables = _taken(penalty, supply)
-    return [tables[0][counts[0]], tables[1][counts[1]], tables[2][counts[2]], tables[3][counts[3]]]
+    supply)`` (worked out: once a turn, a table per supply would be built more often than read)."""
+    return [min(max(0, counts[k] - penalty), supply[k]) for k in range(4)]
 
 
 def gains(state, seat: int, choices: list[str]) -> list[int]:
@@ -198,6 +204,45 @@ def _taken(penalty: int, supply) -> tuple[tuple[int, ...], ...]:
 def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
 
+    Where the C part ``_stockpile`` is built (``setup.py``; not with ``ROLLING_PURE_PYTHON``) it
+    lists them from the same memos as :func:`_options_py`, the reference, which runs where it is
+    not built and whenever the C part answers None (a face, or split dice, not in the memos yet):
+    the same tuples either way (tests/freight/test_freight_stockpile_compiled.py). Rule F."""
+    p = state.players[seat]
+    improvements = p.improvements
+    # most players have no Efficient Storage: ``in`` costs less than ``count``
+    storage = improvements.count("Efficient Storage") if "Efficient Storage" in improvements else 0
+    if _compiled is not None:
+        for _ in range(2):  # the second time with the hand in the memos
+            got = _compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
+                            _FACE_CODE, _SPLITS, _ALLOCATIONS, "")
+            if got is not None:
+                return got
+            _learn(p, storage >= 2)
+    return _options_py(state, seat)
+
+
+def _learn(p, both: bool) -> None:
+    """Put the face codes and the split dice's allocations of player ``p``'s unspent dice in the
+    memos (:data:`_FACE_CODE`, :data:`_ALLOCATIONS`), reading the dice as :func:`_options_py` does
+    (and raising as it raises)."""
+    split = []
+    for i, name in enumerate(p.dice):
+        if p.spent[i]:
+            continue
+        code = _FACE_CODE.get(name)
+        if code is None:
+            code = _face_code(name)
+        if code < 0 and not (both and p.die_kinds[i] == "basic"):
+            split.append(code)
+    if split and tuple(split) not in _ALLOCATIONS:
+        _allocations(tuple(split))
+
+
+def _options_py(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """:func:`options` in Python: each distinct stockpile outcome as ``(store string, markers per
+    colour)``, most markers first.
+
     Only how many split dice of each colour pair go to each colour matters, so the search runs
     over those counts (at most a few hundred ways for nine dice) rather than over every die's
     choice; it is exhaustive, so the first entry gives the most markers there are. Among equal
@@ -290,7 +335,8 @@ def _read_store(state, seat: int, text: str) -> tuple[list[int], list[str]]:
         raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
     for j in range(len(words)):  # no zip: a call with a keyword
         i = splits[j]
-        if words[j] not in face(p.dice[i]).colours:
+        # a split die's code names its colours (:data:`_SPLITS`), as its face does
+        if COLOUR_INDEX.get(words[j], -1) not in _SPLITS[-1 - _FACE_CODE[p.dice[i]]][0]:
             raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {words[j]}")
     return counts, words
 
@@ -319,7 +365,7 @@ def stockpile_store(state, seat: int, text: str) -> None:
     counts, choices = _read_store(state, seat, text)
     for c in choices:
         counts[COLOUR_INDEX[c]] += 1
-    penalty = 0 if state.players[seat].improvements.count("Efficient Storage") else 1
+    penalty = 0 if "Efficient Storage" in state.players[seat].improvements else 1
     _take(state, seat, _markers(counts, penalty, state.supply))
 
 
