@@ -26,6 +26,13 @@ except ImportError:
 RULE = "F. Stockpiling Resources"
 
 
+def compiled() -> bool:
+    """Whether :func:`options` lists through the optional C part ``_stockpile`` (built by
+    ``setup.py`` where a C compiler is found, and ``ROLLING_PURE_PYTHON`` not set); the options
+    are the same either way (:func:`_options_py`)."""
+    return _compiled is not None
+
+
 def _counts(state, seat: int) -> tuple[list[int], list[int]]:
     """Plain counts per colour, and the unspent split dice whose colour the player chooses.
 
