@@ -36,6 +36,15 @@ def improvement_cost(state, seat: int, name: str) -> int:
     return max(0, state.comp.improvements[name].cost - state.players[seat].has("Acquisition Expert"))
 
 
+def track_costs(state, seat: int) -> list[tuple[int, int]]:
+    """``(slot, cost)`` of each improvement on the track, in track order: :func:`improvement_cost`
+    of each, the Acquisition Expert discount read once for them all (issue 34)."""
+    cards = state.comp.improvements
+    off = state.players[seat].has("Acquisition Expert")
+    return [(slot, max(0, cards[name].cost - off))
+            for slot, name in enumerate(state.improvement_track) if name is not None]
+
+
 def held(state, seat: int) -> list[str]:
     """Improvements the seat holds: those in effect, then those bought this turn."""
     p = state.players[seat]
