@@ -338,7 +338,8 @@ def random_move(state, seat: int, rng):
     Raises:
         ValueError: ``seat`` has no move now (as ``rng.choice`` of an empty list).
     """
-    if seat not in state.to_act or state.stage == "draft" or state.config.payment == "legacy":
+    stage = state.stage  # state.to_act is (state.current,) in a turn, () once over
+    if stage == "draft" or stage == "over" or seat != state.current or state.config.payment == "legacy":
         return rng.choice(legal_actions(state, seat))
     runs = turn_runs(state, seat)
     total = 0
@@ -414,20 +415,18 @@ def turn_runs(state, seat: int) -> list[tuple]:
         ends = stockpile.options(state, seat)
         runs.append((len(ends), EndTurn, ends))
         return runs
-    # The station's and improvements' payments alike: one walk finds them all.
+    # The station's and improvements' payments alike: one walk finds them all, one ListedPays a price.
     prices = _prices_of(station, buys, budget)
     fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
+    listed = {cost: ListedPays(fronts[cost], toks) for cost in prices}
     if station is not None:
-        front = fronts[station]
-        runs.append((len(front), BuildStation, ListedPays(front, toks)))
+        pays = listed[station]
+        runs.append((len(pays.front), BuildStation, pays))
     if buys:
         discards = discard_slots(state, seat)
         n = len(discards)
-        listed = {}
         for slot, cost in buys:
-            pays = listed.get(cost)
-            if pays is None:
-                pays = listed[cost] = ListedPays(fronts[cost], toks)
+            pays = listed[cost]
             runs.append((n * len(pays.front), BuyImprovement, (slot, discards, pays)))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))
