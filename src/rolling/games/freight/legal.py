@@ -341,7 +341,7 @@ def random_move(state, seat: int, rng):
     stage = state.stage  # state.to_act is (state.current,) in a turn, () once over
     if stage == "draft" or stage == "over" or seat != state.current or state.config.payment == "legacy":
         return rng.choice(legal_actions(state, seat))
-    runs = turn_runs(state, seat)
+    runs, toks = _runs(state, seat, False)
     total = 0
     for run in runs:  # a plain loop: a generator costs more than the sum (issue 34)
         total += run[0]
@@ -353,19 +353,17 @@ def random_move(state, seat: int, rng):
         if kind is list:
             return data[k]
         if kind is TakeContract:
-            pays = data[1]
-            return TakeContract(seat, data[0], _pay_text(pays.front, pays.toks, k))
+            return TakeContract(seat, data[0], _pay_text(data[1], toks, k))
         if kind is EstablishRoute:
             move = route_move(state, seat, data[0])
-            pays = data[1]
-            pay = _pay_text(pays.front, pays.toks, k)
+            pay = _pay_text(data[1], toks, k)
             return move if not pay else EstablishRoute(seat, move.origin, move.colour, move.dest, move.path, pay)
         if kind is BuildStation:
-            return BuildStation(seat, _pay_text(data.front, data.toks, k))
+            return BuildStation(seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
-            slot, discards, pays = data
-            d, j = divmod(k, len(pays.front))
-            return BuyImprovement(seat, slot, discards[d], _pay_text(pays.front, pays.toks, j))
+            slot, discards, front = data
+            d, j = divmod(k, len(front))
+            return BuyImprovement(seat, slot, discards[d], _pay_text(front, toks, j))
         return EndTurn(seat, data[k][0])
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
 
@@ -387,8 +385,14 @@ def turn_runs(state, seat: int) -> list[tuple]:
 
     ``pays`` are :class:`ListedPays` (one price's payments; moves of one kind and price share
     them). Assumes ``seat`` is to act in a turn (issue 34)."""
-    # The counts are the fronts' lengths, read directly (len() of a ListedPays goes through its
-    # __len__, several times the cost).
+    return _runs(state, seat, True)[0]
+
+
+def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
+    """:func:`turn_runs` and the seat's tokens (:attr:`.payways.SeatPayments.toks`); with
+    ``listed=False`` each ``pays`` is the bare front of :meth:`.payways.SeatPayments.fronts`
+    instead of a :class:`ListedPays` of it (:func:`_pay_text` reads one): the random bot makes
+    one move of one run and spares the wrappers (issue 34)."""
     budget = generic_budget(state.players[seat], "contract")
     runs: list[tuple] = []
     seat_pays = SeatPayments(state, seat)
@@ -396,41 +400,36 @@ def turn_runs(state, seat: int) -> list[tuple]:
     toks = seat_pays.toks
     for slot, link, cost in takeable(state, seat, budget):
         front = fronts_of(link.colour, cost, "contract", False, link)[cost]
-        runs.append((len(front), TakeContract, (slot, ListedPays(front, toks))))
+        runs.append((len(front), TakeContract, (slot, ListedPays(front, toks) if listed else front)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
     found = routes.enumerate_routes(state, seat)
     if found:
         costs = sorted({route[4] for route in found})
         fronts = fronts_of(None, costs[0], "route", state.routes_done == 1, None, tuple(costs))  # one walk
-        listed = {cost: ListedPays(fronts[cost], toks) for cost in costs}  # one per price
+        pays_of = {cost: ListedPays(fronts[cost], toks) for cost in costs} if listed else fronts  # one a price
         for route in found:
-            pays = listed[route[4]]
-            runs.append((len(pays.front), EstablishRoute, (route, pays)))
+            cost = route[4]
+            runs.append((len(fronts[cost]), EstablishRoute, (route, pays_of[cost])))
     station = stations.station_cost(state, seat)
     if station is not None and station > budget:
         station = None  # not affordable: no BuildStation
     buys = buyable(state, seat, budget)
-    if station is None and not buys:
-        ends = stockpile.options(state, seat)
-        runs.append((len(ends), EndTurn, ends))
-        return runs
-    # The station's and improvements' payments alike: one walk finds them all, one ListedPays a price.
-    prices = _prices_of(station, buys, budget)
-    fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
-    listed = {cost: ListedPays(fronts[cost], toks) for cost in prices}
-    if station is not None:
-        pays = listed[station]
-        runs.append((len(pays.front), BuildStation, pays))
-    if buys:
-        discards = discard_slots(state, seat)
-        n = len(discards)
-        for slot, cost in buys:
-            pays = listed[cost]
-            runs.append((n * len(pays.front), BuyImprovement, (slot, discards, pays)))
+    if station is not None or buys:
+        # The station's and improvements' payments alike: one walk finds them all.
+        prices = _prices_of(station, buys, budget)
+        fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
+        pays_of = {cost: ListedPays(fronts[cost], toks) for cost in prices} if listed else fronts
+        if station is not None:
+            runs.append((len(fronts[station]), BuildStation, pays_of[station]))
+        if buys:
+            discards = discard_slots(state, seat)
+            n = len(discards)
+            for slot, cost in buys:
+                runs.append((n * len(fronts[cost]), BuyImprovement, (slot, discards, pays_of[cost])))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))
-    return runs
+    return runs, toks
 
 
 def _pay_text(front: tuple, toks: list, k: int) -> str:
