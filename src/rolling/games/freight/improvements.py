@@ -36,13 +36,19 @@ def improvement_cost(state, seat: int, name: str) -> int:
     return max(0, state.comp.improvements[name].cost - state.players[seat].has("Acquisition Expert"))
 
 
-def track_costs(state, seat: int) -> list[tuple[int, int]]:
-    """``(slot, cost)`` of each improvement on the track, in track order: :func:`improvement_cost`
-    of each, the Acquisition Expert discount read once for them all (issue 34)."""
+def affordable(state, seat: int, budget: int) -> list[tuple[int, int]]:
+    """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
+    dice pips, in track order: :func:`improvement_cost` of each, the Acquisition Expert discount
+    read once for them all (issue 34)."""
     cards = state.comp.improvements
     off = state.players[seat].improvements.count("Acquisition Expert")  # Player.has, without a method call
-    return [(slot, max(0, cards[name].cost - off))
-            for slot, name in enumerate(state.improvement_track) if name is not None]
+    out = []
+    for slot, name in enumerate(state.improvement_track):
+        if name is not None:
+            cost = max(0, cards[name].cost - off)
+            if cost <= budget:
+                out.append((slot, cost))
+    return out
 
 
 def held(state, seat: int) -> list[str]:

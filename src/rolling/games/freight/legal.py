@@ -308,9 +308,9 @@ def improvement_moves(state, seat: int, budget: int | None = None, alternatives:
 
 def buyable(state, seat: int, budget: int) -> list[tuple[int, int]]:
     """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
-    dice pips, in track order (E): :func:`.improvements.track_costs` within the budget. The one
-    rule for :func:`improvement_moves` and :func:`random_move`."""
-    return [(slot, cost) for slot, cost in improvements.track_costs(state, seat) if cost <= budget]
+    dice pips, in track order (E): :func:`.improvements.affordable`, the one rule for
+    :func:`improvement_moves` and :func:`random_move` (which calls it directly)."""
+    return improvements.affordable(state, seat, budget)
 
 
 def discard_slots(state, seat: int) -> range | tuple[int]:
@@ -414,7 +414,7 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
     station = stations.station_cost(state, seat)
     if station is not None and station > budget:
         station = None  # not affordable: no BuildStation
-    buys = buyable(state, seat, budget)
+    buys = improvements.affordable(state, seat, budget)  # buyable, without the extra call
     if station is not None or buys:
         # The station's and improvements' payments alike: one walk finds them all.
         prices = _prices_of(station, buys, budget)
