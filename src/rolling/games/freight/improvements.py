@@ -36,6 +36,21 @@ def improvement_cost(state, seat: int, name: str) -> int:
     return max(0, state.comp.improvements[name].cost - state.players[seat].has("Acquisition Expert"))
 
 
+def affordable(state, seat: int, budget: int) -> list[tuple[int, int]]:
+    """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
+    dice pips, in track order: :func:`improvement_cost` of each, the Acquisition Expert discount
+    read once for them all (issue 34)."""
+    cards = state.comp.improvements
+    off = state.players[seat].improvements.count("Acquisition Expert")  # Player.has, without a method call
+    out = []
+    for slot, name in enumerate(state.improvement_track):
+        if name is not None:
+            cost = max(0, cards[name].cost - off)
+            if cost <= budget:
+                out.append((slot, cost))
+    return out
+
+
 def held(state, seat: int) -> list[str]:
     """Improvements the seat holds: those in effect, then those bought this turn."""
     p = state.players[seat]
@@ -54,7 +69,7 @@ def buy(state, a: BuyImprovement) -> None:
         raise IllegalAction(RULE, f"there is no improvement in slot {a.slot} of the track")
     name = track[a.slot]
     p = state.players[a.seat]
-    n = len(held(state, a.seat)) + 1
+    n = len(p.improvements) + len(p.pending) + 1  # those held (:func:`held`) and this one
     limit = state.comp.box["max_improvements"]
     if n > limit and not 0 <= a.discard < n:
         raise IllegalAction(RULE, f"you may hold only {limit} improvements: choose one of the {n} to return (discard 0-{n - 1})")

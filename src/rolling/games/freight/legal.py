@@ -355,23 +355,22 @@ def improvement_moves(state, seat: int, budget: int | None = None, alternatives:
     return out
 
 
-def buyable(state, seat: int, budget: int):
+def buyable(state, seat: int, budget: int) -> list[tuple[int, int]]:
     """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
-    dice pips, in track order (E). The one rule for :func:`improvement_moves` and
-    :func:`random_move`."""
-    for slot, name in enumerate(state.improvement_track):
-        if name is None:
-            continue
-        cost = improvements.improvement_cost(state, seat, name)
-        if cost <= budget:
-            yield slot, cost
+    dice pips, in track order (E): :func:`.improvements.affordable`, the one rule for
+    :func:`improvement_moves` and :func:`random_move` (which calls it directly)."""
+    return improvements.affordable(state, seat, budget)
 
 
 def discard_slots(state, seat: int) -> range | tuple[int]:
     """Which held improvement a purchase discards (E): each of them, ``range(n)``, when buying one
     more would pass the limit (the new one counted), otherwise ``(-1,)``, none."""
-    n = len(improvements.held(state, seat)) + 1
-    return range(n) if n > state.comp.box["max_improvements"] else (-1,)
+    p = state.players[seat]
+    n = len(p.improvements) + len(p.pending) + 1  # improvements.held, not made to be counted
+    return range(n) if n > state.comp.box["max_improvements"] else _NO_DISCARD
+
+
+_NO_DISCARD = (-1,)
 
 
 def end_turn_moves(state, seat: int) -> list:
@@ -388,10 +387,14 @@ def random_move(state, seat: int, rng):
     Raises:
         ValueError: ``seat`` has no move now (as ``rng.choice`` of an empty list).
     """
-    if seat not in state.to_act or state.stage == "draft" or state.config.payment == "legacy":
+    stage = state.stage  # state.to_act is (state.current,) in a turn, () once over
+    if stage == "draft" or stage == "over" or seat != state.current or state.config.payment == "legacy":
         return rng.choice(legal_actions(state, seat))
-    runs = turn_runs(state, seat)
-    k = rng.below(sum(r[0] for r in runs))
+    runs, toks = _runs(state, seat, False)
+    total = 0
+    for run in runs:  # a plain loop: a generator costs more than the sum (issue 34)
+        total += run[0]
+    k = rng.below(total)
     for count, kind, data in runs:
         if k >= count:
             k -= count
@@ -399,17 +402,17 @@ def random_move(state, seat: int, rng):
         if kind is list:
             return data[k]
         if kind is TakeContract:
-            return TakeContract(seat, data[0], data[1][k])
+            return TakeContract(seat, data[0], _pay_text(data[1], toks, k))
         if kind is EstablishRoute:
             move = route_move(state, seat, data[0])
-            pay = data[1][k]
+            pay = _pay_text(data[1], toks, k)
             return move if not pay else EstablishRoute(seat, move.origin, move.colour, move.dest, move.path, pay)
         if kind is BuildStation:
-            return BuildStation(seat, data[k])
+            return BuildStation(seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
-            slot, discards, pays = data
-            d, j = divmod(k, len(pays))
-            return BuyImprovement(seat, slot, discards[d], pays[j])
+            slot, discards, front = data
+            d, j = divmod(k, len(front))
+            return BuyImprovement(seat, slot, discards[d], _pay_text(front, toks, j))
         return EndTurn(seat, data[k][0])
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
 
@@ -431,43 +434,58 @@ def turn_runs(state, seat: int) -> list[tuple]:
 
     ``pays`` are :class:`ListedPays` (one price's payments; moves of one kind and price share
     them). Assumes ``seat`` is to act in a turn (issue 34)."""
+    return _runs(state, seat, True)[0]
+
+
+def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
+    """:func:`turn_runs` and the seat's tokens (:attr:`.payways.SeatPayments.toks`); with
+    ``listed=False`` each ``pays`` is the bare front of :meth:`.payways.SeatPayments.fronts`
+    instead of a :class:`ListedPays` of it (:func:`_pay_text` reads one): the random bot makes
+    one move of one run and spares the wrappers (issue 34)."""
     budget = generic_budget(state.players[seat], "contract")
     runs: list[tuple] = []
     seat_pays = SeatPayments(state, seat)
+    fronts_of = seat_pays.fronts
     toks = seat_pays.toks
     for slot, link, cost in takeable(state, seat, budget):
-        pays = ListedPays(seat_pays.fronts(link.colour, cost, "contract", False, link)[cost], toks)
-        runs.append((len(pays), TakeContract, (slot, pays)))
+        front = fronts_of(link.colour, cost, "contract", False, link)[cost]
+        runs.append((len(front), TakeContract, (slot, ListedPays(front, toks) if listed else front)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
     found = routes.enumerate_routes(state, seat)
     if found:
-        costs = tuple(sorted({route[4] for route in found}))
-        fronts = seat_pays.fronts(None, costs[0], "route", state.routes_done == 1, None, costs)  # one walk
-        cache: dict = {}
+        costs = sorted({route[4] for route in found})
+        fronts = fronts_of(None, costs[0], "route", state.routes_done == 1, None, tuple(costs))  # one walk
+        pays_of = {cost: ListedPays(fronts[cost], toks) for cost in costs} if listed else fronts  # one a price
         for route in found:
-            pays = cache.get(route[4])
-            if pays is None:
-                pays = cache[route[4]] = ListedPays(fronts[route[4]], toks)
-            runs.append((len(pays), EstablishRoute, (route, pays)))
+            cost = route[4]
+            runs.append((len(fronts[cost]), EstablishRoute, (route, pays_of[cost])))
     station = stations.station_cost(state, seat)
-    buys = list(buyable(state, seat, budget))
-    prices = _prices_of(station, buys, budget)
-    if prices:  # the station's and improvements' payments alike, one walk finds them all
-        fronts = seat_pays.fronts(None, prices[0], "improvement", False, None, prices)
-    if station is not None and station <= budget:
-        pays = ListedPays(fronts[station], toks)
-        runs.append((len(pays), BuildStation, pays))
-    discards = discard_slots(state, seat)
-    cache = {}
-    for slot, cost in buys:
-        pays = cache.get(cost)
-        if pays is None:
-            pays = cache[cost] = ListedPays(fronts[cost], toks)
-        runs.append((len(discards) * len(pays), BuyImprovement, (slot, discards, pays)))
+    if station is not None and station > budget:
+        station = None  # not affordable: no BuildStation
+    buys = improvements.affordable(state, seat, budget)  # buyable, without the extra call
+    if station is not None or buys:
+        # The station's and improvements' payments alike: one walk finds them all.
+        prices = _prices_of(station, buys, budget)
+        fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
+        pays_of = {cost: ListedPays(fronts[cost], toks) for cost in prices} if listed else fronts
+        if station is not None:
+            runs.append((len(fronts[station]), BuildStation, pays_of[station]))
+        if buys:
+            discards = discard_slots(state, seat)
+            n = len(discards)
+            for slot, cost in buys:
+                runs.append((n * len(fronts[cost]), BuyImprovement, (slot, discards, pays_of[cost])))
     ends = stockpile.options(state, seat)
     runs.append((len(ends), EndTurn, ends))
-    return runs
+    return runs, toks
+
+
+def _pay_text(front: tuple, toks: list, k: int) -> str:
+    """The ``k``-th pay string of a price's listing (:class:`ListedPays`): ``""`` first (the
+    engine's best), then each other payment of the front by name."""
+    spent = front[k]  # IndexError past the end
+    return "" if k == 0 or k == -len(front) else pay_text(tokens_of(spent, toks))
 
 
 class ListedPays:
@@ -489,8 +507,7 @@ class ListedPays:
         return repr([self[k] for k in range(len(self.front))])  # as the list it stands for
 
     def __getitem__(self, k: int) -> str:
-        spent = self.front[k]  # IndexError past the end
-        return "" if k == 0 or k == -len(self.front) else pay_text(tokens_of(spent, self.toks))
+        return _pay_text(self.front, self.toks, k)
 
 
 # The state's rule methods, bound here at the top so that the state (at the bottom) imports none

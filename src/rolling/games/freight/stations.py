@@ -23,7 +23,7 @@ def station_cost(state, seat: int) -> int | None:
     costs = state.comp.station_costs
     if p.stations >= len(costs):
         return None
-    return max(0, costs[p.stations] - p.has("Acquisition Expert"))
+    return max(0, costs[p.stations] - p.improvements.count("Acquisition Expert"))  # p.has, no method call
 
 
 def build_station(state, a: BuildStation) -> None:
