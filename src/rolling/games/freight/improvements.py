@@ -33,7 +33,13 @@ RULE = "E. Purchasing Improvements"
 
 def improvement_cost(state, seat: int, name: str) -> int:
     """Any-colour dice to buy improvement ``name``."""
-    return max(0, state.comp.improvements[name].cost - state.players[seat].has("Acquisition Expert"))
+    return _price(state.comp.improvements[name].cost, state.players[seat].has("Acquisition Expert"))
+
+
+def _price(printed: int, experts: int) -> int:
+    """The dice an improvement of ``printed`` cost takes from a player holding ``experts``
+    Acquisition Experts: one fewer each, never below none (E)."""
+    return max(0, printed - experts)
 
 
 def affordable(state, seat: int, budget: int) -> list[tuple[int, int]]:
@@ -45,7 +51,7 @@ def affordable(state, seat: int, budget: int) -> list[tuple[int, int]]:
     out = []
     for slot, name in enumerate(state.improvement_track):
         if name is not None:
-            cost = max(0, cards[name].cost - off)
+            cost = _price(cards[name].cost, off)
             if cost <= budget:
                 out.append((slot, cost))
     return out
