@@ -410,28 +410,21 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
 def _fronts_c(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
               targets: tuple) -> dict[int, tuple] | None:
     """:func:`_fronts_py` by the compiled walk (``None`` where its numbers do not fit its
-    fixed-width integers: see ``_walk.c``)."""
+    fixed-width integers: see ``_walk.c``). The walk looks each class's :func:`_class_info` up in
+    the table of the walk's kind (remembering it by the class and table objects: most hands are
+    new to a walk, but their classes are not, issue 34) and works the contracts' sets out itself."""
     purpose = "route" if kind == "route" else "contract"
-    bits, inside = _contract_sets(contracts)
-    return _compiled_fronts(_infos(keys, purpose, second, colour), counts, bits, inside, left, second,
-                            colour is None, targets, MAX_LISTED)
-
-
-def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
-    """:func:`_class_info` of each class of ``keys``, each looked up by the class alone in a table
-    of the walk's kind (most hands are new to a walk, but their classes are not: a memo of whole
-    hands missed five times in six, issue 34)."""
     try:
         table = _INFO_TABLES[purpose, second, colour]
     except KeyError:
         table = _INFO_TABLES[purpose, second, colour] = {}
     try:
-        return [table[c] for c in keys]
-    except KeyError:
+        return _compiled_fronts(table, keys, counts, contracts, left, second, colour is None, targets, MAX_LISTED)
+    except KeyError:  # a class new to this kind of walk: its info into the table, then walked
         for c in keys:
             if c not in table:
                 table[c] = _class_info(c, purpose, second, colour)
-        return [table[c] for c in keys]
+        return _compiled_fronts(table, keys, counts, contracts, left, second, colour is None, targets, MAX_LISTED)
 
 
 #: :func:`_class_info` by (purpose, second, colour), then by class: a few dozen tables of at most a
