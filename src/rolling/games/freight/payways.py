@@ -246,10 +246,13 @@ class SeatPayments:
         # The fronts found for this hand and contracts, by price: Recent.get and .put written out
         # (a call of either cost as much as its look-up, issue 34).
         young = _FRONTS.young
-        known = young.get(at)
-        if known is None:
-            known = _FRONTS.old.get(at)
-            if known is not None:  # asked for again: back to the young generation
+        known = None
+        if at in young:
+            known = young[at]
+        else:
+            old = _FRONTS.old
+            if at in old:  # asked for again: back to the young generation
+                known = old[at]
                 _FRONTS.put(at, known)
         if known is None:
             # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
@@ -287,14 +290,18 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
     only: it names the hand in the fronts' memo key, cheap to hash (a hand recurs little from one
     listing to the next, so it is worked out each time rather than remembered)."""
     p = player
-    both = p.has("Efficient Storage") >= 2
+    imps = p.improvements
+    both = "Efficient Storage" in imps and imps.count("Efficient Storage") >= 2  # p.has(...) >= 2, no call
     kinds = p.die_kinds
     spent = p.spent
     plain, storing = _DIE_CLASSES
     keys = []
     nums = []
     toks = []
-    for i, name in enumerate(p.dice):
+    place = {}  # a class's place in keys, by its number
+    i = -1
+    for name in p.dice:
+        i += 1
         if spent[i]:
             continue
         # A basic die with two Efficient Storage stores both colours of a split face (its class).
@@ -304,19 +311,22 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
         except KeyError:
             c, n = _die_class(name, sb)
         tok = _DIE_TOKENS[i] if i < 64 else ("d", i)
-        if n in nums:
-            toks[nums.index(n)].append(tok)
-        else:
+        k = place.get(n)
+        if k is None:
+            place[n] = len(keys)
             keys.append(c)
             nums.append(n)
             toks.append([tok])
+        else:
+            toks[k].append(tok)
     markers = p.markers
     for k in range(4):
-        if markers[k]:
+        m = markers[k]
+        if m:
             c = _MARKER_CLASSES[k]  # a marker's token is its class
             keys.append(c)
             nums.append(k)
-            toks.append([c] * markers[k])
+            toks.append((c,) * m)
     counts = [len(t) for t in toks]
     try:  # as bytes, whose hash is kept: worked out once for the memo's look-ups
         sig = bytes(nums + counts)
@@ -401,7 +411,12 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
     if _compiled_fronts is not None and not _PURE:  # compiled(), without a call
-        got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
+        # _fronts_c written out where the table holds the hand's classes (one call less a walk)
+        try:
+            got = _compiled_fronts(_INFO_TABLES["route" if kind == "route" else "contract", second, colour], keys,
+                                   counts, contracts, left, second, colour is None, targets, MAX_LISTED)
+        except KeyError:  # a kind of walk or a class new to the tables (_fronts_c fills them)
+            got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
     return _fronts_py(keys, counts, colour, kind, second, contracts, left, targets)
