@@ -1286,6 +1286,121 @@ out:
     return result;
 }
 
+/* ---- a seat's hand grouped by class (payways._hand_py) ---- */
+
+/* hand(dice, spent, kinds, both, plain, storing, markers, die_tokens, marker_classes): the
+   unspent dice grouped by class (`plain` or, for a basic die when `both`, `storing`: face name ->
+   (class, number)), in die order, then the markers by colour, as (classes, counts, tokens of
+   each, signature bytes): payways._hand_py step for step. None where anything is not as payways
+   keeps it (a face not in the dict yet, more than 64 dice, a number over 255...): the caller
+   then groups the hand in Python. */
+static PyObject *walk_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError, "hand() takes 9 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *dice = args[0], *spent = args[1], *kinds = args[2], *plain = args[4], *storing = args[5];
+    PyObject *markers = args[6], *die_tokens = args[7], *marker_classes = args[8];
+    int both = PyObject_IsTrue(args[3]);
+    if (both < 0)
+        return NULL;
+    if (!PyList_CheckExact(dice) || !PyList_CheckExact(spent) || !PyList_CheckExact(kinds)
+        || !PyDict_CheckExact(plain) || !PyDict_CheckExact(storing) || !PyList_CheckExact(markers)
+        || !PyTuple_CheckExact(die_tokens) || !PyTuple_CheckExact(marker_classes))
+        Py_RETURN_NONE;
+    Py_ssize_t nd = PyList_GET_SIZE(dice);
+    if (nd > 64 || PyList_GET_SIZE(spent) < nd || (both && PyList_GET_SIZE(kinds) < nd)
+        || PyTuple_GET_SIZE(die_tokens) < nd || PyList_GET_SIZE(markers) != 4 || PyTuple_GET_SIZE(marker_classes) != 4)
+        Py_RETURN_NONE;
+    PyObject *cls[68];
+    int64_t num[68], cnt[68];
+    unsigned char first[68][64]; /* the dice of each class, in die order */
+    int n = 0;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        int sp = PyObject_IsTrue(PyList_GET_ITEM(spent, i));
+        if (sp < 0)
+            return NULL;
+        if (sp)
+            continue;
+        int sb = 0;
+        if (both) {
+            PyObject *k = PyList_GET_ITEM(kinds, i);
+            if (!PyUnicode_CheckExact(k))
+                Py_RETURN_NONE;
+            sb = PyUnicode_CompareWithASCIIString(k, "basic") == 0;
+        }
+        PyObject *name = PyList_GET_ITEM(dice, i);
+        if (!PyUnicode_CheckExact(name))
+            Py_RETURN_NONE;
+        PyObject *got = PyDict_GetItemWithError(sb ? storing : plain, name);
+        if (!got) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE; /* a face new to the dict: payways makes its class */
+        }
+        int64_t x;
+        if (!PyTuple_CheckExact(got) || PyTuple_GET_SIZE(got) != 2 || !small_int(PyTuple_GET_ITEM(got, 1), &x) || x < 0
+            || x > 255)
+            Py_RETURN_NONE;
+        int j = 0;
+        while (j < n && num[j] != x)
+            j++;
+        if (j == n) {
+            cls[n] = PyTuple_GET_ITEM(got, 0);
+            num[n] = x;
+            cnt[n++] = 0;
+        }
+        first[j][cnt[j]++] = (unsigned char)i;
+    }
+    int dn = n;
+    for (int k = 0; k < 4; k++) {
+        int64_t m;
+        PyObject *mk = PyList_GET_ITEM(markers, k);
+        if (!small_int(mk, &m) || m < 0 || m > 255)
+            Py_RETURN_NONE;
+        if (m) {
+            cls[n] = PyTuple_GET_ITEM(marker_classes, k);
+            num[n] = k;
+            cnt[n++] = m;
+        }
+    }
+    PyObject *keys = PyTuple_New(n), *counts = PyTuple_New(n), *toks = PyTuple_New(n);
+    PyObject *sig = PyBytes_FromStringAndSize(NULL, 2 * (Py_ssize_t)n);
+    PyObject *out = NULL;
+    if (!keys || !counts || !toks || !sig)
+        goto done;
+    char *sb = PyBytes_AS_STRING(sig);
+    for (int j = 0; j < n; j++) {
+        Py_INCREF(cls[j]);
+        PyTuple_SET_ITEM(keys, j, cls[j]);
+        PyObject *c = PyLong_FromLongLong(cnt[j]);
+        PyObject *t = PyTuple_New((Py_ssize_t)cnt[j]);
+        if (!c || !t) {
+            Py_XDECREF(c);
+            Py_XDECREF(t);
+            goto done;
+        }
+        PyTuple_SET_ITEM(counts, j, c);
+        for (int64_t k = 0; k < cnt[j]; k++) {
+            PyObject *tok = j < dn ? PyTuple_GET_ITEM(die_tokens, first[j][k]) : cls[j]; /* a marker's token is its class */
+            Py_INCREF(tok);
+            PyTuple_SET_ITEM(t, (Py_ssize_t)k, tok);
+        }
+        PyTuple_SET_ITEM(toks, j, t);
+        sb[j] = (char)num[j];
+        sb[n + j] = (char)cnt[j];
+    }
+    out = PyTuple_Pack(4, keys, counts, toks, sig);
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(counts);
+    Py_XDECREF(toks);
+    Py_XDECREF(sig);
+    return out;
+}
+
 static PyObject *walks_by_width(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -1300,6 +1415,10 @@ static PyMethodDef methods[] = {
      "price -> tuple of payments (tokens\n"
      "spent per class), best first. None where the walk's numbers do not fit in fixed-width integers\n"
      "(walk it in Python)."},
+    {"hand", (PyCFunction)(void (*)(void))walk_hand, METH_FASTCALL,
+     "hand(dice, spent, kinds, both, plain, storing, markers, die_tokens, marker_classes) -> tuple | None\n\n"
+     "payways._hand_py compiled: (classes, counts, tokens of each, signature). None where the hand is\n"
+     "not as payways keeps it (group it in Python)."},
     {"walks_by_width", walks_by_width, METH_NOARGS,
      "walks_by_width() -> (one, two, three, four)\n\n"
      "How many walks since import held their partial states in one, two, three and four 64-bit\n"

@@ -51,10 +51,11 @@ from rolling.core.memo import Recent
 from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase, kind_units
 
-try:  # the fronts compiled (setup.py): the same answers, several times sooner
+try:  # the fronts (and a hand's classes) compiled (setup.py): the same answers, several times sooner
     from ._walk import fronts as _compiled_fronts
+    from ._walk import hand as _compiled_hand
 except ImportError:  # installed where no C compiler was found
-    _compiled_fronts = None
+    _compiled_fronts = _compiled_hand = None
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -288,20 +289,29 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
     """:func:`classes` as ``(classes, counts, tokens of each, signature)``, tuples all through;
     the signature is the classes' numbers (:func:`_die_class`) then the counts, small integers
     only: it names the hand in the fronts' memo key, cheap to hash (a hand recurs little from one
-    listing to the next, so it is worked out each time rather than remembered)."""
+    listing to the next, so it is worked out each time rather than remembered). Grouped by the
+    compiled ``_walk.hand`` where it was built (the same tuples as :func:`_hand_py`, issue 34)."""
     p = player
     imps = p.improvements
     both = "Efficient Storage" in imps and imps.count("Efficient Storage") >= 2  # p.has(...) >= 2, no call
+    if _compiled_hand is not None and not _PURE:
+        got = _compiled_hand(p.dice, p.spent, p.die_kinds, both, _DIE_CLASSES[0], _DIE_CLASSES[1], p.markers,
+                             _DIE_TOKENS, _MARKER_CLASSES)
+        if got is not None:
+            return got
+    return _hand_py(p, both)
+
+
+def _hand_py(player, both: bool) -> tuple[tuple, tuple, tuple, tuple]:
+    """:func:`_hand` in Python (``both``: the player has two Efficient Storage)."""
+    p = player
     kinds = p.die_kinds
     spent = p.spent
     plain, storing = _DIE_CLASSES
     keys = []
     nums = []
     toks = []
-    place = {}  # a class's place in keys, by its number
-    i = -1
-    for name in p.dice:
-        i += 1
+    for i, name in enumerate(p.dice):
         if spent[i]:
             continue
         # A basic die with two Efficient Storage stores both colours of a split face (its class).
@@ -311,22 +321,19 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
         except KeyError:
             c, n = _die_class(name, sb)
         tok = _DIE_TOKENS[i] if i < 64 else ("d", i)
-        k = place.get(n)
-        if k is None:
-            place[n] = len(keys)
+        if n in nums:
+            toks[nums.index(n)].append(tok)
+        else:
             keys.append(c)
             nums.append(n)
             toks.append([tok])
-        else:
-            toks[k].append(tok)
     markers = p.markers
     for k in range(4):
-        m = markers[k]
-        if m:
+        if markers[k]:
             c = _MARKER_CLASSES[k]  # a marker's token is its class
             keys.append(c)
             nums.append(k)
-            toks.append((c,) * m)
+            toks.append([c] * markers[k])
     counts = [len(t) for t in toks]
     try:  # as bytes, whose hash is kept: worked out once for the memo's look-ups
         sig = bytes(nums + counts)
