@@ -220,11 +220,12 @@ class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
     (:func:`classes`) and contracts read once. Valid while the state does not change."""
 
-    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left")
+    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left", "known")
 
     def __init__(self, state, seat: int) -> None:
         self.keys, self.counts, self.toks, self.hand = _hand(state.players[seat])
         self.contracts, self.left = _contracts(state, seat)
+        self.known = None  # the memo's entry for this hand and these contracts, once asked
 
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
               also: tuple = ()) -> tuple[tuple, list]:
@@ -236,47 +237,65 @@ class SeatPayments:
         """:meth:`front`'s fronts of ``generic`` and of each price of ``also`` (one walk finds them
         all) as ``{price: front}``, perhaps with other prices of the same kind; the tokens are
         :attr:`toks`. Shared: read only."""
-        if take is None:
-            contracts = self.contracts
-            left = self.left
-        else:
-            contracts, left = _taking(self.contracts, self.left, take)
+        # The memo in two steps: this hand and contracts (looked up once per seat and moment: the
+        # key's contracts are tuples, slow to hash), then the walk's kind and the contract taken.
+        mine = self.known
+        if mine is None:
+            mine = self.known = _seat_fronts(self.hand, self.contracts, self.left)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
-        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
-        # The fronts found for this hand and contracts, by price: Recent.get and .put written out
-        # (a call of either cost as much as its look-up, issue 34).
-        young = _FRONTS.young
-        known = None
-        if at in young:
-            known = young[at]
-        else:
-            old = _FRONTS.old
-            if at in old:  # asked for again: back to the young generation
-                known = old[at]
-                _FRONTS.put(at, known)
-        if known is None:
-            # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
-            # ``generic``, as a listing's do: no set to sort).
-            targets = also
-            if not also:
-                targets = (generic,)
-            elif generic in also:
-                for k in range(1, len(also)):
-                    if also[k - 1] >= also[k]:
-                        targets = tuple(sorted(set(also)))
-                        break
+        # the contract taken by what it adds (its colour and squares: _taking)
+        at = (colour, kind, second) if take is None else (colour, kind, second, take.colour, take.length)
+        known = mine[at] if at in mine else None
+        if known is None or generic not in known or (also and not _holds(known, also)):
+            if take is None:
+                contracts = self.contracts
+                left = self.left
             else:
-                targets = tuple(sorted({generic, *also}))
-            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
-            if len(young) < _FRONTS.size:
-                young[at] = known
-            else:  # the young generation full: it becomes the old one
-                _FRONTS.put(at, known)
-        elif generic not in known or not all(t in known for t in also):  # the prices not yet known
-            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
-                                 tuple(sorted({generic, *also} - known.keys()))))
+                contracts, left = _taking(self.contracts, self.left, take)
+            if known is None:
+                # Walked at once: ``generic`` and ``also`` (as given when they already rise and
+                # hold ``generic``, as a listing's do: no set to sort).
+                targets = also
+                if not also:
+                    targets = (generic,)
+                elif generic in also:
+                    for k in range(1, len(also)):
+                        if also[k - 1] >= also[k]:
+                            targets = tuple(sorted(set(also)))
+                            break
+                else:
+                    targets = tuple(sorted({generic, *also}))
+                known = mine[at] = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
+            else:  # the prices not yet known
+                known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
+                                     tuple(sorted({generic, *also} - known.keys()))))
         return known
+
+
+def _holds(known: dict, prices: tuple) -> bool:
+    """Whether ``known`` holds the fronts of every price of ``prices``."""
+    for t in prices:
+        if t not in known:
+            return False
+    return True
+
+
+def _seat_fronts(hand, contracts: tuple, left: int) -> dict:
+    """The memo's entry for a hand (its signature) and contracts: ``{(colour, kind, second[, the
+    contract taken]): {price: front}}``, made empty where there is none (:data:`_FRONTS`;
+    Recent.get and .put written out: a call of either cost as much as its look-up, issue 34)."""
+    at = (hand, contracts, left)
+    young = _FRONTS.young
+    if at in young:
+        return young[at]
+    old = _FRONTS.old
+    mine = old[at] if at in old else {}  # asked for again: back to the young generation
+    if len(young) < _FRONTS.size:
+        young[at] = mine
+    else:  # the young generation full: it becomes the old one
+        _FRONTS.put(at, mine)
+    return mine
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -367,8 +386,9 @@ _DIE_TOKENS = tuple(("d", i) for i in range(64))
 _DIE_CLASSES: tuple[dict, dict] = ({}, {})
 
 
-#: fronts already found, by hand and contracts, then by price (the same recur within a decision:
-#: listing, then applying ``pay=""``; a search visiting a state again). Small: a search bot's
+#: fronts already found, by hand and contracts (:func:`_seat_fronts`), then by kind of walk and
+#: contract taken, then by price (the same recur within a decision: listing, then applying
+#: ``pay=""``; a search visiting a state again). Small: a search bot's
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
 #: long-lived entries cost every full garbage collection (a sixth of an OpenSpiel MCTS game's
 #: time with 10,000 entries each, issue 33 item 1)
