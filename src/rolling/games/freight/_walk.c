@@ -1319,11 +1319,11 @@ static PyObject *walk_hand(PyObject *self, PyObject *const *args, Py_ssize_t nar
     unsigned char first[68][64]; /* the dice of each class, in die order */
     int n = 0;
     for (Py_ssize_t i = 0; i < nd; i++) {
-        int sp = PyObject_IsTrue(PyList_GET_ITEM(spent, i));
-        if (sp < 0)
-            return NULL;
-        if (sp)
+        PyObject *sp = PyList_GET_ITEM(spent, i);
+        if (sp == Py_True)
             continue;
+        if (sp != Py_False) /* only bools: no Python code runs while the dicts' items are borrowed */
+            Py_RETURN_NONE;
         int sb = 0;
         if (both) {
             PyObject *k = PyList_GET_ITEM(kinds, i);
