@@ -154,3 +154,53 @@ def test_each_width_of_the_compiled_walk_gives_the_python_fronts(contracts, coun
         assert [y - x for x, y in zip(before, after, strict=True)] == [int(k == width) for k in range(4)]
         assert got == payways._fronts_py(*args), args
         assert any(got.values())
+
+
+FACE_NAMES = [c for c in COLOURS] + [f"{a}/{b}" for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + list(SYMBOLS)
+
+
+@st_.composite
+def players(draw):
+    """A player's mat as ``_hand`` reads it: faces showing, spent flags, die kinds, zero to three
+    Efficient Storage, markers of each colour."""
+    from rolling.games.freight.state import Player
+
+    p = Player()
+    n = draw(st_.integers(0, 12))
+    p.dice = [draw(st_.sampled_from(FACE_NAMES)) for _ in range(n)]
+    p.spent = [draw(st_.booleans()) for _ in range(n)]
+    p.die_kinds = [draw(st_.sampled_from(("basic", "basic", "black", "red"))) for _ in range(n)]
+    p.improvements = ["Efficient Storage"] * draw(st_.integers(0, 3))
+    p.markers = [draw(st_.integers(0, 12)) for _ in range(4)]
+    return p
+
+
+@compiled
+@settings(max_examples=300, deadline=None)
+@given(players())
+def test_compiled_hand_is_the_python_hand(p):
+    """Issue 34: the compiled grouping of a seat's hand (``_walk.hand``) gives the very tuples of
+    :func:`rolling.games.freight.payways._hand_py` (the same class objects, counts, tokens and
+    signature) for any mat: split faces stored both with two Efficient Storage ("The Improvement
+    Dice (sidebar)"), spent dice, markers of each colour."""
+    both = p.has("Efficient Storage") >= 2
+    want = payways._hand_py(p, both)
+    got = payways._hand(p)
+    assert got == want
+    assert all(a is b for a, b in zip(got[0], want[0], strict=True))
+    assert type(got[3]) is type(want[3])
+
+
+@compiled
+def test_a_hand_the_compiled_grouping_does_not_take_is_grouped_in_python():
+    """Issue 34: a hand with hundreds of markers (a count over 255) is grouped in Python, its
+    signature a tuple."""
+    from rolling.games.freight import _walk
+    from rolling.games.freight.state import Player
+
+    p = Player()
+    p.dice, p.spent, p.die_kinds, p.markers = [COLOURS[0]], [False], ["basic"], [300, 0, 0, 1]
+    assert _walk.hand(p.dice, p.spent, p.die_kinds, False, *payways._DIE_CLASSES, p.markers, payways._DIE_TOKENS,
+                      payways._MARKER_CLASSES) is None
+    keys, counts, toks, sig = payways._hand(p)
+    assert counts == (1, 300, 1) and isinstance(sig, tuple) and (keys, counts, toks, sig) == payways._hand_py(p, False)

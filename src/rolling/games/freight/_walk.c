@@ -1,7 +1,9 @@
 /* The payment fronts of Rolling Freight, compiled (issue 34: a faster Freight engine).
 
-   `fronts(infos, counts, bits, inside, left, second, no_colour, targets, max_listed)` is
-   `rolling.games.freight.payways._fronts_py` step for step (its set-up, the walk `_run` with
+   `fronts(table, keys, counts, contracts, left, second, no_colour, targets, max_listed)` is
+   `rolling.games.freight.payways._fronts_py` step for step (each class's info looked up in
+   `table`, class -> payways._class_info, the contracts' colour bits and empty squares of each set
+   worked out here) (its set-up, the walk `_run` with
    `_choices`, the second walk of odd prices, the Pareto front of each price), with the same
    result: a dict price -> tuple of payments, each a tuple of tokens spent per class. See those
    functions for what the packed integers mean.
@@ -780,99 +782,54 @@ static int info_of(PyObject *info, const Info **out)
     return 1;
 }
 
-/* the contracts a class's tokens feed as bits: `fd` (info[6]) an iterable of colours, `bits` the
-   dict colour -> contract bits. 1 done, 0 does not fit, -1 error. */
-static int fed_bits(PyObject *fd, PyObject *bits, uint64_t *out)
+/* A class's info by the class and the table it is looked up in (payways._INFO_TABLES: one per
+   kind of walk, class -> _class_info): remembered by the two objects themselves, both held, so no
+   other object takes either address while remembered. payways fills a table once per class and
+   never changes an entry, so the pair names the info. */
+typedef struct {
+    PyObject *cls, *table, *info; /* held */
+} ClassInfo;
+
+static ClassInfo class_memo[1 << MEMO_BITS];
+
+/* 1 found (`*out` borrowed: the memo holds it), -1 error: a class not in the table raises
+   KeyError(class), and payways fills the table and asks again */
+static int class_info(PyObject *table, PyObject *cls, PyObject **out)
 {
-    uint64_t f = 0;
-    int r;
-    if (PyAnySet_Check(fd)) {
-        /* a set of colours: ask it of each of the dict's few colours (no iterator made) */
-        if (PySet_GET_SIZE(fd) && PyDict_GET_SIZE(bits)) {
-            Py_ssize_t pos = 0;
-            PyObject *col, *b;
-            while (PyDict_Next(bits, &pos, &col, &b)) {
-                Py_INCREF(col);
-                Py_INCREF(b);
-                int in = PySet_Contains(fd, col);
-                int64_t bv = 0;
-                r = in > 0 ? to_i64(b, &bv) : in;
-                Py_DECREF(col);
-                Py_DECREF(b);
-                if (r != 1 && in != 0)
-                    return r;
-                if (in)
-                    f |= (uint64_t)bv;
-            }
-        }
-        *out = f;
+    ClassInfo *m = &class_memo[(((uintptr_t)cls >> 4) ^ ((uintptr_t)table >> 4) * 0xC2B2AE3D27D4EB4FULL)
+                               * 0x9E3779B97F4A7C15ULL >> (64 - MEMO_BITS)];
+    if (m->cls == cls && m->table == table) {
+        *out = m->info;
         return 1;
     }
-    PyObject *iter = PyObject_GetIter(fd);
-    if (!iter)
+    PyObject *info = PyDict_GetItemWithError(table, cls);
+    if (!info) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, cls);
         return -1;
-    PyObject *col;
-    while ((col = PyIter_Next(iter))) {
-        PyObject *b = PyDict_GetItemWithError(bits, col);
-        Py_DECREF(col);
-        if (!b && PyErr_Occurred()) {
-            Py_DECREF(iter);
-            return -1;
-        }
-        if (b) {
-            int64_t bv;
-            if ((r = to_i64(b, &bv)) != 1) {
-                Py_DECREF(iter);
-                return r;
-            }
-            f |= (uint64_t)bv;
-        }
     }
-    Py_DECREF(iter);
-    if (PyErr_Occurred())
-        return -1;
-    *out = f;
+    ClassInfo old = *m;
+    Py_INCREF(cls);
+    Py_INCREF(table);
+    Py_INCREF(info);
+    m->cls = cls;
+    m->table = table;
+    m->info = info;
+    Py_XDECREF(old.cls);
+    Py_XDECREF(old.table);
+    Py_XDECREF(old.info);
+    *out = info;
     return 1;
 }
 
-/* The dict colour -> contract bits of a call (`bits`), read once: its keys when all are exact
-   strs (then `n` >= 0), held while the call reads them. */
+/* The contracts of a call by colour (payways._contract_sets' `bits`): each colour once (exact
+   strs, compared as a dict finds them), with the contracts of that colour as bits. */
 typedef struct {
     int n;
-    PyObject *col[64], *val[64];
-    Py_hash_t hash[64];
+    PyObject *col[6]; /* borrowed from the contracts tuple */
+    Py_hash_t hash[6];
+    uint64_t val[6];
 } Bits;
-
-static void bits_release(Bits *b)
-{
-    for (int k = 0; k < b->n; k++) {
-        Py_DECREF(b->col[k]);
-        Py_DECREF(b->val[k]);
-    }
-    b->n = -1;
-}
-
-static void bits_read(Bits *b, PyObject *bits)
-{
-    b->n = 0;
-    if (PyDict_GET_SIZE(bits) > 64) {
-        b->n = -1;
-        return;
-    }
-    Py_ssize_t pos = 0;
-    PyObject *col, *val;
-    while (PyDict_Next(bits, &pos, &col, &val)) {
-        if (!PyUnicode_CheckExact(col) || b->n == 64) {
-            bits_release(b); /* a key that is not an exact str: the set is asked, class by class */
-            return;
-        }
-        Py_INCREF(col);
-        Py_INCREF(val);
-        b->col[b->n] = col;
-        b->val[b->n] = val;
-        b->hash[b->n++] = PyObject_Hash(col);
-    }
-}
 
 /* two exact strs of the same hash equal (as a set finds them) */
 static inline int same_str(PyObject *a, PyObject *b)
@@ -887,19 +844,15 @@ static inline int same_str(PyObject *a, PyObject *b)
            && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
 }
 
-/* fed_bits for a class whose colours fed were read (nfeed >= 0) and a dict read (b->n >= 0): each
-   colour of the dict that equals one fed, as a set finds it (same hash, the same str) */
+/* the contracts a class's tokens feed as bits, for a class whose colours fed were read (nfeed >=
+   0): each contract colour that equals one fed, as a set finds it (same hash, the same str) */
 static int fed_read(const Info *in, const Bits *b, uint64_t *out)
 {
     uint64_t f = 0;
     for (int k = 0; k < b->n; k++)
         for (int c = 0; c < in->nfeed; c++)
             if (b->col[k] == in->feed[c] || (b->hash[k] == in->feed_hash[c] && same_str(b->col[k], in->feed[c]))) {
-                int64_t bv;
-                int r = to_i64(b->val[k], &bv);
-                if (r != 1)
-                    return r;
-                f |= (uint64_t)bv;
+                f |= b->val[k];
                 break;
             }
     *out = f;
@@ -948,9 +901,9 @@ static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_Format(PyExc_TypeError, "fronts() takes 9 arguments (%zd given)", nargs);
         return NULL;
     }
-    static const char *kinds[9] = {"list", "tuple", "dict", "tuple", NULL, NULL, NULL, "tuple", NULL};
+    static const char *kinds[9] = {"dict", "tuple", "tuple", "tuple", NULL, NULL, NULL, "tuple", NULL};
     for (int k = 0; k < 9; k++) {
-        int ok = k == 0 ? PyList_Check(args[k]) : k == 2 ? PyDict_Check(args[k]) : kinds[k] ? PyTuple_Check(args[k]) : 1;
+        int ok = k == 0 ? PyDict_Check(args[k]) : kinds[k] ? PyTuple_Check(args[k]) : 1;
         if (!ok) {
             PyErr_Format(PyExc_TypeError, "fronts() argument %d must be %s, not %.50s", k + 1, kinds[k],
                          Py_TYPE(args[k])->tp_name);
@@ -993,7 +946,7 @@ static int bit_length(int64_t x)
 
 static PyObject *fronts_of(PyObject *const *args)
 {
-    PyObject *infos = args[0], *counts = args[1], *bits = args[2], *inside = args[3], *targets = args[7];
+    PyObject *table = args[0], *keys = args[1], *counts = args[2], *contracts = args[3], *targets = args[7];
     int64_t left;
     if (!small_int(args[4], &left)) {
         long long x = PyLong_AsLongLong(args[4]);
@@ -1012,12 +965,10 @@ static PyObject *fronts_of(PyObject *const *args)
         return NULL;
     }
     int max_listed = (int)ml;
-    Py_ssize_t n = PyList_GET_SIZE(infos);
-    Py_ssize_t nin = PyTuple_GET_SIZE(inside);
-    int nc = 0;
-    while (((Py_ssize_t)1 << nc) < nin)
-        nc++;
-    if (PyTuple_GET_SIZE(counts) != n || ((Py_ssize_t)1 << nc) != nin || nc > 6 || n > 60)
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
+    int nc = (int)PyTuple_GET_SIZE(contracts);
+    Py_ssize_t nin = (Py_ssize_t)1 << (nc < 7 ? nc : 0);
+    if (PyTuple_GET_SIZE(counts) != n || nc > 6 || n > 60)
         Py_RETURN_NONE;
 
     PyObject *result = NULL;
@@ -1029,11 +980,40 @@ static PyObject *fronts_of(PyObject *const *args)
     int nw = 0;
     Walk w;
     int r = 1;
+    /* the contracts by colour, and the empty squares of each set of them (payways._contract_sets):
+       a contract that is not (an exact str, a small int) is walked in Python */
     Bits rb;
-    bits_read(&rb, bits);
+    rb.n = 0;
+    int64_t empty[6];
+    for (int i = 0; i < nc; i++) {
+        PyObject *c = PyTuple_GET_ITEM(contracts, i);
+        if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 0)))
+            goto unfit;
+        if ((r = to_i64(PyTuple_GET_ITEM(c, 1), &empty[i])) != 1 || empty[i] >= (1 << 16))
+            goto unfit;
+        PyObject *col = PyTuple_GET_ITEM(c, 0);
+        Py_hash_t h = PyObject_Hash(col);
+        if (h == -1)
+            goto fail;
+        int k = 0;
+        while (k < rb.n && !(rb.col[k] == col || (rb.hash[k] == h && same_str(rb.col[k], col))))
+            k++;
+        if (k == rb.n) {
+            rb.col[k] = col;
+            rb.hash[k] = h;
+            rb.val[k] = 0;
+            rb.n++;
+        }
+        rb.val[k] |= (uint64_t)1 << i;
+    }
+    ins[0] = 0;
+    for (Py_ssize_t m = 1; m < nin; m++) {
+        Py_ssize_t low = m & -m;
+        ins[m] = ins[m ^ low] + empty[__builtin_ctzll((uint64_t)low)];
+    }
     /* the empty squares of each set of contracts: a few dozen at most (bounds the keys) */
     for (Py_ssize_t m = 0; m < nin; m++)
-        if ((r = to_i64(PyTuple_GET_ITEM(inside, m), &ins[m])) != 1 || ins[m] < 0 || ins[m] >= (1 << 20))
+        if (ins[m] < 0 || ins[m] >= (1 << 20))
             goto unfit;
 
     /* per class: its info, count and the contracts it feeds (bits) */
@@ -1041,15 +1021,18 @@ static PyObject *fronts_of(PyObject *const *args)
     int maxcount = 0;
     for (Py_ssize_t j = 0; j < n; j++) {
         const Info *in;
-        if ((r = info_of(PyList_GET_ITEM(infos, j), &in)) != 1 || (r = to_i64(PyTuple_GET_ITEM(counts, j), &count[j])) != 1)
+        PyObject *info;
+        if (class_info(table, PyTuple_GET_ITEM(keys, j), &info) < 0)
+            goto fail;
+        if ((r = info_of(info, &in)) != 1 || (r = to_i64(PyTuple_GET_ITEM(counts, j), &count[j])) != 1)
             goto unfit;
         if (count[j] < 1 || count[j] > 60 || !in->x.fits)
             goto unfit;
         uint64_t f = every;
-        if (in->nfeed >= 0 && rb.n >= 0)
+        if (in->nfeed >= 0)
             r = fed_read(in, &rb, &f);
-        else if (in->nfeed != -1)
-            r = fed_bits(PyTuple_GET_ITEM(in->info, 6), bits, &f);
+        else if (in->nfeed != -1) /* colours fed not read as a set of strs: walked in Python */
+            goto unfit;
         if (r != 1)
             goto unfit;
         num[j] = in->x;
@@ -1298,10 +1281,124 @@ unfit: /* an error, or numbers that do not fit: None */
 fail:
     Py_CLEAR(result);
 out:
-    bits_release(&rb);
     if (!result && !PyErr_Occurred())
         Py_RETURN_NONE; /* does not fit: walk it in Python */
     return result;
+}
+
+/* ---- a seat's hand grouped by class (payways._hand_py) ---- */
+
+/* hand(dice, spent, kinds, both, plain, storing, markers, die_tokens, marker_classes): the
+   unspent dice grouped by class (`plain` or, for a basic die when `both`, `storing`: face name ->
+   (class, number)), in die order, then the markers by colour, as (classes, counts, tokens of
+   each, signature bytes): payways._hand_py step for step. None where anything is not as payways
+   keeps it (a face not in the dict yet, more than 64 dice, a number over 255...): the caller
+   then groups the hand in Python. */
+static PyObject *walk_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError, "hand() takes 9 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *dice = args[0], *spent = args[1], *kinds = args[2], *plain = args[4], *storing = args[5];
+    PyObject *markers = args[6], *die_tokens = args[7], *marker_classes = args[8];
+    int both = PyObject_IsTrue(args[3]);
+    if (both < 0)
+        return NULL;
+    if (!PyList_CheckExact(dice) || !PyList_CheckExact(spent) || !PyList_CheckExact(kinds)
+        || !PyDict_CheckExact(plain) || !PyDict_CheckExact(storing) || !PyList_CheckExact(markers)
+        || !PyTuple_CheckExact(die_tokens) || !PyTuple_CheckExact(marker_classes))
+        Py_RETURN_NONE;
+    Py_ssize_t nd = PyList_GET_SIZE(dice);
+    if (nd > 64 || PyList_GET_SIZE(spent) < nd || (both && PyList_GET_SIZE(kinds) < nd)
+        || PyTuple_GET_SIZE(die_tokens) < nd || PyList_GET_SIZE(markers) != 4 || PyTuple_GET_SIZE(marker_classes) != 4)
+        Py_RETURN_NONE;
+    PyObject *cls[68];
+    int64_t num[68], cnt[68];
+    unsigned char first[68][64]; /* the dice of each class, in die order */
+    int n = 0;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *sp = PyList_GET_ITEM(spent, i);
+        if (sp == Py_True)
+            continue;
+        if (sp != Py_False) /* only bools: no Python code runs while the dicts' items are borrowed */
+            Py_RETURN_NONE;
+        int sb = 0;
+        if (both) {
+            PyObject *k = PyList_GET_ITEM(kinds, i);
+            if (!PyUnicode_CheckExact(k))
+                Py_RETURN_NONE;
+            sb = PyUnicode_CompareWithASCIIString(k, "basic") == 0;
+        }
+        PyObject *name = PyList_GET_ITEM(dice, i);
+        if (!PyUnicode_CheckExact(name))
+            Py_RETURN_NONE;
+        PyObject *got = PyDict_GetItemWithError(sb ? storing : plain, name);
+        if (!got) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE; /* a face new to the dict: payways makes its class */
+        }
+        int64_t x;
+        if (!PyTuple_CheckExact(got) || PyTuple_GET_SIZE(got) != 2 || !small_int(PyTuple_GET_ITEM(got, 1), &x) || x < 0
+            || x > 255)
+            Py_RETURN_NONE;
+        int j = 0;
+        while (j < n && num[j] != x)
+            j++;
+        if (j == n) {
+            cls[n] = PyTuple_GET_ITEM(got, 0);
+            num[n] = x;
+            cnt[n++] = 0;
+        }
+        first[j][cnt[j]++] = (unsigned char)i;
+    }
+    int dn = n;
+    for (int k = 0; k < 4; k++) {
+        int64_t m;
+        PyObject *mk = PyList_GET_ITEM(markers, k);
+        if (!small_int(mk, &m) || m < 0 || m > 255)
+            Py_RETURN_NONE;
+        if (m) {
+            cls[n] = PyTuple_GET_ITEM(marker_classes, k);
+            num[n] = k;
+            cnt[n++] = m;
+        }
+    }
+    PyObject *keys = PyTuple_New(n), *counts = PyTuple_New(n), *toks = PyTuple_New(n);
+    PyObject *sig = PyBytes_FromStringAndSize(NULL, 2 * (Py_ssize_t)n);
+    PyObject *out = NULL;
+    if (!keys || !counts || !toks || !sig)
+        goto done;
+    char *sb = PyBytes_AS_STRING(sig);
+    for (int j = 0; j < n; j++) {
+        Py_INCREF(cls[j]);
+        PyTuple_SET_ITEM(keys, j, cls[j]);
+        PyObject *c = PyLong_FromLongLong(cnt[j]);
+        PyObject *t = PyTuple_New((Py_ssize_t)cnt[j]);
+        if (!c || !t) {
+            Py_XDECREF(c);
+            Py_XDECREF(t);
+            goto done;
+        }
+        PyTuple_SET_ITEM(counts, j, c);
+        for (int64_t k = 0; k < cnt[j]; k++) {
+            PyObject *tok = j < dn ? PyTuple_GET_ITEM(die_tokens, first[j][k]) : cls[j]; /* a marker's token is its class */
+            Py_INCREF(tok);
+            PyTuple_SET_ITEM(t, (Py_ssize_t)k, tok);
+        }
+        PyTuple_SET_ITEM(toks, j, t);
+        sb[j] = (char)num[j];
+        sb[n + j] = (char)cnt[j];
+    }
+    out = PyTuple_Pack(4, keys, counts, toks, sig);
+done:
+    Py_XDECREF(keys);
+    Py_XDECREF(counts);
+    Py_XDECREF(toks);
+    Py_XDECREF(sig);
+    return out;
 }
 
 static PyObject *walks_by_width(PyObject *self, PyObject *unused)
@@ -1313,10 +1410,15 @@ static PyObject *walks_by_width(PyObject *self, PyObject *unused)
 
 static PyMethodDef methods[] = {
     {"fronts", (PyCFunction)(void (*)(void))walk_fronts, METH_FASTCALL,
-     "fronts(infos, counts, bits, inside, left, second, no_colour, targets, max_listed) -> dict | None\n\n"
-     "payways._fronts_py compiled, from each class's _class_info: price -> tuple of payments (tokens\n"
+     "fronts(table, keys, counts, contracts, left, second, no_colour, targets, max_listed) -> dict | None\n\n"
+     "payways._fronts_py compiled, each class's _class_info from `table` (KeyError: a class not there):\n"
+     "price -> tuple of payments (tokens\n"
      "spent per class), best first. None where the walk's numbers do not fit in fixed-width integers\n"
      "(walk it in Python)."},
+    {"hand", (PyCFunction)(void (*)(void))walk_hand, METH_FASTCALL,
+     "hand(dice, spent, kinds, both, plain, storing, markers, die_tokens, marker_classes) -> tuple | None\n\n"
+     "payways._hand_py compiled: (classes, counts, tokens of each, signature). None where the hand is\n"
+     "not as payways keeps it (group it in Python)."},
     {"walks_by_width", walks_by_width, METH_NOARGS,
      "walks_by_width() -> (one, two, three, four)\n\n"
      "How many walks since import held their partial states in one, two, three and four 64-bit\n"

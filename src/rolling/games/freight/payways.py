@@ -51,10 +51,11 @@ from rolling.core.memo import Recent
 from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase, kind_units
 
-try:  # the fronts compiled (setup.py): the same answers, several times sooner
+try:  # the fronts (and a hand's classes) compiled (setup.py): the same answers, several times sooner
     from ._walk import fronts as _compiled_fronts
+    from ._walk import hand as _compiled_hand
 except ImportError:  # installed where no C compiler was found
-    _compiled_fronts = None
+    _compiled_fronts = _compiled_hand = None
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -219,11 +220,12 @@ class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
     (:func:`classes`) and contracts read once. Valid while the state does not change."""
 
-    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left")
+    __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left", "known")
 
     def __init__(self, state, seat: int) -> None:
         self.keys, self.counts, self.toks, self.hand = _hand(state.players[seat])
         self.contracts, self.left = _contracts(state, seat)
+        self.known = None  # the memo's entry for this hand and these contracts, once asked
 
     def front(self, colour: str | None, generic: int, purpose: str, second: bool = False, take=None,
               also: tuple = ()) -> tuple[tuple, list]:
@@ -235,44 +237,65 @@ class SeatPayments:
         """:meth:`front`'s fronts of ``generic`` and of each price of ``also`` (one walk finds them
         all) as ``{price: front}``, perhaps with other prices of the same kind; the tokens are
         :attr:`toks`. Shared: read only."""
-        if take is None:
-            contracts = self.contracts
-            left = self.left
-        else:
-            contracts, left = _taking(self.contracts, self.left, take)
+        # The memo in two steps: this hand and contracts (looked up once per seat and moment: the
+        # key's contracts are tuples, slow to hash), then the walk's kind and the contract taken.
+        mine = self.known
+        if mine is None:
+            mine = self.known = _seat_fronts(self.hand, self.contracts, self.left)
         # Contracts, improvements and stations take the same tokens alike; only a route differs.
         kind = "route" if purpose == "route" else "buy"
-        at = (self.hand, colour, kind, second, contracts, left)  # the hand by its signature: cheap to hash
-        # The fronts found for this hand and contracts, by price: Recent.get and .put written out
-        # (a call of either cost as much as its look-up, issue 34).
-        young = _FRONTS.young
-        known = young.get(at)
-        if known is None:
-            known = _FRONTS.old.get(at)
-            if known is not None:  # asked for again: back to the young generation
-                _FRONTS.put(at, known)
-        if known is None:
-            # Walked at once: ``generic`` and ``also`` (as given when they already rise and hold
-            # ``generic``, as a listing's do: no set to sort).
-            targets = also
-            if not also:
-                targets = (generic,)
-            elif generic in also:
-                for k in range(1, len(also)):
-                    if also[k - 1] >= also[k]:
-                        targets = tuple(sorted(set(also)))
-                        break
+        # the contract taken by what it adds (its colour and squares: _taking)
+        at = (colour, kind, second) if take is None else (colour, kind, second, take.colour, take.length)
+        known = mine[at] if at in mine else None
+        if known is None or generic not in known or (also and not _holds(known, also)):
+            if take is None:
+                contracts = self.contracts
+                left = self.left
             else:
-                targets = tuple(sorted({generic, *also}))
-            known = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
-            if len(young) < _FRONTS.size:
-                young[at] = known
-            else:  # the young generation full: it becomes the old one
-                _FRONTS.put(at, known)
-        elif generic not in known or not all(t in known for t in also):  # the prices not yet known
-            known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
-                                 tuple(sorted({generic, *also} - known.keys()))))
+                contracts, left = _taking(self.contracts, self.left, take)
+            if known is None:
+                # Walked at once: ``generic`` and ``also`` (as given when they already rise and
+                # hold ``generic``, as a listing's do: no set to sort).
+                targets = also
+                if not also:
+                    targets = (generic,)
+                elif generic in also:
+                    for k in range(1, len(also)):
+                        if also[k - 1] >= also[k]:
+                            targets = tuple(sorted(set(also)))
+                            break
+                else:
+                    targets = tuple(sorted({generic, *also}))
+                known = mine[at] = _fronts(self.keys, self.counts, colour, kind, second, contracts, left, targets)
+            else:  # the prices not yet known
+                known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
+                                     tuple(sorted({generic, *also} - known.keys()))))
         return known
+
+
+def _holds(known: dict, prices: tuple) -> bool:
+    """Whether ``known`` holds the fronts of every price of ``prices``."""
+    for t in prices:
+        if t not in known:
+            return False
+    return True
+
+
+def _seat_fronts(hand, contracts: tuple, left: int) -> dict:
+    """The memo's entry for a hand (its signature) and contracts: ``{(colour, kind, second[, the
+    contract taken]): {price: front}}``, made empty where there is none (:data:`_FRONTS`;
+    Recent.get and .put written out: a call of either cost as much as its look-up, issue 34)."""
+    at = (hand, contracts, left)
+    young = _FRONTS.young
+    if at in young:
+        return young[at]
+    old = _FRONTS.old
+    mine = old[at] if at in old else {}  # asked for again: back to the young generation
+    if len(young) < _FRONTS.size:
+        young[at] = mine
+    else:  # the young generation full: it becomes the old one
+        _FRONTS.put(at, mine)
+    return mine
 
 
 def tokens_of(spent, toks) -> list[tuple]:
@@ -285,9 +308,22 @@ def _hand(player) -> tuple[tuple, tuple, tuple, tuple]:
     """:func:`classes` as ``(classes, counts, tokens of each, signature)``, tuples all through;
     the signature is the classes' numbers (:func:`_die_class`) then the counts, small integers
     only: it names the hand in the fronts' memo key, cheap to hash (a hand recurs little from one
-    listing to the next, so it is worked out each time rather than remembered)."""
+    listing to the next, so it is worked out each time rather than remembered). Grouped by the
+    compiled ``_walk.hand`` where it was built (the same tuples as :func:`_hand_py`, issue 34)."""
     p = player
-    both = p.has("Efficient Storage") >= 2
+    imps = p.improvements
+    both = "Efficient Storage" in imps and imps.count("Efficient Storage") >= 2  # p.has(...) >= 2, no call
+    if _compiled_hand is not None and not _PURE:
+        got = _compiled_hand(p.dice, p.spent, p.die_kinds, both, _DIE_CLASSES[0], _DIE_CLASSES[1], p.markers,
+                             _DIE_TOKENS, _MARKER_CLASSES)
+        if got is not None:
+            return got
+    return _hand_py(p, both)
+
+
+def _hand_py(player, both: bool) -> tuple[tuple, tuple, tuple, tuple]:
+    """:func:`_hand` in Python (``both``: the player has two Efficient Storage)."""
+    p = player
     kinds = p.die_kinds
     spent = p.spent
     plain, storing = _DIE_CLASSES
@@ -350,8 +386,9 @@ _DIE_TOKENS = tuple(("d", i) for i in range(64))
 _DIE_CLASSES: tuple[dict, dict] = ({}, {})
 
 
-#: fronts already found, by hand and contracts, then by price (the same recur within a decision:
-#: listing, then applying ``pay=""``; a search visiting a state again). Small: a search bot's
+#: fronts already found, by hand and contracts (:func:`_seat_fronts`), then by kind of walk and
+#: contract taken, then by price (the same recur within a decision: listing, then applying
+#: ``pay=""``; a search visiting a state again). Small: a search bot's
 #: hits are nearly as many as with ten times more (68% against 71% of look-ups), and memos of
 #: long-lived entries cost every full garbage collection (a sixth of an OpenSpiel MCTS game's
 #: time with 10,000 entries each, issue 33 item 1)
@@ -401,7 +438,12 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
     fixed-width integers (else in Python): ``{price: payments}``, each payment a tuple of tokens
     spent per class of ``keys``."""
     if _compiled_fronts is not None and not _PURE:  # compiled(), without a call
-        got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
+        # _fronts_c written out where the table holds the hand's classes (one call less a walk)
+        try:
+            got = _compiled_fronts(_INFO_TABLES["route" if kind == "route" else "contract", second, colour], keys,
+                                   counts, contracts, left, second, colour is None, targets, MAX_LISTED)
+        except KeyError:  # a kind of walk or a class new to the tables (_fronts_c fills them)
+            got = _fronts_c(keys, counts, colour, kind, second, contracts, left, targets)
         if got is not None:
             return got
     return _fronts_py(keys, counts, colour, kind, second, contracts, left, targets)
@@ -410,28 +452,21 @@ def _fronts(keys: tuple, counts: tuple, colour, kind: str, second: bool, contrac
 def _fronts_c(keys: tuple, counts: tuple, colour, kind: str, second: bool, contracts: tuple, left: int,
               targets: tuple) -> dict[int, tuple] | None:
     """:func:`_fronts_py` by the compiled walk (``None`` where its numbers do not fit its
-    fixed-width integers: see ``_walk.c``)."""
+    fixed-width integers: see ``_walk.c``). The walk looks each class's :func:`_class_info` up in
+    the table of the walk's kind (remembering it by the class and table objects: most hands are
+    new to a walk, but their classes are not, issue 34) and works the contracts' sets out itself."""
     purpose = "route" if kind == "route" else "contract"
-    bits, inside = _contract_sets(contracts)
-    return _compiled_fronts(_infos(keys, purpose, second, colour), counts, bits, inside, left, second,
-                            colour is None, targets, MAX_LISTED)
-
-
-def _infos(keys: tuple, purpose: str, second: bool, colour) -> list:
-    """:func:`_class_info` of each class of ``keys``, each looked up by the class alone in a table
-    of the walk's kind (most hands are new to a walk, but their classes are not: a memo of whole
-    hands missed five times in six, issue 34)."""
     try:
         table = _INFO_TABLES[purpose, second, colour]
     except KeyError:
         table = _INFO_TABLES[purpose, second, colour] = {}
     try:
-        return [table[c] for c in keys]
-    except KeyError:
+        return _compiled_fronts(table, keys, counts, contracts, left, second, colour is None, targets, MAX_LISTED)
+    except KeyError:  # a class new to this kind of walk: its info into the table, then walked
         for c in keys:
             if c not in table:
                 table[c] = _class_info(c, purpose, second, colour)
-        return [table[c] for c in keys]
+        return _compiled_fronts(table, keys, counts, contracts, left, second, colour is None, targets, MAX_LISTED)
 
 
 #: :func:`_class_info` by (purpose, second, colour), then by class: a few dozen tables of at most a
