@@ -34,9 +34,9 @@ LAYERS: dict[str, list[set[str]]] = {
         {"__init__", "bench"},
     ],
     "freight": [
-        # the vocabulary: actions, the box, dice, paying (with the compiled walk and route search)
-        # (and the chooser of the rule modules compiled by Cython)
-        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "compiled"},
+        # the vocabulary: actions, the box, dice, paying (with the compiled walk, route search and
+        # stockpile options) (and the chooser of the rule modules compiled by Cython)
+        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "_stockpile", "compiled"},
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",
