@@ -166,7 +166,19 @@ def pays_colour(player, token, colour: str) -> bool:
 
 
 def _generic_ok(player, tokens, generic: int, purpose: str, second: bool) -> str | None:
-    units = [generic_units(player, t, purpose, second) for t in tokens]
+    # generic_units of each token, its face table read once for them all (issue 34)
+    table = face_units(purpose, second)
+    dice = player.dice
+    units = []
+    for t in tokens:
+        if t[0] == "m":
+            units.append(1)
+        else:
+            name = dice[t[1]]
+            try:
+                units.append(table[name])
+            except KeyError:
+                units.append(new_face_units(table, name, purpose, second))
     if 0 in units:
         return f"a {purpose} cannot be paid with {describe(player, tokens[units.index(0)])}"
     total = sum(units)
