@@ -44,8 +44,14 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     markers = [0, 0, 0, 0]
     spent = player.spent
     for word in text.replace(",", " ").split():
-        # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table)
-        i = _DIE_WORDS[word] if word in _DIE_WORDS else parse_whole(word)
+        # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table; a
+        # colour, never a number, is not handed to parse_whole: issue 34)
+        if word in _DIE_WORDS:
+            i = _DIE_WORDS[word]
+        elif word in COLOUR_INDEX:
+            i = None
+        else:
+            i = parse_whole(word)
         if i is not None:
             if i >= len(player.dice):
                 # dice are numbered from 1 wherever a player reads them (the log, the front ends)
