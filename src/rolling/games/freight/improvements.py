@@ -81,7 +81,8 @@ def buy(state, a: BuyImprovement) -> None:
         raise IllegalAction(RULE, f"you may hold only {limit} improvements: choose one of the {n} to return (discard 0-{n - 1})")
     if n <= limit and a.discard != -1:
         raise IllegalAction(RULE, "you return an improvement only when taking a fourth")
-    cost = improvement_cost(state, a.seat, name)
+    # improvement_cost, the player already read (Player.has written out, as in affordable: issue 34)
+    cost = _price(state.comp.improvements[name].cost, p.improvements.count("Acquisition Expert"))
     if a.pay.strip():
         tokens = parse_pay(a.pay, p, RULE)
         check_purchase(p, tokens, None, cost, "improvement", RULE)

@@ -5,7 +5,7 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
-from rolling.core.action import check_fields
+from rolling.core.action import check_fields, exact_check
 from rolling.core.errors import IllegalAction
 
 from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
@@ -46,6 +46,9 @@ _TURN = {
     BuyImprovement: improvements.buy,
     EndTurn: turn.end_turn,
 }
+#: each move class's quick field test (:func:`rolling.core.action.exact_check`), taken once: on the
+#: path of every apply, it spares two Python calls (check_fields, exact_check) an action (issue 34)
+_EXACT = {cls: exact_check(cls) for cls in (*_DRAFT, *_TURN)}
 
 
 def dispatch(state, action) -> None:
@@ -68,7 +71,11 @@ def apply(state, action) -> None:
     """
     if state.stage == "over":
         raise IllegalAction("Winning", "the game is over")
-    check_fields(action, "Actions")  # whole numbers for seats, slots, links, cubes and dice
+    # whole numbers for seats, slots, links, cubes and dice: check_fields, whose first test (all
+    # exact) is done here for this game's moves; anything else takes check_fields' whole way
+    exact = _EXACT.get(type(action))
+    if exact is None or not exact(action):
+        check_fields(action, "Actions")
     seat = getattr(action, "seat", None)
     if seat not in state.to_act:
         raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")

@@ -44,8 +44,14 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     markers = [0, 0, 0, 0]
     spent = player.spent
     for word in text.replace(",", " ").split():
-        # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table)
-        i = _DIE_WORDS[word] if word in _DIE_WORDS else parse_whole(word)
+        # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table; a
+        # colour, never a number, is not handed to parse_whole: issue 34)
+        if word in _DIE_WORDS:
+            i = _DIE_WORDS[word]
+        elif word in COLOUR_INDEX:
+            i = None
+        else:
+            i = parse_whole(word)
         if i is not None:
             if i >= len(player.dice):
                 # dice are numbered from 1 wherever a player reads them (the log, the front ends)
@@ -166,7 +172,19 @@ def pays_colour(player, token, colour: str) -> bool:
 
 
 def _generic_ok(player, tokens, generic: int, purpose: str, second: bool) -> str | None:
-    units = [generic_units(player, t, purpose, second) for t in tokens]
+    # generic_units of each token, its face table read once for them all (issue 34)
+    table = face_units(purpose, second)
+    dice = player.dice
+    units = []
+    for t in tokens:
+        if t[0] == "m":
+            units.append(1)
+        else:
+            name = dice[t[1]]
+            try:
+                units.append(table[name])
+            except KeyError:
+                units.append(new_face_units(table, name, purpose, second))
     if 0 in units:
         return f"a {purpose} cannot be paid with {describe(player, tokens[units.index(0)])}"
     total = sum(units)

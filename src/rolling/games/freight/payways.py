@@ -794,5 +794,6 @@ def best_payment(state, seat: int, colour: str | None, generic: int, purpose: st
     chooser it was played with, :func:`.payment.auto_purchase`."""
     if state.config.payment == "legacy":
         return auto_purchase(state, seat, colour, generic, purpose, second)
-    front, toks = payment_front(state, seat, colour, generic, purpose, second, take)
-    return tokens_of(front[0], toks) if front else None  # the first of payments(), alone
+    seat_pays = SeatPayments(state, seat)  # payment_front, without its two calls on (issue 34)
+    front = seat_pays.fronts(colour, generic, purpose, second, take)[generic]
+    return tokens_of(front[0], seat_pays.toks) if front else None  # the first of payments(), alone
