@@ -40,10 +40,24 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
     counts one, a split basic die with two Efficient Storage one for each of its colours."""
     p = state.players[seat]
     both = "Efficient Storage" in p.improvements and p.improvements.count("Efficient Storage") >= 2
+    base, splits, _codes = _read_dice(p, both)
+    return [base & _MASK, base >> _BITS & _MASK, base >> 2 * _BITS & _MASK, base >> 3 * _BITS], splits
+
+
+def _read_dice(p, both: bool) -> tuple[int, list[int], list[int]]:
+    """Player ``p``'s unspent dice by face code (:data:`_FACE_CODE`): ``(packed counts of the
+    plain colours, the split dice whose colour the player chooses, their face codes)``, both lists
+    in die order. A plain colour counts one; a split basic die counts one for each of its colours
+    when ``both`` (two Efficient Storage). The one reading of the dice for the options, the
+    memos and the end of a turn's counts.
+
+    Raises:
+        ValueError: a face no die of the box shows (:func:`.components.face`)."""
     codes = _FACE_CODE
     spent = p.spent
     base = 0
     splits = []
+    split_codes = []
     for i, name in enumerate(p.dice):
         if spent[i]:
             continue
@@ -57,7 +71,8 @@ def _counts(state, seat: int) -> tuple[list[int], list[int]]:
             base += _SPLITS[-1 - code][1]
         else:
             splits.append(i)
-    return [base & _MASK, base >> _BITS & _MASK, base >> 2 * _BITS & _MASK, base >> 3 * _BITS], splits
+            split_codes.append(code)
+    return base, splits, split_codes
 
 
 def _markers(counts, penalty: int, supply) -> list[int]:
@@ -233,15 +248,7 @@ def _learn(p, both: bool) -> None:
     """Put the face codes and the split dice's allocations of player ``p``'s unspent dice in the
     memos (:data:`_FACE_CODE`, :data:`_ALLOCATIONS`), reading the dice as :func:`_options_py` does
     (and raising as it raises)."""
-    split = []
-    for i, name in enumerate(p.dice):
-        if p.spent[i]:
-            continue
-        code = _FACE_CODE.get(name)
-        if code is None:
-            code = _face_code(name)
-        if code < 0 and not (both and p.die_kinds[i] == "basic"):
-            split.append(code)
+    split = _read_dice(p, both)[2]
     if split and tuple(split) not in _ALLOCATIONS:
         _allocations(tuple(split))
 
@@ -266,23 +273,7 @@ def _options_py(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     p = state.players[seat]
     storage = p.improvements.count("Efficient Storage")
     both = storage >= 2
-    codes = _FACE_CODE
-    spent = p.spent
-    base = 0
-    split = []  # the face codes of the split dice whose colour the player chooses, in die order
-    for i, name in enumerate(p.dice):
-        if spent[i]:
-            continue
-        try:
-            code = codes[name]
-        except KeyError:
-            code = _face_code(name)
-        if code >= 0:
-            base += code
-        elif both and p.die_kinds[i] == "basic":
-            base += _SPLITS[-1 - code][1]
-        else:
-            split.append(code)
+    base, _splits, split = _read_dice(p, both)  # split: the split dice's face codes, in die order
     penalty = 0 if storage else 1
     supply = state.supply
     tables = _TAKEN_ALL.get((penalty, *supply))
