@@ -31,12 +31,7 @@ def contract_score(comp, length: int, in_progress: int) -> int:
 
 def cubes_left(state, seat: int) -> int:
     """Construction cubes in the seat's supply: 20 (Equipment) less those on its unfinished contracts."""
-    # a plain loop over its (at most three) contracts: read by every listing and build (issue 34)
-    left = state.comp.box["cubes_per_player"]
-    cubes = state.cubes
-    for i in state.players[seat].contracts:
-        left -= cubes[i]
-    return left
+    return state.comp.box["cubes_per_player"] - state.cubes_in_use(seat)
 
 
 def _own_contract(state, seat: int, link_id: int, rule: str):
