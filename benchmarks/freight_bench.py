@@ -12,15 +12,17 @@ import time
 from rolling.bots import make_bot
 from rolling.games.freight import Config, new_game
 from rolling.sim import play_game
+from rolling.sim.collector import simulation_collector
 
 
 def bench(map_name: str, seats: list[str], games: int) -> dict:
-    """Play ``games`` games and time them (bot time included)."""
+    """Play ``games`` games and time them (bot time included, the collector as simulation runs it)."""
     t0 = time.perf_counter()
     actions = 0
-    for g in range(games):
-        state = new_game(Config(map_name, len(seats)), g)
-        actions += len(play_game(state, [make_bot("freight", b, g * 10 + i) for i, b in enumerate(seats)]))
+    with simulation_collector():  # as `rolling simulate` plays
+        for g in range(games):
+            state = new_game(Config(map_name, len(seats)), g)
+            actions += len(play_game(state, [make_bot("freight", b, g * 10 + i) for i, b in enumerate(seats)]))
     wall = time.perf_counter() - t0
     return {"map": map_name, "seats": seats, "games": games, "seconds": round(wall, 2),
             "games_per_s": round(games / wall, 2), "actions_per_s": round(actions / wall)}

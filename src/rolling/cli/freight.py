@@ -81,18 +81,21 @@ def register(app: typer.Typer, groups: dict[str, typer.Typer]) -> None:
         players: int = shared.whole_option(3, "--players", help="number of players"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
-        """Measure games and actions per second of the engine with random bots (bot time included);
+        """Measure games and actions per second of the engine with random bots (bot time included),
+        with the garbage collector as ``rolling simulate`` runs it (:mod:`rolling.sim.collector`);
         say which rule modules ran compiled (``setup.py``; ``rolling.games.freight.compiled``)."""
         from rolling.bots import make_bot
         from rolling.games.freight import Config, compiled, config_from_json, new_game
         from rolling.sim import play_game
+        from rolling.sim.collector import simulation_collector
 
         config_from_json({"map": map_name, "players": players})
         t0 = time.perf_counter()
         actions = 0
-        for g in range(games):
-            st = new_game(Config(map_name, players), g)
-            actions += len(play_game(st, [make_bot("freight", "random", g * 10 + i) for i in range(players)]))
+        with simulation_collector():  # as `rolling simulate` plays (rolling.sim.collector)
+            for g in range(games):
+                st = new_game(Config(map_name, players), g)
+                actions += len(play_game(st, [make_bot("freight", "random", g * 10 + i) for i in range(players)]))
         wall = time.perf_counter() - t0
         out = {"games": games, "map": map_name, "seconds": round(wall, 3), "games_per_s": round(games / wall, 2),
                "actions_per_s": round(actions / wall, 1), "compiled_rule_modules": len(compiled.in_use())}
