@@ -451,18 +451,16 @@ static Tab tab_a, tab_b;
 
 /* ---- each price's front, kept as the walk completes payments ---- */
 
-typedef struct {
-    uint64_t key; /* packed as Walk says */
-    u128 val;     /* the best payment of the key (its digits) */
-} Entry;
-
 /* The keys of one price that no other key reached matches or beats on every item (payways: the
    front, before it is sorted), each with the best payment of that key. As each item of a key is
    compared by itself (see Walk), a key beaten by one beaten in turn is beaten by the first, and
    a key beating another is the larger: the keys payways lists, best first, are exactly these,
-   sorted (its first MAX_LISTED). Kept from one walk to the next (grown, never shrunk). */
+   sorted (its first MAX_LISTED). Each key is kept with its guard bits set (`kg`: no item reaches
+   its guard bit, so the order of these is the keys' order), its payment apart (`val`). Kept from
+   one walk to the next (grown, never shrunk). */
 typedef struct {
-    Entry *e;
+    uint64_t *kg; /* key | guards */
+    u128 *val;    /* the best payment of the key (its digits) */
     size_t n, room;
 } Front;
 
@@ -471,38 +469,54 @@ static Front fronts[64];
 static int front_grow(Front *f)
 {
     size_t room = f->room ? 2 * f->room : 16;
-    Entry *e = realloc(f->e, room * sizeof(Entry));
-    if (!e)
+    uint64_t *kg = realloc(f->kg, room * sizeof(uint64_t));
+    if (!kg)
         return -1;
-    f->e = e;
+    f->kg = kg;
+    u128 *val = realloc(f->val, room * sizeof(u128));
+    if (!val)
+        return -1;
+    f->val = val;
     f->room = room;
     return 0;
 }
 
 /* a payment into its price's front: kept if no key there matches or beats its own (of a key
-   matched, the best payment kept), each key it beats dropped. -1: no memory. */
+   matched, the best payment kept), each key it beats dropped. Once a key kept is found beaten,
+   no later one matches or beats the new key (it would beat the first, and the front holds no two
+   keys one beating the other): the rest is only sifted. -1: no memory. */
 ALWAYS int front_put(Front *f, uint64_t key, u128 val, uint64_t guards)
 {
-    Entry *e = f->e;
-    size_t n = f->n;
-    for (size_t i = 0; i < n; i++)
-        if ((((e[i].key | guards) - key) & guards) == guards) {
-            if (e[i].key == key && val > e[i].val)
-                e[i].val = val;
+    uint64_t *kg = f->kg, nkg = key | guards;
+    u128 *v = f->val;
+    size_t n = f->n, i = 0, k;
+    for (; i < n; i++) {
+        uint64_t o = kg[i];
+        if (((o - key) & guards) == guards) { /* o matches or beats the new key */
+            if (o == nkg && val > v[i])
+                v[i] = val;
             return 0;
         }
-    size_t k = 0;
-    uint64_t kg = key | guards;
-    for (size_t i = 0; i < n; i++)
-        if (((kg - e[i].key) & guards) != guards)
-            e[k++] = e[i];
+        if (((nkg - (o ^ guards)) & guards) == guards) /* the new key beats o */
+            break;
+    }
+    /* o (at i) dropped, and each later key the new one beats; none matches or beats it */
+    for (k = i++; i < n; i++) {
+        uint64_t o = kg[i];
+        if (((nkg - (o ^ guards)) & guards) != guards) {
+            kg[k] = o;
+            v[k] = v[i];
+            k++;
+        }
+    }
     if (k == f->room) {
         if (front_grow(f))
             return -1;
-        e = f->e;
+        kg = f->kg;
+        v = f->val;
     }
-    e[k].key = key;
-    e[k].val = val;
+    kg[k] = nkg;
+    v[k] = val;
     f->n = k + 1;
     return 0;
 }
@@ -1242,17 +1256,21 @@ static PyObject *fronts_of(PyObject *const *args)
         goto fail;
     for (Py_ssize_t k = 0; k < nt; k++) {
         int t = tv[k];
-        Entry *e = fronts[t].e;
+        uint64_t *kg = fronts[t].kg;
+        u128 *v = fronts[t].val;
         size_t nf = fronts[t].n;
         if (!((sorted >> t) & 1))
             for (size_t i = 1; i < nf; i++) {
-                Entry x = e[i];
+                uint64_t xk = kg[i];
+                u128 xv = v[i];
                 size_t j = i;
-                while (j > 0 && e[j - 1].key < x.key) {
-                    e[j] = e[j - 1];
+                while (j > 0 && kg[j - 1] < xk) {
+                    kg[j] = kg[j - 1];
+                    v[j] = v[j - 1];
                     j--;
                 }
-                e[j] = x;
+                kg[j] = xk;
+                v[j] = xv;
             }
         sorted |= (uint64_t)1 << t;
         if (max_listed > 0 && nf > (size_t)max_listed)
@@ -1261,7 +1279,7 @@ static PyObject *fronts_of(PyObject *const *args)
         if (!tup)
             goto fail;
         for (size_t i = 0; i < nf; i++) {
-            PyObject *pay = payment(e[i].val, n, size);
+            PyObject *pay = payment(v[i], n, size);
             if (!pay) {
                 Py_DECREF(tup);
                 goto fail;
