@@ -153,7 +153,7 @@ static PyObject *digits[64];
 /* The payments made lately (a tuple of tokens spent per class, from its digits), by their
    digits: the same payments recur walk after walk (three in four), and a tuple of ints does not
    change, so one tuple serves them all. A payment takes its slot over from the one there. */
-#define PAYMENTS_BITS 10
+#define PAYMENTS_BITS 12
 static struct {
     PyObject *tup; /* held */
     u128 val;
@@ -611,6 +611,10 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
         memset(lows, 0, sizeof(lows));
         lows_gen = 1;
     }
+    /* (read once: the compiler cannot tell that no store into a front changes them) */
+    const int pop_at = w->pop_at, build_at = w->build_at, naway = w->naway, nfed = w->nfed;
+    const int memoed = nl == 1 && naway + nfed > 2;
+    const uint64_t guards = w->guards;
     for (size_t k = 0; k < states.n; k++) {
         const uint64_t *st = states.key + k * nl;
         u128 path = states.val[k];
@@ -624,8 +628,9 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
         int64_t away = 0, fed = INT64_MIN / 2;
         Low *memo = NULL;
         uint64_t spent = 0;
-        if (nl == 1 && w->naway + w->nfed) {
-            /* states alike in what they spent off the cuts share it (payways: `lows`) */
+        if (memoed) {
+            /* states alike in what they spent off the cuts share it (payways: `lows`; with two
+               cuts or fewer, working it out again costs less) */
             spent = st[0] >> w->cut_lo;
             memo = &lows[(spent * 0x9E3779B97F4A7C15ULL) >> (64 - LOWS_BITS)];
             if (memo->gen == lows_gen && memo->spent == spent) {
@@ -634,12 +639,12 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
                 goto known;
             }
         }
-        for (int g = 0; g < w->naway; g++) {
+        for (int g = 0; g < naway; g++) {
             int64_t x = field_of(st, &w->away[g], nl) - w->away[g].k;
             if (x > away)
                 away = x;
         }
-        for (int g = 0; g < w->nfed; g++) {
+        for (int g = 0; g < nfed; g++) {
             int64_t x = field_of(st, &w->fed[g], nl) - w->fed[g].k;
             if (x > fed)
                 fed = x;
@@ -663,8 +668,8 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
             int64_t low = fed + ch[q].cq;
             if (low < away)
                 low = away;
-            uint64_t key = kst + ch[q].kd + ((uint64_t)POP5[(fl >> 2) & 31] << w->pop_at) - ((uint64_t)low << w->build_at);
-            if (front_put(&fronts[np + shift_t], key, path + ch[q].dq, w->guards))
+            uint64_t key = kst + ch[q].kd + ((uint64_t)POP5[(fl >> 2) & 31] << pop_at) - ((uint64_t)low << build_at);
+            if (front_put(&fronts[np + shift_t], key, path + ch[q].dq, guards))
                 return -1;
         }
     }
