@@ -701,6 +701,7 @@ typedef struct {
     int16_t fits;                      /* read as a walk here reads it (else walked in Python) */
     int16_t chunk[NITEMS];             /* what one token spends of each item (info[2]'s fields),
                                           as much as it counts for in the totals (info[7]) */
+    uint16_t nz;                       /* bit f: chunk[f] is not 0 */
 } Num;
 
 typedef struct {
@@ -770,6 +771,10 @@ static int info_of(PyObject *info, const Info **out)
     x->route = (int16_t)(route & 127);
     for (int f = 0; f < NITEMS; f++)
         x->chunk[f] = (int16_t)chunk[f];
+    x->nz = 0;
+    for (int f = 0; f < NITEMS; f++)
+        if (chunk[f])
+            x->nz |= (uint16_t)(1 << f);
     PyObject *fd = PyTuple_GET_ITEM(info, 6);
     in.nfeed = fd == Py_None ? -1 : -2;
     if (PyFrozenSet_CheckExact(fd) && PySet_GET_SIZE(fd) <= 8) {
@@ -1086,7 +1091,9 @@ static PyObject *fronts_of(PyObject *const *args)
     if (size * n > 126 || cap < 0 || cap >= 512)
         goto unfit;
     /* the walked classes, and the largest sum of each field of a state: the items, the cuts */
-    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0, most[NITEMS] = {0}, most_cut[64] = {0};
+    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0, most[NITEMS] = {0}, most_cut[64];
+    for (int g = 0; g < ncuts; g++)
+        most_cut[g] = 0;
     uint64_t start = second ? 0 : 2;
     if (no_colour)
         start |= 1;
@@ -1125,8 +1132,10 @@ static PyObject *fronts_of(PyObject *const *args)
         c->route = (uint64_t)in->route;
         c->fedcuts = fc;
         c->place = (u128)1 << shift;
-        for (int f = 0; f < NITEMS; f++)
+        for (unsigned nz = in->nz; nz; nz &= nz - 1) {
+            int f = __builtin_ctz(nz);
             most[f] += in->chunk[f] * cnt;
+        }
         room += 3 * (size_t)cnt + 3;
     }
     /* each field as wide as its largest sum: a sum of 2**10 or more would carry into the next
@@ -1154,6 +1163,9 @@ static PyObject *fronts_of(PyObject *const *args)
         if (most_cut[g] >= 1024 || place_field(&cut[g], bit_length(most_cut[g]), &limb, &pos))
             goto unfit;
     int nl = limb + 1;
+    int64_t weight[NITEMS];
+    for (int f = 0; f < NITEMS; f++) /* an item spent is one less kept; the money spent is more */
+        weight[f] = f == 4 ? (int64_t)1 << key_at[5] : -((int64_t)1 << key_at[ITEM_FIELD[f]]);
     /* the classes that can pay the colour die first, then the fewest tokens (a stable sort) */
     int rank[61];
     for (int k = 0; k < nw; k++) {
@@ -1161,9 +1173,12 @@ static PyObject *fronts_of(PyObject *const *args)
         const Num *in = &num[c->j];
         rank[k] = (c->pays ? 0 : 64) + c->whole;
         memset(c->one, 0, sizeof(c->one));
-        for (int f = 0; f < NITEMS; f++)
-            if (in->chunk[f])
-                c->one[item[f].limb] += (uint64_t)in->chunk[f] << item[f].shift;
+        c->kone = 0;
+        for (unsigned nz = in->nz; nz; nz &= nz - 1) {
+            int f = __builtin_ctz(nz);
+            c->one[item[f].limb] += (uint64_t)in->chunk[f] << item[f].shift;
+            c->kone += (uint64_t)in->chunk[f] * (uint64_t)weight[f];
+        }
         for (uint64_t fc = c->fedcuts; fc; fc &= fc - 1) {
             int g = __builtin_ctzll(fc);
             c->one[cut[g].limb] += (uint64_t)c->wt << cut[g].shift;
@@ -1196,15 +1211,6 @@ static PyObject *fronts_of(PyObject *const *args)
     w.kept = (uint64_t)t_wi << key_at[0] | (uint64_t)t_wo << key_at[2] | (uint64_t)t_mk << key_at[3]
              | (uint64_t)t_units << key_at[4] | (uint64_t)cap << key_at[6];
     w.naway = w.nfed = 0;
-    int64_t weight[NITEMS];
-    for (int f = 0; f < NITEMS; f++) /* an item spent is one less kept; the money spent is more */
-        weight[f] = f == 4 ? (int64_t)1 << key_at[5] : -((int64_t)1 << key_at[ITEM_FIELD[f]]);
-    for (int k = 0; k < nw; k++) {
-        Cls *c = &walked[k];
-        c->kone = 0;
-        for (int f = 0; f < NITEMS; f++)
-            c->kone += (uint64_t)num[c->j].chunk[f] * (uint64_t)weight[f];
-    }
     uint64_t lfed = nw ? order[nw - 1]->fedcuts : 0;
     for (int g = 0; g < ncuts; g++) {
         cut[g].k = cut_const[g] - cap;
