@@ -369,6 +369,38 @@ ALWAYS void choices(Cls *c, int u, int nl)
 {
     int whole = c->whole, xs = u ? whole : 0;
     c->u = u;
+    if (whole == 1) { /* most dice: kept, or spent paying units, or spent on the colour die */
+        Ch kept = {0, 0, c->cover, {0, 0, 0, 0}, 0, 0}, spent = {0, c->wt, c->route, {0, 0, 0, 0}, c->place, c->kone};
+        for (int l = 0; l < nl; l++)
+            spent.d[l] = c->one[l];
+        Ch *f = c->free_;
+        f[0] = kept;
+        c->nfree = 1;
+        if (c->pays) {
+            Ch *p = c->paying;
+            p[0] = kept;
+            p[1] = spent;
+            p[1].fl |= 1;
+            c->npaying = 2;
+            if (u) {
+                spent.du = u;
+                spent.d[0] += (uint64_t)u << PAID;
+                p[2] = f[1] = spent;
+                c->nfree = 2;
+                c->npaying = 3;
+            }
+        } else {
+            if (u) {
+                spent.du = u;
+                spent.d[0] += (uint64_t)u << PAID;
+                f[1] = spent;
+                c->nfree = 2;
+            }
+            c->paying = f;
+            c->npaying = c->nfree;
+        }
+        return;
+    }
     Ch *f = c->free_, x_tokens = {0, 0, 0, {0, 0, 0, 0}, 0, 0};
     uint64_t step0 = c->one[0] + ((uint64_t)u << PAID); /* one token more, paying units */
     for (int x = 0; x <= xs; x++) {
