@@ -197,6 +197,68 @@ static PyObject *payment(u128 val, Py_ssize_t n, int size)
     return pay;
 }
 
+/* The fronts made lately (a tuple of payments), by the payments in them: the same fronts recur
+   (one in two), and a tuple does not change, so one tuple serves them all. A front held here
+   holds its payments, so a payment at the address of one of them is that one: fronts are matched
+   by the addresses of their payments. A front takes its slot over from the one there. */
+#define FRONTS_BITS 10
+#define FRONT_MOST 32 /* the most payments of a front remembered */
+static PyObject *front_memo[1 << FRONTS_BITS]; /* held */
+
+/* the front of the payments of digits `val[0..nf)` (see payment): a new reference, NULL on
+   error */
+static PyObject *front_tuple(const u128 *val, size_t nf, Py_ssize_t n, int size)
+{
+    PyObject *pays[FRONT_MOST];
+    if (!nf || nf > FRONT_MOST) { /* no tuple to make (the empty one is Python's), or too long */
+        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+        if (!tup)
+            return NULL;
+        for (size_t i = 0; i < nf; i++) {
+            PyObject *pay = payment(val[i], n, size);
+            if (!pay) {
+                Py_DECREF(tup);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
+        }
+        return tup;
+    }
+    uint64_t h = nf;
+    for (size_t i = 0; i < nf; i++) {
+        if (!(pays[i] = payment(val[i], n, size))) {
+            while (i--)
+                Py_DECREF(pays[i]);
+            return NULL;
+        }
+        h = (h ^ ((uintptr_t)pays[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    }
+    PyObject **m = &front_memo[h >> (64 - FRONTS_BITS)], *old = *m;
+    if (old && PyTuple_GET_SIZE(old) == (Py_ssize_t)nf) {
+        size_t i = 0;
+        while (i < nf && PyTuple_GET_ITEM(old, (Py_ssize_t)i) == pays[i])
+            i++;
+        if (i == nf) {
+            for (i = 0; i < nf; i++)
+                Py_DECREF(pays[i]);
+            Py_INCREF(old);
+            return old;
+        }
+    }
+    PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+    if (!tup) {
+        for (size_t i = 0; i < nf; i++)
+            Py_DECREF(pays[i]);
+        return NULL;
+    }
+    for (size_t i = 0; i < nf; i++)
+        PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pays[i]);
+    Py_INCREF(tup);
+    *m = tup;
+    Py_XDECREF(old);
+    return tup;
+}
+
 /* ---- tables: a partial state -> its best payment so far (the largest) ---- */
 
 /* Open addressing over `slot` (0 empty, else an entry's index + 1); the entries lie packed in
@@ -1318,17 +1380,9 @@ static PyObject *fronts_of(PyObject *const *args)
         sorted |= (uint64_t)1 << t;
         if (max_listed > 0 && nf > (size_t)max_listed)
             nf = (size_t)max_listed;
-        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+        PyObject *tup = front_tuple(v, nf, n, size);
         if (!tup)
             goto fail;
-        for (size_t i = 0; i < nf; i++) {
-            PyObject *pay = payment(v[i], n, size);
-            if (!pay) {
-                Py_DECREF(tup);
-                goto fail;
-            }
-            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
-        }
         int bad = PyDict_SetItem(result, PyTuple_GET_ITEM(targets, k), tup) < 0;
         Py_DECREF(tup);
         if (bad)
