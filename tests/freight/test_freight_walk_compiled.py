@@ -156,6 +156,23 @@ def test_each_width_of_the_compiled_walk_gives_the_python_fronts(contracts, coun
         assert any(got.values())
 
 
+@compiled
+@pytest.mark.parametrize("colour, kind, target", [(None, "buy", 3), (COLOURS[0], "buy", 2), (None, "route", 4)])
+def test_a_front_made_again_is_the_tuple_made_before(colour, kind, target):
+    """Issue 34: the compiled walk remembers the fronts it made lately by their payments (each
+    payment a tuple remembered by its digits): the same walk again gives the very tuple it gave
+    before, still the Python walk's front; a walk of other prices gives its own."""
+    a, b = COLOURS[0], COLOURS[1]
+    keys = (("d", "wild", False), ("d", "any2", False), ("d", a, False), ("d", f"{a}/{b}", True), ("m", 0), ("m", 2))
+    args = (keys, (1, 2, 1, 1, 3, 2), colour, kind, False, ((a, 3), (b, 2)), 30, (target,))
+    got = payways._fronts_c(*args)
+    again = payways._fronts_c(*args)
+    assert got == payways._fronts_py(*args)
+    assert got[target] and again[target] is got[target]
+    other = (*args[:-1], (target + 1,))
+    assert payways._fronts_c(*other) == payways._fronts_py(*other)
+
+
 FACE_NAMES = [c for c in COLOURS] + [f"{a}/{b}" for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + list(SYMBOLS)
 
 

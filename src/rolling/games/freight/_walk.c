@@ -153,7 +153,7 @@ static PyObject *digits[64];
 /* The payments made lately (a tuple of tokens spent per class, from its digits), by their
    digits: the same payments recur walk after walk (three in four), and a tuple of ints does not
    change, so one tuple serves them all. A payment takes its slot over from the one there. */
-#define PAYMENTS_BITS 10
+#define PAYMENTS_BITS 12
 static struct {
     PyObject *tup; /* held */
     u128 val;
@@ -195,6 +195,68 @@ static PyObject *payment(u128 val, Py_ssize_t n, int size)
     m->size = size;
     Py_XDECREF(old);
     return pay;
+}
+
+/* The fronts made lately (a tuple of payments), by the payments in them: the same fronts recur
+   (one in two), and a tuple does not change, so one tuple serves them all. A front held here
+   holds its payments, so a payment at the address of one of them is that one: fronts are matched
+   by the addresses of their payments. A front takes its slot over from the one there. */
+#define FRONTS_BITS 10
+#define FRONT_MOST 32 /* the most payments of a front remembered */
+static PyObject *front_memo[1 << FRONTS_BITS]; /* held */
+
+/* the front of the payments of digits `val[0..nf)` (see payment): a new reference, NULL on
+   error */
+static PyObject *front_tuple(const u128 *val, size_t nf, Py_ssize_t n, int size)
+{
+    PyObject *pays[FRONT_MOST];
+    if (!nf || nf > FRONT_MOST) { /* no tuple to make (the empty one is Python's), or too long */
+        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+        if (!tup)
+            return NULL;
+        for (size_t i = 0; i < nf; i++) {
+            PyObject *pay = payment(val[i], n, size);
+            if (!pay) {
+                Py_DECREF(tup);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
+        }
+        return tup;
+    }
+    uint64_t h = nf;
+    for (size_t i = 0; i < nf; i++) {
+        if (!(pays[i] = payment(val[i], n, size))) {
+            while (i--)
+                Py_DECREF(pays[i]);
+            return NULL;
+        }
+        h = (h ^ ((uintptr_t)pays[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    }
+    PyObject **m = &front_memo[h >> (64 - FRONTS_BITS)], *old = *m;
+    if (old && PyTuple_GET_SIZE(old) == (Py_ssize_t)nf) {
+        size_t i = 0;
+        while (i < nf && PyTuple_GET_ITEM(old, (Py_ssize_t)i) == pays[i])
+            i++;
+        if (i == nf) {
+            for (i = 0; i < nf; i++)
+                Py_DECREF(pays[i]);
+            Py_INCREF(old);
+            return old;
+        }
+    }
+    PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+    if (!tup) {
+        for (size_t i = 0; i < nf; i++)
+            Py_DECREF(pays[i]);
+        return NULL;
+    }
+    for (size_t i = 0; i < nf; i++)
+        PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pays[i]);
+    Py_INCREF(tup);
+    *m = tup;
+    Py_XDECREF(old);
+    return tup;
 }
 
 /* ---- tables: a partial state -> its best payment so far (the largest) ---- */
@@ -369,6 +431,38 @@ ALWAYS void choices(Cls *c, int u, int nl)
 {
     int whole = c->whole, xs = u ? whole : 0;
     c->u = u;
+    if (whole == 1) { /* most dice: kept, or spent paying units, or spent on the colour die */
+        Ch kept = {0, 0, c->cover, {0, 0, 0, 0}, 0, 0}, spent = {0, c->wt, c->route, {0, 0, 0, 0}, c->place, c->kone};
+        for (int l = 0; l < nl; l++)
+            spent.d[l] = c->one[l];
+        Ch *f = c->free_;
+        f[0] = kept;
+        c->nfree = 1;
+        if (c->pays) {
+            Ch *p = c->paying;
+            p[0] = kept;
+            p[1] = spent;
+            p[1].fl |= 1;
+            c->npaying = 2;
+            if (u) {
+                spent.du = u;
+                spent.d[0] += (uint64_t)u << PAID;
+                p[2] = f[1] = spent;
+                c->nfree = 2;
+                c->npaying = 3;
+            }
+        } else {
+            if (u) {
+                spent.du = u;
+                spent.d[0] += (uint64_t)u << PAID;
+                f[1] = spent;
+                c->nfree = 2;
+            }
+            c->paying = f;
+            c->npaying = c->nfree;
+        }
+        return;
+    }
     Ch *f = c->free_, x_tokens = {0, 0, 0, {0, 0, 0, 0}, 0, 0};
     uint64_t step0 = c->one[0] + ((uint64_t)u << PAID); /* one token more, paying units */
     for (int x = 0; x <= xs; x++) {
@@ -451,18 +545,16 @@ static Tab tab_a, tab_b;
 
 /* ---- each price's front, kept as the walk completes payments ---- */
 
-typedef struct {
-    uint64_t key; /* packed as Walk says */
-    u128 val;     /* the best payment of the key (its digits) */
-} Entry;
-
 /* The keys of one price that no other key reached matches or beats on every item (payways: the
    front, before it is sorted), each with the best payment of that key. As each item of a key is
    compared by itself (see Walk), a key beaten by one beaten in turn is beaten by the first, and
    a key beating another is the larger: the keys payways lists, best first, are exactly these,
-   sorted (its first MAX_LISTED). Kept from one walk to the next (grown, never shrunk). */
+   sorted (its first MAX_LISTED). Each key is kept with its guard bits set (`kg`: no item reaches
+   its guard bit, so the order of these is the keys' order), its payment apart (`val`). Kept from
+   one walk to the next (grown, never shrunk). */
 typedef struct {
-    Entry *e;
+    uint64_t *kg; /* key | guards */
+    u128 *val;    /* the best payment of the key (its digits) */
     size_t n, room;
 } Front;
 
@@ -471,38 +563,54 @@ static Front fronts[64];
 static int front_grow(Front *f)
 {
     size_t room = f->room ? 2 * f->room : 16;
-    Entry *e = realloc(f->e, room * sizeof(Entry));
-    if (!e)
+    uint64_t *kg = realloc(f->kg, room * sizeof(uint64_t));
+    if (!kg)
         return -1;
-    f->e = e;
+    f->kg = kg;
+    u128 *val = realloc(f->val, room * sizeof(u128));
+    if (!val)
+        return -1;
+    f->val = val;
     f->room = room;
     return 0;
 }
 
 /* a payment into its price's front: kept if no key there matches or beats its own (of a key
-   matched, the best payment kept), each key it beats dropped. -1: no memory. */
+   matched, the best payment kept), each key it beats dropped. Once a key kept is found beaten,
+   no later one matches or beats the new key (it would beat the first, and the front holds no two
+   keys one beating the other): the rest is only sifted. -1: no memory. */
 ALWAYS int front_put(Front *f, uint64_t key, u128 val, uint64_t guards)
 {
-    Entry *e = f->e;
-    size_t n = f->n;
-    for (size_t i = 0; i < n; i++)
-        if ((((e[i].key | guards) - key) & guards) == guards) {
-            if (e[i].key == key && val > e[i].val)
-                e[i].val = val;
+    uint64_t *kg = f->kg, nkg = key | guards;
+    u128 *v = f->val;
+    size_t n = f->n, i = 0, k;
+    for (; i < n; i++) {
+        uint64_t o = kg[i];
+        if (((o - key) & guards) == guards) { /* o matches or beats the new key */
+            if (o == nkg && val > v[i])
+                v[i] = val;
             return 0;
         }
-    size_t k = 0;
-    uint64_t kg = key | guards;
-    for (size_t i = 0; i < n; i++)
-        if (((kg - e[i].key) & guards) != guards)
-            e[k++] = e[i];
+        if (((nkg - (o ^ guards)) & guards) == guards) /* the new key beats o */
+            break;
+    }
+    /* o (at i) dropped, and each later key the new one beats; none matches or beats it */
+    for (k = i++; i < n; i++) {
+        uint64_t o = kg[i];
+        if (((nkg - (o ^ guards)) & guards) != guards) {
+            kg[k] = o;
+            v[k] = v[i];
+            k++;
+        }
+    }
     if (k == f->room) {
         if (front_grow(f))
             return -1;
-        e = f->e;
+        kg = f->kg;
+        v = f->val;
     }
-    e[k].key = key;
-    e[k].val = val;
+    kg[k] = nkg;
+    v[k] = val;
     f->n = k + 1;
     return 0;
 }
@@ -597,6 +705,10 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
         memset(lows, 0, sizeof(lows));
         lows_gen = 1;
     }
+    /* (read once: the compiler cannot tell that no store into a front changes them) */
+    const int pop_at = w->pop_at, build_at = w->build_at, naway = w->naway, nfed = w->nfed;
+    const int memoed = nl == 1 && naway + nfed > 2;
+    const uint64_t guards = w->guards;
     for (size_t k = 0; k < states.n; k++) {
         const uint64_t *st = states.key + k * nl;
         u128 path = states.val[k];
@@ -610,8 +722,9 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
         int64_t away = 0, fed = INT64_MIN / 2;
         Low *memo = NULL;
         uint64_t spent = 0;
-        if (nl == 1 && w->naway + w->nfed) {
-            /* states alike in what they spent off the cuts share it (payways: `lows`) */
+        if (memoed) {
+            /* states alike in what they spent off the cuts share it (payways: `lows`; with two
+               cuts or fewer, working it out again costs less) */
             spent = st[0] >> w->cut_lo;
             memo = &lows[(spent * 0x9E3779B97F4A7C15ULL) >> (64 - LOWS_BITS)];
             if (memo->gen == lows_gen && memo->spent == spent) {
@@ -620,12 +733,12 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
                 goto known;
             }
         }
-        for (int g = 0; g < w->naway; g++) {
+        for (int g = 0; g < naway; g++) {
             int64_t x = field_of(st, &w->away[g], nl) - w->away[g].k;
             if (x > away)
                 away = x;
         }
-        for (int g = 0; g < w->nfed; g++) {
+        for (int g = 0; g < nfed; g++) {
             int64_t x = field_of(st, &w->fed[g], nl) - w->fed[g].k;
             if (x > fed)
                 fed = x;
@@ -649,8 +762,8 @@ ALWAYS int walk_width(Cls *const *cls, int n, const int *use, uint64_t start, ui
             int64_t low = fed + ch[q].cq;
             if (low < away)
                 low = away;
-            uint64_t key = kst + ch[q].kd + ((uint64_t)POP5[(fl >> 2) & 31] << w->pop_at) - ((uint64_t)low << w->build_at);
-            if (front_put(&fronts[np + shift_t], key, path + ch[q].dq, w->guards))
+            uint64_t key = kst + ch[q].kd + ((uint64_t)POP5[(fl >> 2) & 31] << pop_at) - ((uint64_t)low << build_at);
+            if (front_put(&fronts[np + shift_t], key, path + ch[q].dq, guards))
                 return -1;
         }
     }
@@ -682,6 +795,7 @@ typedef struct {
     int16_t fits;                      /* read as a walk here reads it (else walked in Python) */
     int16_t chunk[NITEMS];             /* what one token spends of each item (info[2]'s fields),
                                           as much as it counts for in the totals (info[7]) */
+    uint16_t nz;                       /* bit f: chunk[f] is not 0 */
 } Num;
 
 typedef struct {
@@ -751,6 +865,10 @@ static int info_of(PyObject *info, const Info **out)
     x->route = (int16_t)(route & 127);
     for (int f = 0; f < NITEMS; f++)
         x->chunk[f] = (int16_t)chunk[f];
+    x->nz = 0;
+    for (int f = 0; f < NITEMS; f++)
+        if (chunk[f])
+            x->nz |= (uint16_t)(1 << f);
     PyObject *fd = PyTuple_GET_ITEM(info, 6);
     in.nfeed = fd == Py_None ? -1 : -2;
     if (PyFrozenSet_CheckExact(fd) && PySet_GET_SIZE(fd) <= 8) {
@@ -1067,7 +1185,9 @@ static PyObject *fronts_of(PyObject *const *args)
     if (size * n > 126 || cap < 0 || cap >= 512)
         goto unfit;
     /* the walked classes, and the largest sum of each field of a state: the items, the cuts */
-    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0, most[NITEMS] = {0}, most_cut[64] = {0};
+    int64_t t_units = 0, t_mk = 0, t_wo = 0, t_wi = 0, most[NITEMS] = {0}, most_cut[64];
+    for (int g = 0; g < ncuts; g++)
+        most_cut[g] = 0;
     uint64_t start = second ? 0 : 2;
     if (no_colour)
         start |= 1;
@@ -1106,8 +1226,10 @@ static PyObject *fronts_of(PyObject *const *args)
         c->route = (uint64_t)in->route;
         c->fedcuts = fc;
         c->place = (u128)1 << shift;
-        for (int f = 0; f < NITEMS; f++)
+        for (unsigned nz = in->nz; nz; nz &= nz - 1) {
+            int f = __builtin_ctz(nz);
             most[f] += in->chunk[f] * cnt;
+        }
         room += 3 * (size_t)cnt + 3;
     }
     /* each field as wide as its largest sum: a sum of 2**10 or more would carry into the next
@@ -1135,6 +1257,9 @@ static PyObject *fronts_of(PyObject *const *args)
         if (most_cut[g] >= 1024 || place_field(&cut[g], bit_length(most_cut[g]), &limb, &pos))
             goto unfit;
     int nl = limb + 1;
+    int64_t weight[NITEMS];
+    for (int f = 0; f < NITEMS; f++) /* an item spent is one less kept; the money spent is more */
+        weight[f] = f == 4 ? (int64_t)1 << key_at[5] : -((int64_t)1 << key_at[ITEM_FIELD[f]]);
     /* the classes that can pay the colour die first, then the fewest tokens (a stable sort) */
     int rank[61];
     for (int k = 0; k < nw; k++) {
@@ -1142,9 +1267,12 @@ static PyObject *fronts_of(PyObject *const *args)
         const Num *in = &num[c->j];
         rank[k] = (c->pays ? 0 : 64) + c->whole;
         memset(c->one, 0, sizeof(c->one));
-        for (int f = 0; f < NITEMS; f++)
-            if (in->chunk[f])
-                c->one[item[f].limb] += (uint64_t)in->chunk[f] << item[f].shift;
+        c->kone = 0;
+        for (unsigned nz = in->nz; nz; nz &= nz - 1) {
+            int f = __builtin_ctz(nz);
+            c->one[item[f].limb] += (uint64_t)in->chunk[f] << item[f].shift;
+            c->kone += (uint64_t)in->chunk[f] * (uint64_t)weight[f];
+        }
         for (uint64_t fc = c->fedcuts; fc; fc &= fc - 1) {
             int g = __builtin_ctzll(fc);
             c->one[cut[g].limb] += (uint64_t)c->wt << cut[g].shift;
@@ -1177,15 +1305,6 @@ static PyObject *fronts_of(PyObject *const *args)
     w.kept = (uint64_t)t_wi << key_at[0] | (uint64_t)t_wo << key_at[2] | (uint64_t)t_mk << key_at[3]
              | (uint64_t)t_units << key_at[4] | (uint64_t)cap << key_at[6];
     w.naway = w.nfed = 0;
-    int64_t weight[NITEMS];
-    for (int f = 0; f < NITEMS; f++) /* an item spent is one less kept; the money spent is more */
-        weight[f] = f == 4 ? (int64_t)1 << key_at[5] : -((int64_t)1 << key_at[ITEM_FIELD[f]]);
-    for (int k = 0; k < nw; k++) {
-        Cls *c = &walked[k];
-        c->kone = 0;
-        for (int f = 0; f < NITEMS; f++)
-            c->kone += (uint64_t)num[c->j].chunk[f] * (uint64_t)weight[f];
-    }
     uint64_t lfed = nw ? order[nw - 1]->fedcuts : 0;
     for (int g = 0; g < ncuts; g++) {
         cut[g].k = cut_const[g] - cap;
@@ -1242,32 +1361,28 @@ static PyObject *fronts_of(PyObject *const *args)
         goto fail;
     for (Py_ssize_t k = 0; k < nt; k++) {
         int t = tv[k];
-        Entry *e = fronts[t].e;
+        uint64_t *kg = fronts[t].kg;
+        u128 *v = fronts[t].val;
         size_t nf = fronts[t].n;
         if (!((sorted >> t) & 1))
             for (size_t i = 1; i < nf; i++) {
-                Entry x = e[i];
+                uint64_t xk = kg[i];
+                u128 xv = v[i];
                 size_t j = i;
-                while (j > 0 && e[j - 1].key < x.key) {
-                    e[j] = e[j - 1];
+                while (j > 0 && kg[j - 1] < xk) {
+                    kg[j] = kg[j - 1];
+                    v[j] = v[j - 1];
                     j--;
                 }
-                e[j] = x;
+                kg[j] = xk;
+                v[j] = xv;
             }
         sorted |= (uint64_t)1 << t;
         if (max_listed > 0 && nf > (size_t)max_listed)
             nf = (size_t)max_listed;
-        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
+        PyObject *tup = front_tuple(v, nf, n, size);
         if (!tup)
             goto fail;
-        for (size_t i = 0; i < nf; i++) {
-            PyObject *pay = payment(e[i].val, n, size);
-            if (!pay) {
-                Py_DECREF(tup);
-                goto fail;
-            }
-            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
-        }
         int bad = PyDict_SetItem(result, PyTuple_GET_ITEM(targets, k), tup) < 0;
         Py_DECREF(tup);
         if (bad)
