@@ -53,9 +53,11 @@ from .payment import auto_purchase, kind_units
 
 try:  # the fronts (and a hand's classes) compiled (setup.py): the same answers, several times sooner
     from ._walk import fronts as _compiled_fronts
+    from ._walk import Seat as _CompiledSeat
     from ._walk import hand as _compiled_hand
+    from ._walk import seat_setup as _seat_setup
 except ImportError:  # installed where no C compiler was found
-    _compiled_fronts = _compiled_hand = None
+    _compiled_fronts = _compiled_hand = _CompiledSeat = _seat_setup = None
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -218,7 +220,11 @@ def payment_front(state, seat: int, colour: str | None, generic: int, purpose: s
 
 class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
-    (:func:`classes`) and contracts read once. Valid while the state does not change."""
+    (:func:`classes`) and contracts read once. Valid while the state does not change.
+
+    Where the C extension was built (and ``ROLLING_PURE_PYTHON`` is not set) the name is bound to
+    its compiled twin ``_walk.Seat`` (the same attributes and answers, the same memo; issue 34):
+    this class stays the reference, :data:`SeatPaymentsPy`."""
 
     __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left", "known")
 
@@ -271,6 +277,10 @@ class SeatPayments:
                 known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
                                      tuple(sorted({generic, *also} - known.keys()))))
         return known
+
+
+#: the Python :class:`SeatPayments` (the reference of the compiled ``_walk.Seat``)
+SeatPaymentsPy = SeatPayments
 
 
 def _holds(known: dict, prices: tuple) -> bool:
@@ -409,10 +419,12 @@ def recorded_walks() -> Iterator[list[tuple]]:
         return walk(*args)
 
     _fronts = recording
+    _setup_seat(recording, False)  # the compiled SeatPayments walks through it too
     try:
         yield walks
     finally:
         _fronts = walk
+        _setup_seat(walk, True)
 
 
 def clear_caches() -> None:
@@ -785,6 +797,19 @@ def class_pays_colour(c: Cls, colour: str) -> bool:
     if colour == OCEAN:
         return len(f.colours) >= 2
     return colour in f.colours
+
+
+def _setup_seat(fronts, direct: bool) -> None:
+    """Tell the compiled ``_walk.Seat`` what it reads and the Python functions it falls back on
+    (``fronts``: every walk through it unless ``direct``, where it calls the compiled walk itself)."""
+    if _seat_setup is not None:
+        _seat_setup(_DIE_CLASSES[0], _DIE_CLASSES[1], _DIE_TOKENS, _MARKER_CLASSES, _INFO_TABLES, _hand,
+                    _contracts, _seat_fronts, fronts, MAX_LISTED, direct)
+
+
+_setup_seat(_fronts, True)
+if _CompiledSeat is not None and not _PURE:
+    SeatPayments = _CompiledSeat  # noqa: F811 (the compiled twin of the class above)
 
 
 def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
