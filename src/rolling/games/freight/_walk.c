@@ -1411,11 +1411,17 @@ static struct {
     PyObject *info_tables;                                   /* payways._INFO_TABLES */
     PyObject *py_hand, *py_contracts, *py_seat_fronts, *py_fronts; /* payways._hand, ... */
     PyObject *max_listed;
+    PyObject *memo; /* payways._FRONTS */
+    struct {
+        PyObject *colour, *table; /* held */
+        int route, second;
+    } tables[16]; /* the info tables met, by colour object (payways._INFO_TABLES' entries) */
+    int ntables;
 } cfg;
 
 static PyObject *s_players, *s_map, *s_links, *s_cubes, *s_comp, *s_box, *s_cubes_per_player, *s_dice, *s_spent,
     *s_die_kinds, *s_improvements, *s_markers, *s_contracts, *s_colour, *s_length, *s_route, *s_buy, *s_contract,
-    *s_storage;
+    *s_storage, *s_young, *s_old, *s_size, *s_put;
 
 typedef struct {
     PyObject_HEAD
@@ -1623,11 +1629,29 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
 {
     PyObject *kind = route ? s_route : s_buy;
     if (cfg.direct && !busy) {
-        PyObject *tk = PyTuple_Pack(3, route ? s_route : s_contract, second, colour);
-        if (!tk)
-            return NULL;
-        PyObject *table = PyDict_GetItemWithError(cfg.info_tables, tk); /* borrowed */
-        Py_DECREF(tk);
+        PyObject *table = NULL;
+        int sec = second == Py_True ? 1 : second == Py_False ? 0 : -1;
+        for (int k = 0; k < cfg.ntables && !table; k++)
+            if (cfg.tables[k].colour == colour && cfg.tables[k].route == route && cfg.tables[k].second == sec)
+                table = cfg.tables[k].table;
+        if (!table) {
+            PyObject *tk = PyTuple_Pack(3, route ? s_route : s_contract, second, colour);
+            if (!tk)
+                return NULL;
+            table = PyDict_GetItemWithError(cfg.info_tables, tk); /* borrowed */
+            Py_DECREF(tk);
+            /* remembered by the colour object itself (held: no other takes its address), for a
+               second exactly True or False (payways never replaces a table) */
+            if (table && sec >= 0 && cfg.ntables < 16 && (colour == Py_None || PyUnicode_CheckExact(colour))) {
+                int k = cfg.ntables++;
+                Py_INCREF(colour);
+                Py_INCREF(table);
+                cfg.tables[k].colour = colour;
+                cfg.tables[k].table = table;
+                cfg.tables[k].route = route;
+                cfg.tables[k].second = sec;
+            }
+        }
         if (table && PyDict_Check(table) && PyTuple_Check(s->keys) && PyTuple_Check(s->counts)
             && PyTuple_Check(contracts) && PyTuple_Check(targets)) {
             PyObject *args[9] = {table, s->keys, s->counts, contracts, left, second,
@@ -1683,13 +1707,71 @@ fail:
     return NULL;
 }
 
+/* payways._seat_fronts(hand, contracts, left): the memo's entry (a new reference), written out
+   on payways._FRONTS (a rolling.core.memo.Recent: its young and old dicts, its size); anything
+   else asks the Python function */
+static PyObject *seat_memo(Seat *s)
+{
+    PyObject *young = NULL, *old = NULL, *size = NULL, *mine = NULL;
+    PyObject *at = PyTuple_Pack(3, s->hand, s->contracts, s->left);
+    if (!at)
+        return NULL;
+    if (!(young = PyObject_GetAttr(cfg.memo, s_young)))
+        goto done;
+    if (!PyDict_CheckExact(young)) {
+        mine = PyObject_CallFunctionObjArgs(cfg.py_seat_fronts, s->hand, s->contracts, s->left, NULL);
+        goto done;
+    }
+    mine = PyDict_GetItemWithError(young, at);
+    if (mine) {
+        Py_INCREF(mine);
+        goto done;
+    }
+    if (PyErr_Occurred() || !(old = PyObject_GetAttr(cfg.memo, s_old)))
+        goto done;
+    if (!PyDict_CheckExact(old)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: the memo's generations are dicts");
+        goto done;
+    }
+    mine = PyDict_GetItemWithError(old, at); /* asked for again: back to the young generation */
+    if (mine)
+        Py_INCREF(mine);
+    else if (PyErr_Occurred() || !(mine = PyDict_New()))
+        goto done;
+    if (!(size = PyObject_GetAttr(cfg.memo, s_size)))
+        goto fail;
+    PyObject *len = PyLong_FromSsize_t(PyDict_GET_SIZE(young));
+    int lt = len ? PyObject_RichCompareBool(len, size, Py_LT) : -1;
+    Py_XDECREF(len);
+    if (lt < 0)
+        goto fail;
+    if (lt) {
+        if (PyDict_SetItem(young, at, mine) < 0)
+            goto fail;
+    } else { /* the young generation full: it becomes the old one */
+        PyObject *r = PyObject_CallMethodObjArgs(cfg.memo, s_put, at, mine, NULL);
+        if (!r)
+            goto fail;
+        Py_DECREF(r);
+    }
+    goto done;
+fail:
+    Py_CLEAR(mine);
+done:
+    Py_DECREF(at);
+    Py_XDECREF(young);
+    Py_XDECREF(old);
+    Py_XDECREF(size);
+    return mine;
+}
+
 /* SeatPayments.fronts(colour, generic, purpose, second=False, take=None, also=()) */
 static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, PyObject *purpose, PyObject *second,
                                   PyObject *take, PyObject *also)
 {
     PyObject *mine = s->known;
     if (!mine) {
-        mine = PyObject_CallFunctionObjArgs(cfg.py_seat_fronts, s->hand, s->contracts, s->left, NULL);
+        mine = seat_memo(s);
         if (!mine)
             return NULL;
         if (!PyDict_Check(mine)) {
@@ -1894,7 +1976,68 @@ static PyObject *seat_front(Seat *s, PyObject *const *args, Py_ssize_t nargs, Py
     return r;
 }
 
+/* SeatPayments.best(colour, generic, purpose, second=False, take=None): the tokens of the first
+   payment of the front (payways.tokens_of), None where there is none */
+static PyObject *seat_best(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *a[6];
+    if (seat_args(args, nargs, kwnames, a, "best"))
+        return NULL;
+    if (a[5]) {
+        PyErr_SetString(PyExc_TypeError, "best() takes no `also`");
+        return NULL;
+    }
+    PyObject *all = seat_fronts_impl(s, a[0], a[1], a[2], a[3], a[4], empty_tuple);
+    if (!all)
+        return NULL;
+    PyObject *front = PyObject_GetItem(all, a[1]);
+    Py_DECREF(all);
+    if (!front)
+        return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n;
+    if (!PyTuple_Check(front) || !PyTuple_Check(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front and the tokens are tuples");
+        goto done;
+    }
+    if (!PyTuple_GET_SIZE(front)) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    PyObject *spent = PyTuple_GET_ITEM(front, 0);
+    if (!PyTuple_Check(spent) || (n = PyTuple_GET_SIZE(spent)) > PyTuple_GET_SIZE(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a payment is a tuple of counts per class");
+        goto done;
+    }
+    if (!(out = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t x = PyLong_AsSsize_t(PyTuple_GET_ITEM(spent, j));
+        if (x == -1 && PyErr_Occurred())
+            goto fail;
+        if (x <= 0)
+            continue;
+        PyObject *tj = PyTuple_GET_ITEM(s->toks, j);
+        if (!PyTuple_Check(tj))
+            goto fail;
+        for (Py_ssize_t k = 0; k < x && k < PyTuple_GET_SIZE(tj); k++)
+            if (PyList_Append(out, PyTuple_GET_ITEM(tj, k)) < 0)
+                goto fail;
+    }
+    goto done;
+fail:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: the tokens of each class are a tuple");
+    Py_CLEAR(out);
+done:
+    Py_DECREF(front);
+    return out;
+}
+
 static PyMethodDef seat_methods[] = {
+    {"best", (PyCFunction)(void (*)(void))seat_best, METH_FASTCALL | METH_KEYWORDS,
+     "payways.SeatPayments.best compiled: the tokens of the engine's payment of one price, or None."},
     {"fronts", (PyCFunction)(void (*)(void))seat_fronts, METH_FASTCALL | METH_KEYWORDS,
      "payways.SeatPayments.fronts compiled: {price: front} of `generic` and each price of `also`."},
     {"front", (PyCFunction)(void (*)(void))seat_front, METH_FASTCALL | METH_KEYWORDS,
@@ -1928,12 +2071,12 @@ static PyTypeObject SeatType = {
 };
 
 /* seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, contracts, seat_fronts,
-   fronts, max_listed, direct) */
+   fronts, max_listed, direct, memo) */
 static PyObject *seat_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "seat_setup() takes 11 arguments (%zd given)", nargs);
+    if (nargs != 12) {
+        PyErr_Format(PyExc_TypeError, "seat_setup() takes 12 arguments (%zd given)", nargs);
         return NULL;
     }
     if (!PyDict_CheckExact(args[0]) || !PyDict_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])
@@ -1946,11 +2089,19 @@ static PyObject *seat_setup(PyObject *self, PyObject *const *args, Py_ssize_t na
     int direct = PyObject_IsTrue(args[10]);
     if (direct < 0)
         return NULL;
-    PyObject **slot[10] = {&cfg.plain, &cfg.storing, &cfg.die_tokens, &cfg.marker_classes, &cfg.info_tables,
-                           &cfg.py_hand, &cfg.py_contracts, &cfg.py_seat_fronts, &cfg.py_fronts, &cfg.max_listed};
-    for (int k = 0; k < 10; k++) {
-        Py_INCREF(args[k]);
-        Py_XSETREF(*slot[k], args[k]);
+    PyObject **slot[11] = {&cfg.plain, &cfg.storing, &cfg.die_tokens, &cfg.marker_classes, &cfg.info_tables,
+                           &cfg.py_hand, &cfg.py_contracts, &cfg.py_seat_fronts, &cfg.py_fronts, &cfg.max_listed,
+                           NULL};
+    if (args[4] != cfg.info_tables) /* a new table of tables: the tables remembered forgotten */
+        for (; cfg.ntables > 0; cfg.ntables--) {
+            Py_CLEAR(cfg.tables[cfg.ntables - 1].colour);
+            Py_CLEAR(cfg.tables[cfg.ntables - 1].table);
+        }
+    slot[10] = &cfg.memo;
+    for (int k = 0; k < 11; k++) {
+        PyObject *a = args[k < 10 ? k : 11];
+        Py_INCREF(a);
+        Py_XSETREF(*slot[k], a);
     }
     cfg.direct = direct;
     cfg.ready = 1;
@@ -1961,10 +2112,11 @@ static int seat_init_module(PyObject *m)
 {
     static const char *names[] = {"players", "map", "links", "cubes", "comp", "box", "cubes_per_player", "dice",
                                   "spent", "die_kinds", "improvements", "markers", "contracts", "colour", "length",
-                                  "route", "buy", "contract", "Efficient Storage"};
+                                  "route", "buy", "contract", "Efficient Storage", "young", "old", "size", "put"};
     PyObject **slots[] = {&s_players, &s_map, &s_links, &s_cubes, &s_comp, &s_box, &s_cubes_per_player,
                           &s_dice, &s_spent, &s_die_kinds, &s_improvements, &s_markers, &s_contracts,
-                          &s_colour, &s_length, &s_route, &s_buy, &s_contract, &s_storage};
+                          &s_colour, &s_length, &s_route, &s_buy, &s_contract, &s_storage, &s_young, &s_old, &s_size,
+                          &s_put};
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!*slots[k] && !(*slots[k] = PyUnicode_InternFromString(names[k])))
             return -1;
@@ -2000,7 +2152,7 @@ static PyMethodDef methods[] = {
      "not as payways keeps it (group it in Python)."},
     {"seat_setup", (PyCFunction)(void (*)(void))seat_setup, METH_FASTCALL,
      "seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, contracts, seat_fronts, fronts,\n"
-     "max_listed, direct) -> None\n\n"
+     "max_listed, direct, memo) -> None\n\n"
      "What Seat reads (payways' tables) and the Python functions it falls back on; `direct` false: every\n"
      "walk through `fronts` (payways.recorded_walks)."},
     {"walks_by_width", walks_by_width, METH_NOARGS,

@@ -278,6 +278,13 @@ class SeatPayments:
                                      tuple(sorted({generic, *also} - known.keys()))))
         return known
 
+    def best(self, colour: str | None, generic: int, purpose: str, second: bool = False,
+             take=None) -> list[tuple] | None:
+        """:func:`best_payment` (a ``"kept"`` game): the tokens of the first payment of the price's
+        front, ``None`` if there is none (the first of :func:`payments`, alone)."""
+        front = self.fronts(colour, generic, purpose, second, take)[generic]
+        return tokens_of(front[0], self.toks) if front else None
+
 
 #: the Python :class:`SeatPayments` (the reference of the compiled ``_walk.Seat``)
 SeatPaymentsPy = SeatPayments
@@ -804,7 +811,7 @@ def _setup_seat(fronts, direct: bool) -> None:
     (``fronts``: every walk through it unless ``direct``, where it calls the compiled walk itself)."""
     if _seat_setup is not None:
         _seat_setup(_DIE_CLASSES[0], _DIE_CLASSES[1], _DIE_TOKENS, _MARKER_CLASSES, _INFO_TABLES, _hand,
-                    _contracts, _seat_fronts, fronts, MAX_LISTED, direct)
+                    _contracts, _seat_fronts, fronts, MAX_LISTED, direct, _FRONTS)
 
 
 _setup_seat(_fronts, True)
@@ -819,6 +826,4 @@ def best_payment(state, seat: int, colour: str | None, generic: int, purpose: st
     chooser it was played with, :func:`.payment.auto_purchase`."""
     if state.config.payment == "legacy":
         return auto_purchase(state, seat, colour, generic, purpose, second)
-    seat_pays = SeatPayments(state, seat)  # payment_front, without its two calls on (issue 34)
-    front = seat_pays.fronts(colour, generic, purpose, second, take)[generic]
-    return tokens_of(front[0], seat_pays.toks) if front else None  # the first of payments(), alone
+    return SeatPayments(state, seat).best(colour, generic, purpose, second, take)
