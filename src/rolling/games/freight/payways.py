@@ -52,8 +52,8 @@ from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase, kind_units
 
 try:  # the fronts (and a hand's classes) compiled (setup.py): the same answers, several times sooner
-    from ._walk import fronts as _compiled_fronts
     from ._walk import Seat as _CompiledSeat
+    from ._walk import fronts as _compiled_fronts
     from ._walk import hand as _compiled_hand
     from ._walk import seat_setup as _seat_setup
 except ImportError:  # installed where no C compiler was found
