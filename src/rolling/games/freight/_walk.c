@@ -1409,7 +1409,7 @@ static struct {
     int ready, direct;
     PyObject *plain, *storing, *die_tokens, *marker_classes; /* payways._DIE_CLASSES, ... */
     PyObject *info_tables;                                   /* payways._INFO_TABLES */
-    PyObject *py_hand, *py_contracts, *py_seat_fronts, *py_fronts; /* payways._hand, ... */
+    PyObject *py_hand, *class_info, *py_seat_fronts, *py_fronts; /* payways._hand, _class_info, ... */
     PyObject *max_listed;
     PyObject *memo; /* payways._FRONTS */
     struct {
@@ -1453,7 +1453,8 @@ static PyObject *seat_hand(PyObject *player)
             PyObject *x = PyList_GET_ITEM(imps, k);
             if (!PyUnicode_CheckExact(x))
                 break;
-            n += x == s_storage || PyUnicode_Compare(x, s_storage) == 0;
+            n += x == s_storage || (PyUnicode_GET_LENGTH(x) == PyUnicode_GET_LENGTH(s_storage)
+                                    && PyUnicode_Compare(x, s_storage) == 0);
         }
         if (k == PyList_GET_SIZE(imps))
             both = n >= 2;
@@ -1487,6 +1488,25 @@ static PyObject *seat_hand(PyObject *player)
     return PyObject_CallOneArg(cfg.py_hand, player); /* grouped in Python */
 }
 
+/* seq[i]: read in place for an exact list or tuple and an exact int in range, else as Python does */
+static PyObject *item_at(PyObject *seq, PyObject *i)
+{
+    int64_t k;
+    if (small_int(i, &k) && k >= 0) {
+        if (PyList_CheckExact(seq) && k < PyList_GET_SIZE(seq)) {
+            PyObject *x = PyList_GET_ITEM(seq, k);
+            Py_INCREF(x);
+            return x;
+        }
+        if (PyTuple_CheckExact(seq) && k < PyTuple_GET_SIZE(seq)) {
+            PyObject *x = PyTuple_GET_ITEM(seq, k);
+            Py_INCREF(x);
+            return x;
+        }
+    }
+    return PyObject_GetItem(seq, i);
+}
+
 /* payways._contracts(state, seat) for the seat's player: ((colour, empty squares), ...), left */
 static int seat_contracts(PyObject *state, PyObject *player, PyObject **contracts, PyObject **left)
 {
@@ -1503,8 +1523,8 @@ static int seat_contracts(PyObject *state, PyObject *player, PyObject **contract
         goto done;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *i = PySequence_Fast_GET_ITEM(seq, k);
-        PyObject *ln = PyObject_GetItem(links, i);
-        PyObject *ci = ln ? PyObject_GetItem(cubes, i) : NULL;
+        PyObject *ln = item_at(links, i);
+        PyObject *ci = ln ? item_at(cubes, i) : NULL;
         PyObject *nl = ci ? PyNumber_Subtract(lf, ci) : NULL;
         PyObject *col = nl ? PyObject_GetAttr(ln, s_colour) : NULL;
         PyObject *len = col ? PyObject_GetAttr(ln, s_length) : NULL;
@@ -1550,7 +1570,7 @@ static PyObject *seat_make(PyTypeObject *type, PyObject *state, PyObject *seatno
     PyObject *players = PyObject_GetAttr(state, s_players);
     if (!players)
         return NULL;
-    PyObject *player = PyObject_GetItem(players, seatno);
+    PyObject *player = item_at(players, seatno);
     Py_DECREF(players);
     if (!player)
         return NULL;
@@ -1639,6 +1659,12 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
             if (!tk)
                 return NULL;
             table = PyDict_GetItemWithError(cfg.info_tables, tk); /* borrowed */
+            if (!table && !PyErr_Occurred()) { /* a kind of walk new to the tables (payways._fronts_c) */
+                PyObject *t = PyDict_New();
+                if (t && PyDict_SetItem(cfg.info_tables, tk, t) == 0)
+                    table = t; /* held by the tables */
+                Py_XDECREF(t);
+            }
             Py_DECREF(tk);
             /* remembered by the colour object itself (held: no other takes its address), for a
                second exactly True or False (payways never replaces a table) */
@@ -1660,6 +1686,31 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
             busy = 1;
             PyObject *got = fronts_of(args);
             busy = 0;
+            if (!got && PyErr_ExceptionMatches(PyExc_KeyError)) {
+                /* a class new to this kind of walk: its info into the table, then walked
+                   (payways._fronts_c) */
+                PyErr_Clear();
+                int bad = 0;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(s->keys) && !bad; j++) {
+                    PyObject *c = PyTuple_GET_ITEM(s->keys, j);
+                    int has = PyDict_Contains(table, c);
+                    if (has < 0)
+                        bad = 1;
+                    else if (!has) {
+                        PyObject *info = PyObject_CallFunctionObjArgs(cfg.class_info, c, route ? s_route : s_contract,
+                                                                      second, colour, NULL);
+                        bad = !info || PyDict_SetItem(table, c, info) < 0;
+                        Py_XDECREF(info);
+                    }
+                }
+                if (bad) {
+                    Py_DECREF(table);
+                    return NULL;
+                }
+                busy = 1;
+                got = fronts_of(args);
+                busy = 0;
+            }
             Py_DECREF(table);
             if (got && got != Py_None)
                 return got;
@@ -1710,19 +1761,31 @@ fail:
 /* payways._seat_fronts(hand, contracts, left): the memo's entry (a new reference), written out
    on payways._FRONTS (a rolling.core.memo.Recent: its young and old dicts, its size); anything
    else asks the Python function */
+#if PY_VERSION_HEX < 0x030D0000
+/* the memo's key hashed once for its (up to) three look-ups (a tuple's hash is not kept) */
+#define GET_KNOWN(d, k, h) _PyDict_GetItem_KnownHash(d, k, h)
+#define SET_KNOWN(d, k, v, h) _PyDict_SetItem_KnownHash(d, k, v, h)
+#else
+#define GET_KNOWN(d, k, h) PyDict_GetItemWithError(d, k)
+#define SET_KNOWN(d, k, v, h) PyDict_SetItem(d, k, v)
+#endif
+
 static PyObject *seat_memo(Seat *s)
 {
     PyObject *young = NULL, *old = NULL, *size = NULL, *mine = NULL;
     PyObject *at = PyTuple_Pack(3, s->hand, s->contracts, s->left);
     if (!at)
         return NULL;
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1)
+        goto done;
     if (!(young = PyObject_GetAttr(cfg.memo, s_young)))
         goto done;
     if (!PyDict_CheckExact(young)) {
         mine = PyObject_CallFunctionObjArgs(cfg.py_seat_fronts, s->hand, s->contracts, s->left, NULL);
         goto done;
     }
-    mine = PyDict_GetItemWithError(young, at);
+    mine = GET_KNOWN(young, at, h);
     if (mine) {
         Py_INCREF(mine);
         goto done;
@@ -1733,20 +1796,26 @@ static PyObject *seat_memo(Seat *s)
         PyErr_SetString(PyExc_TypeError, "_walk.Seat: the memo's generations are dicts");
         goto done;
     }
-    mine = PyDict_GetItemWithError(old, at); /* asked for again: back to the young generation */
+    mine = GET_KNOWN(old, at, h); /* asked for again: back to the young generation */
     if (mine)
         Py_INCREF(mine);
     else if (PyErr_Occurred() || !(mine = PyDict_New()))
         goto done;
     if (!(size = PyObject_GetAttr(cfg.memo, s_size)))
         goto fail;
-    PyObject *len = PyLong_FromSsize_t(PyDict_GET_SIZE(young));
-    int lt = len ? PyObject_RichCompareBool(len, size, Py_LT) : -1;
-    Py_XDECREF(len);
+    int lt;
+    int64_t sz;
+    if (small_int(size, &sz))
+        lt = PyDict_GET_SIZE(young) < sz;
+    else {
+        PyObject *len = PyLong_FromSsize_t(PyDict_GET_SIZE(young));
+        lt = len ? PyObject_RichCompareBool(len, size, Py_LT) : -1;
+        Py_XDECREF(len);
+    }
     if (lt < 0)
         goto fail;
     if (lt) {
-        if (PyDict_SetItem(young, at, mine) < 0)
+        if (SET_KNOWN(young, at, mine, h) < 0)
             goto fail;
     } else { /* the young generation full: it becomes the old one */
         PyObject *r = PyObject_CallMethodObjArgs(cfg.memo, s_put, at, mine, NULL);
@@ -1798,7 +1867,10 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
     PyObject *known = NULL, *contracts = NULL, *left = NULL, *targets = NULL, *got = NULL, *out = NULL;
     if (!at)
         goto done;
-    known = PyDict_GetItemWithError(mine, at);
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1)
+        goto done;
+    known = GET_KNOWN(mine, at, h);
     if (!known && PyErr_Occurred())
         goto done;
     Py_XINCREF(known);
@@ -1887,7 +1959,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         if (!targets)
             goto done;
         got = seat_walk(s, colour, route, second, contracts, left, targets);
-        if (!got || PyDict_SetItem(mine, at, got) < 0)
+        if (!got || SET_KNOWN(mine, at, got, h) < 0)
             goto done;
         out = got;
         got = NULL;
@@ -2070,7 +2142,7 @@ static PyTypeObject SeatType = {
     .tp_vectorcall = seat_vectorcall,
 };
 
-/* seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, contracts, seat_fronts,
+/* seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, class_info, seat_fronts,
    fronts, max_listed, direct, memo) */
 static PyObject *seat_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2090,7 +2162,7 @@ static PyObject *seat_setup(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (direct < 0)
         return NULL;
     PyObject **slot[11] = {&cfg.plain, &cfg.storing, &cfg.die_tokens, &cfg.marker_classes, &cfg.info_tables,
-                           &cfg.py_hand, &cfg.py_contracts, &cfg.py_seat_fronts, &cfg.py_fronts, &cfg.max_listed,
+                           &cfg.py_hand, &cfg.class_info, &cfg.py_seat_fronts, &cfg.py_fronts, &cfg.max_listed,
                            NULL};
     if (args[4] != cfg.info_tables) /* a new table of tables: the tables remembered forgotten */
         for (; cfg.ntables > 0; cfg.ntables--) {
@@ -2151,7 +2223,7 @@ static PyMethodDef methods[] = {
      "payways._hand_py compiled: (classes, counts, tokens of each, signature). None where the hand is\n"
      "not as payways keeps it (group it in Python)."},
     {"seat_setup", (PyCFunction)(void (*)(void))seat_setup, METH_FASTCALL,
-     "seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, contracts, seat_fronts, fronts,\n"
+     "seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, class_info, seat_fronts, fronts,\n"
      "max_listed, direct, memo) -> None\n\n"
      "What Seat reads (payways' tables) and the Python functions it falls back on; `direct` false: every\n"
      "walk through `fronts` (payways.recorded_walks)."},

@@ -811,7 +811,7 @@ def _setup_seat(fronts, direct: bool) -> None:
     (``fronts``: every walk through it unless ``direct``, where it calls the compiled walk itself)."""
     if _seat_setup is not None:
         _seat_setup(_DIE_CLASSES[0], _DIE_CLASSES[1], _DIE_TOKENS, _MARKER_CLASSES, _INFO_TABLES, _hand,
-                    _contracts, _seat_fronts, fronts, MAX_LISTED, direct, _FRONTS)
+                    _class_info, _seat_fronts, fronts, MAX_LISTED, direct, _FRONTS)
 
 
 _setup_seat(_fronts, True)
