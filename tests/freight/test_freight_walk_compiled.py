@@ -300,3 +300,39 @@ def test_compiled_seat_takes_arguments_as_the_python_one():
     with pytest.raises(TypeError):
         payways.SeatPayments(state)
     payways.clear_caches()
+
+
+@seat_compiled
+def test_compiled_seat_fills_new_info_tables_as_python_does(monkeypatch):
+    """Issue 34: with the walk's info tables empty (every kind of walk and class new), the
+    compiled ``SeatPayments`` makes each table and fills it with each class's ``_class_info`` as
+    ``_fronts_c`` does, and gives the Python fronts; the walks recorded are the same walks."""
+    import random
+
+    tables: dict = {}
+    monkeypatch.setattr(payways, "_INFO_TABLES", tables)
+    payways._setup_seat(payways._fronts, True)
+    try:
+        rng = random.Random(3)
+        state = new_game(Config("southern", 4), 11)
+        bots = [make_bot("freight", "random", i) for i in range(4)]
+        for _ in range(120):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            c = payways.SeatPayments(state, seat)
+            p = payways.SeatPaymentsPy(state, seat)
+            for q in seat_queries(state, seat, rng):
+                payways.clear_caches()
+                got = c.fronts(*q)
+                payways.clear_caches()
+                assert got == p.fronts(*q), q
+            state.apply(bots[seat].choose(state, seat))
+        assert tables and all(t for t in tables.values())
+        for (purpose, second, colour), table in tables.items():
+            for cls, info in table.items():
+                assert info == payways._class_info(cls, purpose, second, colour)
+    finally:
+        monkeypatch.undo()
+        payways._setup_seat(payways._fronts, True)
+        payways.clear_caches()
