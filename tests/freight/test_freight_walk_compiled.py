@@ -221,3 +221,135 @@ def test_a_hand_the_compiled_grouping_does_not_take_is_grouped_in_python():
                       payways._MARKER_CLASSES) is None
     keys, counts, toks, sig = payways._hand(p)
     assert counts == (1, 300, 1) and isinstance(sig, tuple) and (keys, counts, toks, sig) == payways._hand_py(p, False)
+
+
+seat_compiled = pytest.mark.skipif(payways._CompiledSeat is None or payways._PURE,
+                                   reason="built without a C compiler (setup.py), or ROLLING_PURE_PYTHON set")
+
+
+def seat_queries(state, seat: int, rng) -> list[tuple]:
+    """Prices a listing (and ``pay=""``) asks a seat's payments for: contracts taken (a colour die
+    and the link taken), major routes (first or second), improvements and stations (``also``:
+    rising, unsorted, without the price), and the same again (the memo's answers)."""
+    links = state.map.links
+    out = []
+    for _ in range(3):
+        link = links[rng.randrange(len(links))]
+        out.append((link.colour, rng.randrange(0, 5), "contract", False, link, ()))
+    second = state.routes_done == 1
+    out.append((None, 3, "route", second, None, (3, 5, 7)))
+    out.append((None, 2, "route", not second, None, ()))
+    out.append((None, 1, "improvement", False, None, (1, 2, 4, 6)))
+    out.append((None, 4, "station", False, None, (6, 4, 2)))  # unsorted: walked as sorted
+    out.append((None, 5, "improvement", False, None, (1, 2)))  # the price not in ``also``
+    out.append((None, 3, "improvement", False, None, ()))  # known: the memo's entry grows
+    out.append((None, 3, "improvement", False, None, (3, 8)))
+    out.append(out[0])
+    return out
+
+
+class CheckingBot:
+    """The random bot, comparing the compiled ``SeatPayments`` (``_walk.Seat``) with the Python
+    one at each decision before it moves."""
+
+    def __init__(self, bot, rng) -> None:
+        self.bot = bot
+        self.rng = rng
+        self.checked = 0
+
+    def choose(self, state, seat: int):
+        c = payways.SeatPayments(state, seat)
+        p = payways.SeatPaymentsPy(state, seat)
+        assert type(c) is payways._CompiledSeat
+        for name in ("keys", "counts", "toks", "hand", "contracts", "left"):
+            assert getattr(c, name) == getattr(p, name), name
+        assert all(a is b for a, b in zip(c.keys, p.keys, strict=True))
+        assert type(c.hand) is type(p.hand)
+        for q in seat_queries(state, seat, self.rng):
+            payways.clear_caches()
+            got = dict(c.fronts(*q))
+            best = c.best(*q[:5])
+            payways.clear_caches()
+            want = dict(p.fronts(*q))
+            assert got == want, q
+            assert best == p.best(*q[:5]), q
+            assert c.front(*q) == p.front(*q), q
+            self.checked += 1
+        return self.bot.choose(state, seat)
+
+
+@seat_compiled
+@pytest.mark.parametrize("map_name, players", [("west-coast", 2), ("west-coast", 3), ("west-coast", 4),
+                                               ("southern", 3), ("southern", 4), ("southern", 5)])
+def test_compiled_seat_payments_are_the_python_ones_along_random_games(map_name, players):
+    """Issue 34: at every decision of random games (both maps, 2-5 players) the compiled
+    ``SeatPayments`` reads the same hand (the same class objects, counts, tokens, signature),
+    contracts and cubes left as the Python one, and gives the same fronts of every kind of price
+    asked (a contract taken, routes first and second, improvements and stations with ``also``
+    rising, unsorted or without the price, a price added to a known entry), the same engine's
+    payment (``best``) and the same ``front``; and the games are those of the Python one."""
+    import random
+
+    try:
+        state = new_game(Config(map_name, players), 5 * players + 1)
+        bots = [CheckingBot(make_bot("freight", "random", 17 * players + i), random.Random(i)) for i in range(players)]
+        play_game(state, bots)
+        assert sum(b.checked for b in bots) > 1000
+    finally:
+        payways.clear_caches()
+
+
+@seat_compiled
+def test_compiled_seat_takes_arguments_as_the_python_one():
+    """Issue 34: ``_walk.Seat`` takes keywords as ``SeatPayments`` does, and an argument it does
+    not know raises ``TypeError``."""
+    state = new_game(Config("west-coast", 3), 3)
+    c = payways.SeatPayments(state=state, seat=1)
+    p = payways.SeatPaymentsPy(state, 1)
+    assert c.counts == p.counts and c.known is None
+    payways.clear_caches()
+    assert c.fronts(None, 2, purpose="improvement", also=(1, 2)) == p.fronts(None, 2, "improvement", also=(1, 2))
+    assert c.known is not None
+    with pytest.raises(TypeError):
+        c.fronts(None, 2, "improvement", colours=())
+    with pytest.raises(TypeError):
+        c.fronts(None, 2)
+    with pytest.raises(TypeError):
+        payways.SeatPayments(state)
+    payways.clear_caches()
+
+
+@seat_compiled
+def test_compiled_seat_fills_new_info_tables_as_python_does(monkeypatch):
+    """Issue 34: with the walk's info tables empty (every kind of walk and class new), the
+    compiled ``SeatPayments`` makes each table and fills it with each class's ``_class_info`` as
+    ``_fronts_c`` does, and gives the Python fronts; the walks recorded are the same walks."""
+    import random
+
+    tables: dict = {}
+    monkeypatch.setattr(payways, "_INFO_TABLES", tables)
+    payways._setup_seat(payways._fronts, True)
+    try:
+        rng = random.Random(3)
+        state = new_game(Config("southern", 4), 11)
+        bots = [make_bot("freight", "random", i) for i in range(4)]
+        for _ in range(120):
+            if state.is_over:
+                break
+            seat = state.to_act[0]
+            c = payways.SeatPayments(state, seat)
+            p = payways.SeatPaymentsPy(state, seat)
+            for q in seat_queries(state, seat, rng):
+                payways.clear_caches()
+                got = c.fronts(*q)
+                payways.clear_caches()
+                assert got == p.fronts(*q), q
+            state.apply(bots[seat].choose(state, seat))
+        assert tables and all(t for t in tables.values())
+        for (purpose, second, colour), table in tables.items():
+            for cls, info in table.items():
+                assert info == payways._class_info(cls, purpose, second, colour)
+    finally:
+        monkeypatch.undo()
+        payways._setup_seat(payways._fronts, True)
+        payways.clear_caches()

@@ -1516,6 +1516,809 @@ done:
     return out;
 }
 
+/* ---- a seat's payments at one moment (payways.SeatPayments, compiled) ---- */
+
+/* Set once by payways (seat_setup): what Seat reads and the Python functions it falls back on.
+   All held. */
+static struct {
+    int ready, direct;
+    PyObject *plain, *storing, *die_tokens, *marker_classes; /* payways._DIE_CLASSES, ... */
+    PyObject *info_tables;                                   /* payways._INFO_TABLES */
+    PyObject *py_hand, *class_info, *py_seat_fronts, *py_fronts; /* payways._hand, _class_info, ... */
+    PyObject *max_listed;
+    PyObject *memo; /* payways._FRONTS */
+    struct {
+        PyObject *colour, *table; /* held */
+        int route, second;
+    } tables[16]; /* the info tables met, by colour object (payways._INFO_TABLES' entries) */
+    int ntables;
+} cfg;
+
+static PyObject *s_players, *s_map, *s_links, *s_cubes, *s_comp, *s_box, *s_cubes_per_player, *s_dice, *s_spent,
+    *s_die_kinds, *s_improvements, *s_markers, *s_contracts, *s_colour, *s_length, *s_route, *s_buy, *s_contract,
+    *s_storage, *s_young, *s_old, *s_size, *s_put;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *keys, *counts, *toks, *hand, *contracts, *left, *known;
+} Seat;
+
+static void seat_dealloc(Seat *s)
+{
+    Py_XDECREF(s->keys);
+    Py_XDECREF(s->counts);
+    Py_XDECREF(s->toks);
+    Py_XDECREF(s->hand);
+    Py_XDECREF(s->contracts);
+    Py_XDECREF(s->left);
+    Py_XDECREF(s->known);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+/* payways._hand(player): (classes, counts, tokens of each, signature) */
+static PyObject *seat_hand(PyObject *player)
+{
+    PyObject *imps = PyObject_GetAttr(player, s_improvements);
+    if (!imps)
+        return NULL;
+    int both = -1;
+    if (PyList_CheckExact(imps)) {
+        Py_ssize_t n = 0, k;
+        for (k = 0; k < PyList_GET_SIZE(imps); k++) {
+            PyObject *x = PyList_GET_ITEM(imps, k);
+            if (!PyUnicode_CheckExact(x))
+                break;
+            n += x == s_storage || (PyUnicode_GET_LENGTH(x) == PyUnicode_GET_LENGTH(s_storage)
+                                    && PyUnicode_Compare(x, s_storage) == 0);
+        }
+        if (k == PyList_GET_SIZE(imps))
+            both = n >= 2;
+    }
+    Py_DECREF(imps);
+    PyObject *got = NULL;
+    if (both >= 0) {
+        PyObject *a[9] = {NULL};
+        a[0] = PyObject_GetAttr(player, s_dice);
+        a[1] = a[0] ? PyObject_GetAttr(player, s_spent) : NULL;
+        a[2] = a[1] ? PyObject_GetAttr(player, s_die_kinds) : NULL;
+        a[6] = a[2] ? PyObject_GetAttr(player, s_markers) : NULL;
+        if (a[6]) {
+            a[3] = both ? Py_True : Py_False;
+            a[4] = cfg.plain;
+            a[5] = cfg.storing;
+            a[7] = cfg.die_tokens;
+            a[8] = cfg.marker_classes;
+            got = walk_hand(NULL, a, 9);
+        }
+        Py_XDECREF(a[0]);
+        Py_XDECREF(a[1]);
+        Py_XDECREF(a[2]);
+        Py_XDECREF(a[6]);
+        if (!got)
+            return NULL;
+        if (got != Py_None)
+            return got;
+        Py_DECREF(got);
+    }
+    return PyObject_CallOneArg(cfg.py_hand, player); /* grouped in Python */
+}
+
+/* seq[i]: read in place for an exact list or tuple and an exact int in range, else as Python does */
+static PyObject *item_at(PyObject *seq, PyObject *i)
+{
+    int64_t k;
+    if (small_int(i, &k) && k >= 0) {
+        if (PyList_CheckExact(seq) && k < PyList_GET_SIZE(seq)) {
+            PyObject *x = PyList_GET_ITEM(seq, k);
+            Py_INCREF(x);
+            return x;
+        }
+        if (PyTuple_CheckExact(seq) && k < PyTuple_GET_SIZE(seq)) {
+            PyObject *x = PyTuple_GET_ITEM(seq, k);
+            Py_INCREF(x);
+            return x;
+        }
+    }
+    return PyObject_GetItem(seq, i);
+}
+
+/* payways._contracts(state, seat) for the seat's player: ((colour, empty squares), ...), left */
+static int seat_contracts(PyObject *state, PyObject *player, PyObject **contracts, PyObject **left)
+{
+    PyObject *map = NULL, *links = NULL, *cubes = NULL, *comp = NULL, *box = NULL, *lf = NULL, *pc = NULL,
+             *seq = NULL, *out = NULL;
+    int ok = -1;
+    if (!(map = PyObject_GetAttr(state, s_map)) || !(links = PyObject_GetAttr(map, s_links))
+        || !(cubes = PyObject_GetAttr(state, s_cubes)) || !(comp = PyObject_GetAttr(state, s_comp))
+        || !(box = PyObject_GetAttr(comp, s_box)) || !(lf = PyObject_GetItem(box, s_cubes_per_player))
+        || !(pc = PyObject_GetAttr(player, s_contracts)) || !(seq = PySequence_Fast(pc, "contracts")))
+        goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (!(out = PyTuple_New(n)))
+        goto done;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *i = PySequence_Fast_GET_ITEM(seq, k);
+        PyObject *ln = item_at(links, i);
+        PyObject *ci = ln ? item_at(cubes, i) : NULL;
+        PyObject *nl = ci ? PyNumber_Subtract(lf, ci) : NULL;
+        PyObject *col = nl ? PyObject_GetAttr(ln, s_colour) : NULL;
+        PyObject *len = col ? PyObject_GetAttr(ln, s_length) : NULL;
+        PyObject *e = len ? PyNumber_Subtract(len, ci) : NULL;
+        PyObject *pair = e ? PyTuple_Pack(2, col, e) : NULL;
+        Py_XDECREF(ln);
+        Py_XDECREF(ci);
+        Py_XDECREF(col);
+        Py_XDECREF(len);
+        Py_XDECREF(e);
+        if (!pair) {
+            Py_XDECREF(nl);
+            goto done;
+        }
+        Py_SETREF(lf, nl);
+        PyTuple_SET_ITEM(out, k, pair);
+    }
+    *contracts = out;
+    *left = lf;
+    out = lf = NULL;
+    ok = 0;
+done:
+    Py_XDECREF(map);
+    Py_XDECREF(links);
+    Py_XDECREF(cubes);
+    Py_XDECREF(comp);
+    Py_XDECREF(box);
+    Py_XDECREF(lf);
+    Py_XDECREF(pc);
+    Py_XDECREF(seq);
+    Py_XDECREF(out);
+    return ok;
+}
+
+static PyTypeObject SeatType;
+
+static PyObject *seat_make(PyTypeObject *type, PyObject *state, PyObject *seatno)
+{
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "_walk.Seat: seat_setup() not called");
+        return NULL;
+    }
+    PyObject *players = PyObject_GetAttr(state, s_players);
+    if (!players)
+        return NULL;
+    PyObject *player = item_at(players, seatno);
+    Py_DECREF(players);
+    if (!player)
+        return NULL;
+    Seat *s = (Seat *)type->tp_alloc(type, 0);
+    PyObject *h = s ? seat_hand(player) : NULL;
+    if (!h)
+        goto fail;
+    if (!PyTuple_CheckExact(h) || PyTuple_GET_SIZE(h) != 4) {
+        Py_DECREF(h);
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a hand is a 4-tuple");
+        goto fail;
+    }
+    s->keys = PyTuple_GET_ITEM(h, 0);
+    s->counts = PyTuple_GET_ITEM(h, 1);
+    s->toks = PyTuple_GET_ITEM(h, 2);
+    s->hand = PyTuple_GET_ITEM(h, 3);
+    Py_INCREF(s->keys);
+    Py_INCREF(s->counts);
+    Py_INCREF(s->toks);
+    Py_INCREF(s->hand);
+    Py_DECREF(h);
+    if (seat_contracts(state, player, &s->contracts, &s->left))
+        goto fail;
+    Py_DECREF(player);
+    return (PyObject *)s;
+fail:
+    Py_DECREF(player);
+    Py_XDECREF(s);
+    return NULL;
+}
+
+static PyObject *seat_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *state, *seatno;
+    static char *names[] = {"state", "seat", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Seat", names, &state, &seatno))
+        return NULL;
+    return seat_make(type, state, seatno);
+}
+
+static PyObject *seat_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (kwnames || n != 2) {
+        PyObject *t = PyTuple_New(0); /* anything else: as tp_new parses it */
+        PyObject *r = NULL;
+        if (!t)
+            return NULL;
+        PyObject *tup = PyTuple_New(n);
+        for (Py_ssize_t k = 0; tup && k < n; k++) {
+            Py_INCREF(args[k]);
+            PyTuple_SET_ITEM(tup, k, args[k]);
+        }
+        PyObject *kw = NULL;
+        if (tup && kwnames) {
+            kw = PyDict_New();
+            for (Py_ssize_t k = 0; kw && k < PyTuple_GET_SIZE(kwnames); k++)
+                if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, k), args[n + k]) < 0)
+                    Py_CLEAR(kw);
+        }
+        if (tup && (kw || !kwnames))
+            r = seat_new((PyTypeObject *)type, tup, kw);
+        Py_DECREF(t);
+        Py_XDECREF(tup);
+        Py_XDECREF(kw);
+        return r;
+    }
+    return seat_make((PyTypeObject *)type, args[0], args[1]);
+}
+
+/* payways._fronts(keys, counts, colour, kind, second, contracts, left, targets): the compiled walk
+   called here (its table looked up here), or the Python function where anything is not as the
+   compiled walk takes it */
+static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *second, PyObject *contracts,
+                           PyObject *left, PyObject *targets)
+{
+    PyObject *kind = route ? s_route : s_buy;
+    if (cfg.direct && !busy) {
+        PyObject *table = NULL;
+        int sec = second == Py_True ? 1 : second == Py_False ? 0 : -1;
+        for (int k = 0; k < cfg.ntables && !table; k++)
+            if (cfg.tables[k].colour == colour && cfg.tables[k].route == route && cfg.tables[k].second == sec)
+                table = cfg.tables[k].table;
+        if (!table) {
+            PyObject *tk = PyTuple_Pack(3, route ? s_route : s_contract, second, colour);
+            if (!tk)
+                return NULL;
+            table = PyDict_GetItemWithError(cfg.info_tables, tk); /* borrowed */
+            if (!table && !PyErr_Occurred()) { /* a kind of walk new to the tables (payways._fronts_c) */
+                PyObject *t = PyDict_New();
+                if (t && PyDict_SetItem(cfg.info_tables, tk, t) == 0)
+                    table = t; /* held by the tables */
+                Py_XDECREF(t);
+            }
+            Py_DECREF(tk);
+            /* remembered by the colour object itself (held: no other takes its address), for a
+               second exactly True or False (payways never replaces a table) */
+            if (table && sec >= 0 && cfg.ntables < 16 && (colour == Py_None || PyUnicode_CheckExact(colour))) {
+                int k = cfg.ntables++;
+                Py_INCREF(colour);
+                Py_INCREF(table);
+                cfg.tables[k].colour = colour;
+                cfg.tables[k].table = table;
+                cfg.tables[k].route = route;
+                cfg.tables[k].second = sec;
+            }
+        }
+        if (table && PyDict_Check(table) && PyTuple_Check(s->keys) && PyTuple_Check(s->counts)
+            && PyTuple_Check(contracts) && PyTuple_Check(targets)) {
+            PyObject *args[9] = {table, s->keys, s->counts, contracts, left, second,
+                                 colour == Py_None ? Py_True : Py_False, targets, cfg.max_listed};
+            Py_INCREF(table); /* held while walked */
+            busy = 1;
+            PyObject *got = fronts_of(args);
+            busy = 0;
+            if (!got && PyErr_ExceptionMatches(PyExc_KeyError)) {
+                /* a class new to this kind of walk: its info into the table, then walked
+                   (payways._fronts_c) */
+                PyErr_Clear();
+                int bad = 0;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(s->keys) && !bad; j++) {
+                    PyObject *c = PyTuple_GET_ITEM(s->keys, j);
+                    int has = PyDict_Contains(table, c);
+                    if (has < 0)
+                        bad = 1;
+                    else if (!has) {
+                        PyObject *info = PyObject_CallFunctionObjArgs(cfg.class_info, c, route ? s_route : s_contract,
+                                                                      second, colour, NULL);
+                        bad = !info || PyDict_SetItem(table, c, info) < 0;
+                        Py_XDECREF(info);
+                    }
+                }
+                if (bad) {
+                    Py_DECREF(table);
+                    return NULL;
+                }
+                busy = 1;
+                got = fronts_of(args);
+                busy = 0;
+            }
+            Py_DECREF(table);
+            if (got && got != Py_None)
+                return got;
+            Py_XDECREF(got);
+            if (!got) {
+                if (!PyErr_ExceptionMatches(PyExc_KeyError))
+                    return NULL;
+                PyErr_Clear(); /* a class new to the table: payways fills it */
+            }
+        } else if (PyErr_Occurred())
+            return NULL;
+    }
+    PyObject *a[8] = {s->keys, s->counts, colour, kind, second, contracts, left, targets};
+    return PyObject_Vectorcall(cfg.py_fronts, a, 8, NULL);
+}
+
+/* tuple(sorted(set(items) | extra - skip.keys())) */
+static PyObject *sorted_set(PyObject *items, PyObject *extra, PyObject *skip)
+{
+    PyObject *set = PySet_New(items);
+    if (!set)
+        return NULL;
+    if (extra && PySet_Add(set, extra) < 0)
+        goto fail;
+    if (skip) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(skip, &pos, &k, &v))
+            if (PySet_Discard(set, k) < 0)
+                goto fail;
+    }
+    PyObject *list = PySequence_List(set);
+    Py_DECREF(set);
+    if (!list)
+        return NULL;
+    if (PyList_Sort(list) < 0) {
+        Py_DECREF(list);
+        return NULL;
+    }
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t;
+fail:
+    Py_DECREF(set);
+    return NULL;
+}
+
+/* payways._seat_fronts(hand, contracts, left): the memo's entry (a new reference), written out
+   on payways._FRONTS (a rolling.core.memo.Recent: its young and old dicts, its size); anything
+   else asks the Python function */
+#if PY_VERSION_HEX < 0x030D0000
+/* the memo's key hashed once for its (up to) three look-ups (a tuple's hash is not kept) */
+#define GET_KNOWN(d, k, h) _PyDict_GetItem_KnownHash(d, k, h)
+#define SET_KNOWN(d, k, v, h) _PyDict_SetItem_KnownHash(d, k, v, h)
+#else
+#define GET_KNOWN(d, k, h) PyDict_GetItemWithError(d, k)
+#define SET_KNOWN(d, k, v, h) PyDict_SetItem(d, k, v)
+#endif
+
+static PyObject *seat_memo(Seat *s)
+{
+    PyObject *young = NULL, *old = NULL, *size = NULL, *mine = NULL;
+    PyObject *at = PyTuple_Pack(3, s->hand, s->contracts, s->left);
+    if (!at)
+        return NULL;
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1)
+        goto done;
+    if (!(young = PyObject_GetAttr(cfg.memo, s_young)))
+        goto done;
+    if (!PyDict_CheckExact(young)) {
+        mine = PyObject_CallFunctionObjArgs(cfg.py_seat_fronts, s->hand, s->contracts, s->left, NULL);
+        goto done;
+    }
+    mine = GET_KNOWN(young, at, h);
+    if (mine) {
+        Py_INCREF(mine);
+        goto done;
+    }
+    if (PyErr_Occurred() || !(old = PyObject_GetAttr(cfg.memo, s_old)))
+        goto done;
+    if (!PyDict_CheckExact(old)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: the memo's generations are dicts");
+        goto done;
+    }
+    mine = GET_KNOWN(old, at, h); /* asked for again: back to the young generation */
+    if (mine)
+        Py_INCREF(mine);
+    else if (PyErr_Occurred() || !(mine = PyDict_New()))
+        goto done;
+    if (!(size = PyObject_GetAttr(cfg.memo, s_size)))
+        goto fail;
+    int lt;
+    int64_t sz;
+    if (small_int(size, &sz))
+        lt = PyDict_GET_SIZE(young) < sz;
+    else {
+        PyObject *len = PyLong_FromSsize_t(PyDict_GET_SIZE(young));
+        lt = len ? PyObject_RichCompareBool(len, size, Py_LT) : -1;
+        Py_XDECREF(len);
+    }
+    if (lt < 0)
+        goto fail;
+    if (lt) {
+        if (SET_KNOWN(young, at, mine, h) < 0)
+            goto fail;
+    } else { /* the young generation full: it becomes the old one */
+        PyObject *r = PyObject_CallMethodObjArgs(cfg.memo, s_put, at, mine, NULL);
+        if (!r)
+            goto fail;
+        Py_DECREF(r);
+    }
+    goto done;
+fail:
+    Py_CLEAR(mine);
+done:
+    Py_DECREF(at);
+    Py_XDECREF(young);
+    Py_XDECREF(old);
+    Py_XDECREF(size);
+    return mine;
+}
+
+/* SeatPayments.fronts(colour, generic, purpose, second=False, take=None, also=()) */
+static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, PyObject *purpose, PyObject *second,
+                                  PyObject *take, PyObject *also)
+{
+    PyObject *mine = s->known;
+    if (!mine) {
+        mine = seat_memo(s);
+        if (!mine)
+            return NULL;
+        if (!PyDict_Check(mine)) {
+            Py_DECREF(mine);
+            PyErr_SetString(PyExc_TypeError, "_walk.Seat: the memo's entry is a dict");
+            return NULL;
+        }
+        s->known = mine;
+    }
+    int route = PyObject_RichCompareBool(purpose, s_route, Py_EQ);
+    if (route < 0)
+        return NULL;
+    PyObject *kind = route ? s_route : s_buy;
+    PyObject *at, *tc = NULL, *tl = NULL;
+    if (take == Py_None)
+        at = PyTuple_Pack(3, colour, kind, second);
+    else {
+        if (!(tc = PyObject_GetAttr(take, s_colour)) || !(tl = PyObject_GetAttr(take, s_length))) {
+            Py_XDECREF(tc);
+            return NULL;
+        }
+        at = PyTuple_Pack(5, colour, kind, second, tc, tl);
+    }
+    PyObject *known = NULL, *contracts = NULL, *left = NULL, *targets = NULL, *got = NULL, *out = NULL;
+    if (!at)
+        goto done;
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1)
+        goto done;
+    known = GET_KNOWN(mine, at, h);
+    if (!known && PyErr_Occurred())
+        goto done;
+    Py_XINCREF(known);
+    int also_true = PyObject_IsTrue(also);
+    if (also_true < 0)
+        goto done;
+    int need = !known;
+    if (!need) {
+        int has = PySequence_Contains(known, generic);
+        if (has < 0)
+            goto done;
+        need = !has;
+        if (!need && also_true) {
+            PyObject *it = PyObject_GetIter(also), *t;
+            if (!it)
+                goto done;
+            while (!need && (t = PyIter_Next(it))) {
+                has = PySequence_Contains(known, t);
+                Py_DECREF(t);
+                if (has < 0)
+                    break;
+                need = !has;
+            }
+            Py_DECREF(it);
+            if (PyErr_Occurred())
+                goto done;
+        }
+    }
+    if (!need) {
+        out = known;
+        known = NULL;
+        goto done;
+    }
+    if (take == Py_None) {
+        contracts = s->contracts;
+        left = s->left;
+        Py_INCREF(contracts);
+        Py_INCREF(left);
+    } else { /* payways._taking */
+        PyObject *one = PyLong_FromLong(1);
+        PyObject *e = one ? PyNumber_Subtract(tl, one) : NULL;
+        PyObject *pair = e ? PyTuple_Pack(2, tc, e) : NULL;
+        PyObject *more = pair ? PyTuple_Pack(1, pair) : NULL;
+        contracts = more ? PySequence_Concat(s->contracts, more) : NULL;
+        left = contracts ? PyNumber_Subtract(s->left, one) : NULL;
+        Py_XDECREF(one);
+        Py_XDECREF(e);
+        Py_XDECREF(pair);
+        Py_XDECREF(more);
+        if (!left)
+            goto done;
+    }
+    if (!known) {
+        if (!also_true)
+            targets = PyTuple_Pack(1, generic);
+        else {
+            int has = PySequence_Contains(also, generic);
+            if (has < 0)
+                goto done;
+            if (has) {
+                PyObject *seq = PySequence_Tuple(also);
+                if (!seq)
+                    goto done;
+                Py_ssize_t n = PyTuple_GET_SIZE(seq);
+                int rising = 1;
+                for (Py_ssize_t k = 1; k < n && rising; k++) {
+                    int ge = PyObject_RichCompareBool(PyTuple_GET_ITEM(seq, k - 1), PyTuple_GET_ITEM(seq, k), Py_GE);
+                    if (ge < 0) {
+                        Py_DECREF(seq);
+                        goto done;
+                    }
+                    rising = !ge;
+                }
+                if (rising && PyTuple_CheckExact(also)) {
+                    targets = also;
+                    Py_INCREF(targets);
+                } else if (rising)
+                    targets = seq; /* (the tuple of a sequence: walked the same) */
+                else
+                    targets = sorted_set(seq, NULL, NULL);
+                if (targets != seq)
+                    Py_DECREF(seq);
+            } else
+                targets = sorted_set(also, generic, NULL);
+        }
+        if (!targets)
+            goto done;
+        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        if (!got || SET_KNOWN(mine, at, got, h) < 0)
+            goto done;
+        out = got;
+        got = NULL;
+    } else { /* the prices not yet known */
+        if (!PyDict_Check(known)) {
+            PyErr_SetString(PyExc_TypeError, "_walk.Seat: a memo's fronts are a dict");
+            goto done;
+        }
+        if (!(targets = sorted_set(also, generic, known)))
+            goto done;
+        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        if (!got || PyDict_Update(known, got) < 0)
+            goto done;
+        out = known;
+        known = NULL;
+    }
+done:
+    Py_XDECREF(tc);
+    Py_XDECREF(tl);
+    Py_XDECREF(at);
+    Py_XDECREF(known);
+    Py_XDECREF(contracts);
+    Py_XDECREF(left);
+    Py_XDECREF(targets);
+    Py_XDECREF(got);
+    return out;
+}
+
+/* the arguments (colour, generic, purpose, second=False, take=None, also=()) */
+static int seat_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, PyObject **out, const char *name)
+{
+    static const char *names[6] = {"colour", "generic", "purpose", "second", "take", "also"};
+    out[0] = out[1] = out[2] = NULL;
+    out[3] = Py_False;
+    out[4] = Py_None;
+    out[5] = NULL; /* () */
+    if (nargs > 6) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most 6 arguments (%zd given)", name, nargs);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < nargs; k++)
+        out[k] = args[k];
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, k);
+        int f = 0;
+        while (f < 6 && !(PyUnicode_Check(kw) && PyUnicode_CompareWithASCIIString(kw, names[f]) == 0))
+            f++;
+        if (f == 6 || f < nargs) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected or repeated keyword argument %R", name, kw);
+            return -1;
+        }
+        out[f] = args[nargs + k];
+    }
+    if (!out[0] || !out[1] || !out[2]) {
+        PyErr_Format(PyExc_TypeError, "%s() missing a required argument (colour, generic, purpose)", name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *empty_tuple;
+
+static PyObject *seat_fronts(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *a[6];
+    if (seat_args(args, nargs, kwnames, a, "fronts"))
+        return NULL;
+    return seat_fronts_impl(s, a[0], a[1], a[2], a[3], a[4], a[5] ? a[5] : empty_tuple);
+}
+
+static PyObject *seat_front(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *a[6];
+    if (seat_args(args, nargs, kwnames, a, "front"))
+        return NULL;
+    PyObject *all = seat_fronts_impl(s, a[0], a[1], a[2], a[3], a[4], a[5] ? a[5] : empty_tuple);
+    if (!all)
+        return NULL;
+    PyObject *f = PyObject_GetItem(all, a[1]);
+    Py_DECREF(all);
+    if (!f)
+        return NULL;
+    PyObject *r = PyTuple_Pack(2, f, s->toks);
+    Py_DECREF(f);
+    return r;
+}
+
+/* SeatPayments.best(colour, generic, purpose, second=False, take=None): the tokens of the first
+   payment of the front (payways.tokens_of), None where there is none */
+static PyObject *seat_best(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *a[6];
+    if (seat_args(args, nargs, kwnames, a, "best"))
+        return NULL;
+    if (a[5]) {
+        PyErr_SetString(PyExc_TypeError, "best() takes no `also`");
+        return NULL;
+    }
+    PyObject *all = seat_fronts_impl(s, a[0], a[1], a[2], a[3], a[4], empty_tuple);
+    if (!all)
+        return NULL;
+    PyObject *front = PyObject_GetItem(all, a[1]);
+    Py_DECREF(all);
+    if (!front)
+        return NULL;
+    PyObject *out = NULL;
+    Py_ssize_t n;
+    if (!PyTuple_Check(front) || !PyTuple_Check(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front and the tokens are tuples");
+        goto done;
+    }
+    if (!PyTuple_GET_SIZE(front)) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    PyObject *spent = PyTuple_GET_ITEM(front, 0);
+    if (!PyTuple_Check(spent) || (n = PyTuple_GET_SIZE(spent)) > PyTuple_GET_SIZE(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a payment is a tuple of counts per class");
+        goto done;
+    }
+    if (!(out = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t x = PyLong_AsSsize_t(PyTuple_GET_ITEM(spent, j));
+        if (x == -1 && PyErr_Occurred())
+            goto fail;
+        if (x <= 0)
+            continue;
+        PyObject *tj = PyTuple_GET_ITEM(s->toks, j);
+        if (!PyTuple_Check(tj))
+            goto fail;
+        for (Py_ssize_t k = 0; k < x && k < PyTuple_GET_SIZE(tj); k++)
+            if (PyList_Append(out, PyTuple_GET_ITEM(tj, k)) < 0)
+                goto fail;
+    }
+    goto done;
+fail:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: the tokens of each class are a tuple");
+    Py_CLEAR(out);
+done:
+    Py_DECREF(front);
+    return out;
+}
+
+static PyMethodDef seat_methods[] = {
+    {"best", (PyCFunction)(void (*)(void))seat_best, METH_FASTCALL | METH_KEYWORDS,
+     "payways.SeatPayments.best compiled: the tokens of the engine's payment of one price, or None."},
+    {"fronts", (PyCFunction)(void (*)(void))seat_fronts, METH_FASTCALL | METH_KEYWORDS,
+     "payways.SeatPayments.fronts compiled: {price: front} of `generic` and each price of `also`."},
+    {"front", (PyCFunction)(void (*)(void))seat_front, METH_FASTCALL | METH_KEYWORDS,
+     "payways.SeatPayments.front compiled: (front, tokens) of one price."},
+    {NULL, NULL, 0, NULL},
+};
+
+#include <structmember.h>
+
+static PyMemberDef seat_members[] = {
+    {"keys", T_OBJECT, offsetof(Seat, keys), READONLY, "the hand's classes"},
+    {"counts", T_OBJECT, offsetof(Seat, counts), READONLY, "how many tokens of each class"},
+    {"toks", T_OBJECT, offsetof(Seat, toks), READONLY, "the tokens of each class"},
+    {"hand", T_OBJECT, offsetof(Seat, hand), READONLY, "the hand's signature"},
+    {"contracts", T_OBJECT, offsetof(Seat, contracts), READONLY, "(colour, empty squares) of each contract"},
+    {"left", T_OBJECT, offsetof(Seat, left), READONLY, "the cubes in supply"},
+    {"known", T_OBJECT, offsetof(Seat, known), READONLY, "the memo's entry, once asked (else None)"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SeatType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rolling.games.freight._walk.Seat",
+    .tp_basicsize = sizeof(Seat),
+    .tp_dealloc = (destructor)seat_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Seat(state, seat): payways.SeatPayments compiled (the seat's hand and contracts read once).",
+    .tp_methods = seat_methods,
+    .tp_members = seat_members,
+    .tp_new = seat_new,
+    .tp_vectorcall = seat_vectorcall,
+};
+
+/* seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, class_info, seat_fronts,
+   fronts, max_listed, direct, memo) */
+static PyObject *seat_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 12) {
+        PyErr_Format(PyExc_TypeError, "seat_setup() takes 12 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    if (!PyDict_CheckExact(args[0]) || !PyDict_CheckExact(args[1]) || !PyTuple_CheckExact(args[2])
+        || !PyTuple_CheckExact(args[3]) || !PyDict_CheckExact(args[4]) || !PyCallable_Check(args[5])
+        || !PyCallable_Check(args[6]) || !PyCallable_Check(args[7]) || !PyCallable_Check(args[8])
+        || !PyLong_Check(args[9])) {
+        PyErr_SetString(PyExc_TypeError, "seat_setup(): arguments not as payways passes them");
+        return NULL;
+    }
+    int direct = PyObject_IsTrue(args[10]);
+    if (direct < 0)
+        return NULL;
+    PyObject **slot[11] = {&cfg.plain, &cfg.storing, &cfg.die_tokens, &cfg.marker_classes, &cfg.info_tables,
+                           &cfg.py_hand, &cfg.class_info, &cfg.py_seat_fronts, &cfg.py_fronts, &cfg.max_listed,
+                           NULL};
+    if (args[4] != cfg.info_tables) /* a new table of tables: the tables remembered forgotten */
+        for (; cfg.ntables > 0; cfg.ntables--) {
+            Py_CLEAR(cfg.tables[cfg.ntables - 1].colour);
+            Py_CLEAR(cfg.tables[cfg.ntables - 1].table);
+        }
+    slot[10] = &cfg.memo;
+    for (int k = 0; k < 11; k++) {
+        PyObject *a = args[k < 10 ? k : 11];
+        Py_INCREF(a);
+        Py_XSETREF(*slot[k], a);
+    }
+    cfg.direct = direct;
+    cfg.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int seat_init_module(PyObject *m)
+{
+    static const char *names[] = {"players", "map", "links", "cubes", "comp", "box", "cubes_per_player", "dice",
+                                  "spent", "die_kinds", "improvements", "markers", "contracts", "colour", "length",
+                                  "route", "buy", "contract", "Efficient Storage", "young", "old", "size", "put"};
+    PyObject **slots[] = {&s_players, &s_map, &s_links, &s_cubes, &s_comp, &s_box, &s_cubes_per_player,
+                          &s_dice, &s_spent, &s_die_kinds, &s_improvements, &s_markers, &s_contracts,
+                          &s_colour, &s_length, &s_route, &s_buy, &s_contract, &s_storage, &s_young, &s_old, &s_size,
+                          &s_put};
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if (!*slots[k] && !(*slots[k] = PyUnicode_InternFromString(names[k])))
+            return -1;
+    if (!empty_tuple && !(empty_tuple = PyTuple_New(0)))
+        return -1;
+    if (PyType_Ready(&SeatType) < 0)
+        return -1;
+    Py_INCREF(&SeatType);
+    if (PyModule_AddObject(m, "Seat", (PyObject *)&SeatType) < 0) {
+        Py_DECREF(&SeatType);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *walks_by_width(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -1534,6 +2337,11 @@ static PyMethodDef methods[] = {
      "hand(dice, spent, kinds, both, plain, storing, markers, die_tokens, marker_classes) -> tuple | None\n\n"
      "payways._hand_py compiled: (classes, counts, tokens of each, signature). None where the hand is\n"
      "not as payways keeps it (group it in Python)."},
+    {"seat_setup", (PyCFunction)(void (*)(void))seat_setup, METH_FASTCALL,
+     "seat_setup(plain, storing, die_tokens, marker_classes, info_tables, hand, class_info, seat_fronts, fronts,\n"
+     "max_listed, direct, memo) -> None\n\n"
+     "What Seat reads (payways' tables) and the Python functions it falls back on; `direct` false: every\n"
+     "walk through `fronts` (payways.recorded_walks)."},
     {"walks_by_width", walks_by_width, METH_NOARGS,
      "walks_by_width() -> (one, two, three, four)\n\n"
      "How many walks since import held their partial states in one, two, three and four 64-bit\n"
@@ -1551,5 +2359,8 @@ PyMODINIT_FUNC PyInit__walk(void)
     for (int k = 0; k < 64; k++)
         if (!digits[k] && !(digits[k] = PyLong_FromLong(k)))
             return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && seat_init_module(m) < 0)
+        Py_CLEAR(m);
+    return m;
 }

@@ -52,10 +52,12 @@ from .components import COLOURS, OCEAN, face
 from .payment import auto_purchase, kind_units
 
 try:  # the fronts (and a hand's classes) compiled (setup.py): the same answers, several times sooner
+    from ._walk import Seat as _CompiledSeat
     from ._walk import fronts as _compiled_fronts
     from ._walk import hand as _compiled_hand
+    from ._walk import seat_setup as _seat_setup
 except ImportError:  # installed where no C compiler was found
-    _compiled_fronts = _compiled_hand = None
+    _compiled_fronts = _compiled_hand = _CompiledSeat = _seat_setup = None
 
 #: a token class: ``("d", face name, stores both)`` or ``("m", colour index)``
 Cls = tuple
@@ -218,7 +220,11 @@ def payment_front(state, seat: int, colour: str | None, generic: int, purpose: s
 
 class SeatPayments:
     """:func:`payment_front` for the prices of one seat at one moment (a listing): the seat's hand
-    (:func:`classes`) and contracts read once. Valid while the state does not change."""
+    (:func:`classes`) and contracts read once. Valid while the state does not change.
+
+    Where the C extension was built (and ``ROLLING_PURE_PYTHON`` is not set) the name is bound to
+    its compiled twin ``_walk.Seat`` (the same attributes and answers, the same memo; issue 34):
+    this class stays the reference, :data:`SeatPaymentsPy`."""
 
     __slots__ = ("keys", "counts", "toks", "hand", "contracts", "left", "known")
 
@@ -271,6 +277,17 @@ class SeatPayments:
                 known.update(_fronts(self.keys, self.counts, colour, kind, second, contracts, left,
                                      tuple(sorted({generic, *also} - known.keys()))))
         return known
+
+    def best(self, colour: str | None, generic: int, purpose: str, second: bool = False,
+             take=None) -> list[tuple] | None:
+        """:func:`best_payment` (a ``"kept"`` game): the tokens of the first payment of the price's
+        front, ``None`` if there is none (the first of :func:`payments`, alone)."""
+        front = self.fronts(colour, generic, purpose, second, take)[generic]
+        return tokens_of(front[0], self.toks) if front else None
+
+
+#: the Python :class:`SeatPayments` (the reference of the compiled ``_walk.Seat``)
+SeatPaymentsPy = SeatPayments
 
 
 def _holds(known: dict, prices: tuple) -> bool:
@@ -409,10 +426,12 @@ def recorded_walks() -> Iterator[list[tuple]]:
         return walk(*args)
 
     _fronts = recording
+    _setup_seat(recording, False)  # the compiled SeatPayments walks through it too
     try:
         yield walks
     finally:
         _fronts = walk
+        _setup_seat(walk, True)
 
 
 def clear_caches() -> None:
@@ -787,6 +806,19 @@ def class_pays_colour(c: Cls, colour: str) -> bool:
     return colour in f.colours
 
 
+def _setup_seat(fronts, direct: bool) -> None:
+    """Tell the compiled ``_walk.Seat`` what it reads and the Python functions it falls back on
+    (``fronts``: every walk through it unless ``direct``, where it calls the compiled walk itself)."""
+    if _seat_setup is not None:
+        _seat_setup(_DIE_CLASSES[0], _DIE_CLASSES[1], _DIE_TOKENS, _MARKER_CLASSES, _INFO_TABLES, _hand,
+                    _class_info, _seat_fronts, fronts, MAX_LISTED, direct, _FRONTS)
+
+
+_setup_seat(_fronts, True)
+if _CompiledSeat is not None and not _PURE:
+    SeatPayments = _CompiledSeat  # noqa: F811 (the compiled twin of the class above)
+
+
 def best_payment(state, seat: int, colour: str | None, generic: int, purpose: str, second: bool = False,
                  take=None) -> list[tuple] | None:
     """The engine's payment (``pay=""``): the first of :func:`payments`, ``None`` if unaffordable.
@@ -794,6 +826,4 @@ def best_payment(state, seat: int, colour: str | None, generic: int, purpose: st
     chooser it was played with, :func:`.payment.auto_purchase`."""
     if state.config.payment == "legacy":
         return auto_purchase(state, seat, colour, generic, purpose, second)
-    seat_pays = SeatPayments(state, seat)  # payment_front, without its two calls on (issue 34)
-    front = seat_pays.fronts(colour, generic, purpose, second, take)[generic]
-    return tokens_of(front[0], seat_pays.toks) if front else None  # the first of payments(), alone
+    return SeatPayments(state, seat).best(colour, generic, purpose, second, take)
