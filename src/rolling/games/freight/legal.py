@@ -26,10 +26,15 @@ from .construction import cubes_left
 from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
 from .payment import (
+    _BUILD_RANKS,
+    _PAY_MASK,
     BUILD_COLUMNS,
+    _c_build_moves,
+    _c_takeable,
     build_dice,
     colour_payers,
     generic_budget,
+    learn_pay_masks,
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
@@ -180,7 +185,22 @@ def takeable(state, seat: int, budget: int) -> list[tuple]:
     """``(slot, link, cost)`` of each contract on the track that ``seat`` may take with ``budget``
     dice pips, in track order: the seat may start a contract, has a die of the link's colour, and
     keeps a pip over the contract's cost (A). The one rule for :func:`take_moves` and
-    :func:`random_move`."""
+    :func:`random_move`. Read by the C part ``_listing`` where it is built (a face first met
+    put in :data:`.payment._PAY_MASK` first), by :func:`_takeable_py`, the reference, where not
+    or where it answers None."""
+    if _c_takeable is not None:
+        got = _c_takeable(state, seat, budget, BUILD_COLUMNS, _PAY_MASK)
+        if got is not None:
+            return got
+        learn_pay_masks(state.players[seat])
+        got = _c_takeable(state, seat, budget, BUILD_COLUMNS, _PAY_MASK)
+        if got is not None:
+            return got
+    return _takeable_py(state, seat, budget)
+
+
+def _takeable_py(state, seat: int, budget: int) -> list[tuple]:
+    """:func:`takeable` in Python."""
     if budget < 1 or can_start(state, seat) is not None:
         return []  # no die or marker left (the cheaper test first), or no contract may start
     out = []
@@ -237,7 +257,19 @@ def build_moves(state, seat: int) -> list:
     Builder's cube while one is left this turn. The dice are read once for all the contracts
     (:func:`.payment.build_dice`), and each contract's options and engine's build are read from
     them in one pass (tests/freight/test_freight_listing_parts.py checks them against
-    ``build_options`` and ``auto_build``)."""
+    ``build_options`` and ``auto_build``). Read by the C part ``_listing`` where it is built,
+    from the kept moves of ``_made`` and :data:`.payment._BUILD_RANKS`; by
+    :func:`_build_moves_py`, the reference (which fills them), where not or where it answers
+    None (a face or a move not kept yet)."""
+    if _c_build_moves is not None:
+        got = _c_build_moves(state, seat, _made, BUILD_COLUMNS, _BUILD_RANKS)
+        if got is not None:
+            return got
+    return _build_moves_py(state, seat)
+
+
+def _build_moves_py(state, seat: int) -> list:
+    """:func:`build_moves` in Python: it makes and keeps in ``_made`` the moves first listed."""
     p = state.players[seat]
     if not p.contracts:
         return []

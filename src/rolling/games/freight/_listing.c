@@ -1,0 +1,550 @@
+/* The seat's construction moves and prices of Rolling Freight in C (issue 34; rules A, B, D, E).
+
+   The listing of a turn reads the seat's dice, faces and spent flags, markers, contracts and
+   improvements for five small rules; each is written here once more on C integers, reading the
+   Python objects directly, with the Python functions kept as the reference:
+
+   budget(player, units) -> payment.generic_budget: each marker one, each unspent die its entry
+       of ``units`` (a payment.face_units table).
+   build_moves(state, seat, made, columns, ranks) -> legal.build_moves: the kept moves of
+       ``made`` (legal._made), read by (seat, link id, colour) and index as the Python reads them;
+       ``columns``: payment.BUILD_COLUMNS; ``ranks``: payment._BUILD_RANKS.
+   takeable(state, seat, budget, columns, masks) -> legal.takeable: ``masks``: payment._PAY_MASK
+       (face name -> bits by BUILD_COLUMNS of payment.face_pays); a marker of COLOURS[k] is bit k.
+   affordable(state, seat, budget) -> improvements.affordable.
+   station_cost(state, seat) -> stations.station_cost, with -1 for the full mat (None there).
+
+   Each answers None where anything is not as expected (a type, a size, an index, a number that
+   does not fit, a face or a kept move not in the tables yet): the caller then runs the Python
+   reference, which fills the tables and raises where it raises. Nothing here calls Python code
+   (strings, ints and exact types only), so the lists read stay as they are while read.
+   tests/freight/test_freight_listing_compiled.py compares each with its reference. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define MAX_DICE 64
+#define MAX_COLUMNS 8
+#define MAX_HOLD 24
+
+static PyObject *s_players, *s_markers, *s_dice, *s_spent, *s_contracts, *s_improvements, *s_cubes,
+    *s_comp, *s_box, *s_map, *s_links, *s_steady_used, *s_length, *s_id, *s_colour, *s_cost,
+    *s_cubes_per_player, *s_max_contracts, *s_sticks_per_player, *s_links_owned, *s_contract_track,
+    *s_improvement_track, *s_station_costs, *s_stations, *s_steady_builder, *s_expert;
+
+/* new references taken while reading, let go at the end */
+typedef struct {
+    PyObject *refs[MAX_HOLD];
+    int n;
+} Hold;
+
+static void release(Hold *h) {
+    for (int i = 0; i < h->n; i++)
+        Py_DECREF(h->refs[i]);
+    h->n = 0;
+}
+
+/* o.name, held by h; NULL (no exception) where it fails */
+static PyObject *get(Hold *h, PyObject *o, PyObject *name) {
+    if (h->n >= MAX_HOLD)
+        return NULL;
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    h->refs[h->n++] = v;
+    return v;
+}
+
+/* d[key] of a dict (borrowed); NULL (no exception) where it is no dict or has no such key */
+static PyObject *item(PyObject *d, PyObject *key) {
+    if (!PyDict_CheckExact(d))
+        return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v == NULL)
+        PyErr_Clear();
+    return v;
+}
+
+/* the items and size of a list or tuple; 0 where it is neither */
+static int seq(PyObject *o, PyObject ***items, Py_ssize_t *n) {
+    if (o == NULL)
+        return 0;
+    if (PyList_CheckExact(o)) {
+        *items = ((PyListObject *)o)->ob_item;
+        *n = PyList_GET_SIZE(o);
+        return 1;
+    }
+    if (PyTuple_CheckExact(o)) {
+        *items = ((PyTupleObject *)o)->ob_item;
+        *n = PyTuple_GET_SIZE(o);
+        return 1;
+    }
+    return 0;
+}
+
+/* an int as a long long; 0 where it is none or does not fit (no exception) */
+static int num(PyObject *o, long long *v) {
+    if (o == NULL || !PyLong_Check(o))
+        return 0;
+    int over = 0;
+    *v = PyLong_AsLongLongAndOverflow(o, &over);
+    if (over || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* a truth of a flag that is a bool or an int (as Python's ``if``); 0 where it is neither */
+static int flag(PyObject *o, int *v) {
+    if (o == Py_True) {
+        *v = 1;
+        return 1;
+    }
+    if (o == Py_False) {
+        *v = 0;
+        return 1;
+    }
+    long long x;
+    if (!num(o, &x))
+        return 0;
+    *v = x != 0;
+    return 1;
+}
+
+static int same_str(PyObject *a, PyObject *b) {
+    return a == b || PyUnicode_Compare(a, b) == 0;
+}
+
+/* list.count(name) of a list of strings; -1 where an item is no exact str */
+static long long count_of(PyObject *list, PyObject *name) {
+    PyObject **items;
+    Py_ssize_t n;
+    if (!PyList_CheckExact(list) || !seq(list, &items, &n))
+        return -1;
+    long long c = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyUnicode_CheckExact(items[i]))
+            return -1;
+        if (same_str(items[i], name))
+            c++;
+    }
+    return c;
+}
+
+/* state.players[seat] (held by h), or NULL */
+static PyObject *player_of(Hold *h, PyObject *state, PyObject *seat) {
+    long long s;
+    PyObject **items;
+    Py_ssize_t n;
+    if (!num(seat, &s) || !seq(get(h, state, s_players), &items, &n) || s < 0 || s >= n)
+        return NULL;
+    return items[s];  /* the players list is held */
+}
+
+/* the box's cubes less those on the seat's contracts (construction.cubes_left); 0 where it fails */
+static int cubes_left(Hold *h, PyObject *state, PyObject *box, PyObject **contracts, Py_ssize_t nc,
+                      PyObject **cubes, Py_ssize_t ncubes, long long *left) {
+    long long total;
+    if (!num(item(box, s_cubes_per_player), &total))
+        return 0;
+    (void)h;
+    (void)state;
+    for (Py_ssize_t j = 0; j < nc; j++) {
+        long long i, c;
+        if (!num(contracts[j], &i) || i < 0 || i >= ncubes || !num(cubes[i], &c))
+            return 0;
+        total -= c;
+    }
+    *left = total;
+    return 1;
+}
+
+static PyObject *fallback(Hold *h, PyObject *out) {
+    Py_XDECREF(out);
+    release(h);
+    Py_RETURN_NONE;
+}
+
+/* budget(player, units) */
+static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Hold h = {.n = 0};
+    if (nargs != 2)
+        return fallback(&h, NULL);
+    PyObject *p = args[0], *units = args[1];
+    PyObject **markers, **dice, **spent;
+    Py_ssize_t nm, nd, ns;
+    if (!seq(get(&h, p, s_markers), &markers, &nm) || !seq(get(&h, p, s_dice), &dice, &nd)
+        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || !PyDict_CheckExact(units))
+        return fallback(&h, NULL);
+    long long n = 0, v;
+    for (Py_ssize_t k = 0; k < nm; k++) {
+        if (!num(markers[k], &v))
+            return fallback(&h, NULL);
+        n += v;
+    }
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        int used;
+        if (!flag(spent[i], &used))
+            return fallback(&h, NULL);
+        if (used)
+            continue;
+        if (!PyUnicode_CheckExact(dice[i]) || !num(item(units, dice[i]), &v))
+            return fallback(&h, NULL);
+        n += v;
+    }
+    release(&h);
+    return PyLong_FromLongLong(n);
+}
+
+/* build_moves(state, seat, made, columns, ranks) */
+static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Hold h = {.n = 0};
+    if (nargs != 5)
+        return fallback(&h, NULL);
+    PyObject *state = args[0], *seat = args[1], *made_of = args[2], *columns = args[3], *ranks_of = args[4];
+    PyObject *p = player_of(&h, state, seat);
+    PyObject **contracts, **cubes, **links, **dice, **spent, **markers;
+    Py_ssize_t nc, ncubes, nl, nd, ns, nm;
+    if (p == NULL || !seq(get(&h, p, s_contracts), &contracts, &nc))
+        return fallback(&h, NULL);
+    if (nc == 0) {
+        release(&h);
+        return PyList_New(0);
+    }
+    PyObject *comp = get(&h, state, s_comp);
+    PyObject *box = comp ? get(&h, comp, s_box) : NULL;
+    long long left;
+    if (box == NULL || !seq(get(&h, state, s_cubes), &cubes, &ncubes)
+        || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
+        return fallback(&h, NULL);
+    if (left <= 0) {
+        release(&h);
+        return PyList_New(0);
+    }
+    PyObject *map = get(&h, state, s_map);
+    if (map == NULL || !seq(get(&h, map, s_links), &links, &nl) || !seq(get(&h, p, s_dice), &dice, &nd)
+        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || nd > MAX_DICE
+        || !seq(get(&h, p, s_markers), &markers, &nm) || !PyDict_CheckExact(made_of)
+        || !PyDict_CheckExact(columns) || !PyDict_CheckExact(ranks_of) || !PyLong_CheckExact(seat))
+        return fallback(&h, NULL);
+    long long used_steady, builders;
+    PyObject *imps = get(&h, p, s_improvements);
+    if (!num(get(&h, state, s_steady_used), &used_steady) || imps == NULL
+        || (builders = count_of(imps, s_steady_builder)) < 0)
+        return fallback(&h, NULL);
+    int steady = used_steady < builders;
+
+    /* the unspent dice: index, first of its face, its ranks (build_dice) */
+    int die[MAX_DICE], first[MAX_DICE], nu = 0;
+    PyObject *names[MAX_DICE], *ranks[MAX_DICE];
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        int used;
+        if (!flag(spent[i], &used))
+            return fallback(&h, NULL);
+        if (used)
+            continue;
+        PyObject *name = dice[i];
+        if (!PyUnicode_CheckExact(name))
+            return fallback(&h, NULL);
+        PyObject *r = item(ranks_of, name);
+        if (r == NULL || !PyTuple_CheckExact(r))
+            return fallback(&h, NULL);
+        int f = 1;
+        for (int j = 0; j < nu; j++)
+            if (same_str(names[j], name)) {
+                f = 0;
+                break;
+            }
+        die[nu] = (int)i;
+        first[nu] = f;
+        names[nu] = name;
+        ranks[nu] = r;
+        nu++;
+    }
+
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return fallback(&h, NULL);
+    for (Py_ssize_t j = 0; j < nc; j++) {
+        long long i, length, on, column;
+        num(contracts[j], &i); /* checked by cubes_left */
+        if (i >= nl)
+            return fallback(&h, out);
+        PyObject *link = links[i];
+        PyObject *lid = get(&h, link, s_id), *colour = get(&h, link, s_colour);
+        if (!num(get(&h, link, s_length), &length) || lid == NULL || !PyLong_CheckExact(lid)
+            || colour == NULL || !PyUnicode_CheckExact(colour) || !num(cubes[i], &on)
+            || !num(item(columns, colour), &column) || column < 0 || column >= MAX_COLUMNS)
+            return fallback(&h, out);
+        long long cap = length - on < left ? length - on : left;
+        PyObject *key = PyTuple_Pack(3, seat, lid, colour);
+        if (key == NULL)
+            return fallback(&h, out);
+        PyObject *made = item(made_of, key);
+        Py_DECREF(key);
+        PyObject **kept;
+        Py_ssize_t nk;
+        if (made == NULL || !PyList_CheckExact(made) || !seq(made, &kept, &nk) || nk < 3)
+            return fallback(&h, out);
+        int able = 0;
+        long long best = 3;
+        for (int u = 0; u < nu; u++) {
+            long long r;
+            if (column >= PyTuple_GET_SIZE(ranks[u]) || !num(PyTuple_GET_ITEM(ranks[u], column), &r))
+                return fallback(&h, out);
+            if (r < 0)
+                continue;
+            able++;
+            if (r < best)
+                best = r;
+            if (!first[u])
+                continue;
+            Py_ssize_t k = 3 + 3 * (Py_ssize_t)die[u];
+            Py_ssize_t lo = k, hi = k + 1;
+            if (r == 2) {
+                lo = k + 1;
+                hi = cap >= 2 ? k + 3 : k + 2;
+            }
+            for (Py_ssize_t m = lo; m < hi; m++) {
+                if (m >= nk || kept[m] == Py_None || PyList_Append(out, kept[m]) < 0)
+                    return fallback(&h, out);
+            }
+        }
+        if (column < nm) {
+            int any;
+            if (!flag(markers[column], &any))
+                return fallback(&h, out);
+            if (any && PyList_Append(out, kept[2]) < 0)
+                return fallback(&h, out);
+        }
+        if (able > 1 && cap > (best == 2 ? 2 : 1) && PyList_Append(out, kept[0]) < 0)
+            return fallback(&h, out);
+        if (steady && PyList_Append(out, kept[1]) < 0)
+            return fallback(&h, out);
+        /* the link's attributes are let go: the hold is small */
+        for (int z = 0; z < 3; z++) {
+            h.n--;
+            Py_DECREF(h.refs[h.n]);
+        }
+    }
+    release(&h);
+    return out;
+}
+
+/* takeable(state, seat, budget, columns, masks) */
+static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Hold h = {.n = 0};
+    long long budget;
+    if (nargs != 5 || !num(args[2], &budget))
+        return fallback(&h, NULL);
+    if (budget < 1)
+        return PyList_New(0);
+    PyObject *state = args[0], *seat = args[1], *columns = args[3], *masks = args[4];
+    PyObject *p = player_of(&h, state, seat);
+    PyObject **contracts, **cubes, **links, **dice, **spent, **markers, **track;
+    Py_ssize_t nc, ncubes, nl, nd, ns, nm, nt;
+    PyObject *comp = get(&h, state, s_comp);
+    PyObject *box = comp ? get(&h, comp, s_box) : NULL;
+    long long most, owned, sticks, left;
+    if (p == NULL || box == NULL || !seq(get(&h, p, s_contracts), &contracts, &nc)
+        || !num(item(box, s_max_contracts), &most))
+        return fallback(&h, NULL);
+    if (nc >= most) {
+        release(&h);
+        return PyList_New(0);
+    }
+    if (!num(get(&h, p, s_links_owned), &owned) || !num(item(box, s_sticks_per_player), &sticks))
+        return fallback(&h, NULL);
+    if (owned + nc >= sticks) {
+        release(&h);
+        return PyList_New(0);
+    }
+    if (!seq(get(&h, state, s_cubes), &cubes, &ncubes)
+        || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
+        return fallback(&h, NULL);
+    if (left <= 0) {
+        release(&h);
+        return PyList_New(0);
+    }
+    PyObject *map = get(&h, state, s_map);
+    PyObject *imps = get(&h, p, s_improvements);
+    long long cut;
+    if (map == NULL || !seq(get(&h, map, s_links), &links, &nl) || !seq(get(&h, p, s_dice), &dice, &nd)
+        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || !seq(get(&h, p, s_markers), &markers, &nm)
+        || nm < 4 || !seq(get(&h, state, s_contract_track), &track, &nt) || imps == NULL
+        || (cut = count_of(imps, s_expert)) < 0 || !PyDict_CheckExact(columns) || !PyDict_CheckExact(masks))
+        return fallback(&h, NULL);
+    /* colour_payers as bits by BUILD_COLUMNS */
+    long long mask = 0, v;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        int used;
+        if (!flag(spent[i], &used))
+            return fallback(&h, NULL);
+        if (used)
+            continue;
+        if (!PyUnicode_CheckExact(dice[i]) || !num(item(masks, dice[i]), &v))
+            return fallback(&h, NULL);
+        mask |= v;
+    }
+    for (int k = 0; k < 4; k++) {
+        int any;
+        if (!flag(markers[k], &any))
+            return fallback(&h, NULL);
+        if (any)
+            mask |= 1LL << k;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return fallback(&h, NULL);
+    for (Py_ssize_t slot = 0; slot < nt; slot++) {
+        PyObject *card = track[slot];
+        if (card == Py_None)
+            continue;
+        long long c, column, printed;
+        if (!num(card, &c) || c < 0 || c >= nl)
+            return fallback(&h, out);
+        PyObject *link = links[c];
+        PyObject *colour = get(&h, link, s_colour);
+        if (colour == NULL || !PyUnicode_CheckExact(colour) || !num(item(columns, colour), &column)
+            || column < 0 || column >= MAX_COLUMNS)
+            return fallback(&h, out);
+        h.n--;
+        Py_DECREF(colour); /* the link holds it */
+        if (!((mask >> column) & 1))
+            continue;
+        if (!num(get(&h, link, s_cost), &printed))
+            return fallback(&h, out);
+        h.n--;
+        Py_DECREF(h.refs[h.n]);
+        long long cost = printed - cut > 0 ? printed - cut : 0;
+        if (cost <= budget - 1) {
+            PyObject *t = Py_BuildValue("(nOL)", slot, link, cost);
+            if (t == NULL || PyList_Append(out, t) < 0) {
+                Py_XDECREF(t);
+                return fallback(&h, out);
+            }
+            Py_DECREF(t);
+        }
+    }
+    release(&h);
+    return out;
+}
+
+/* affordable(state, seat, budget) */
+static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Hold h = {.n = 0};
+    long long budget;
+    if (nargs != 3 || !num(args[2], &budget))
+        return fallback(&h, NULL);
+    PyObject *state = args[0];
+    PyObject *p = player_of(&h, state, args[1]);
+    PyObject *comp = get(&h, state, s_comp);
+    PyObject *cards = comp ? get(&h, comp, s_improvements) : NULL;
+    PyObject *imps = p ? get(&h, p, s_improvements) : NULL;
+    PyObject **track;
+    Py_ssize_t nt;
+    long long off;
+    if (cards == NULL || !PyDict_CheckExact(cards) || imps == NULL || (off = count_of(imps, s_expert)) < 0
+        || !seq(get(&h, state, s_improvement_track), &track, &nt))
+        return fallback(&h, NULL);
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return fallback(&h, NULL);
+    for (Py_ssize_t slot = 0; slot < nt; slot++) {
+        PyObject *name = track[slot];
+        if (name == Py_None)
+            continue;
+        long long printed;
+        if (!PyUnicode_CheckExact(name))
+            return fallback(&h, out);
+        PyObject *card = item(cards, name);
+        if (card == NULL || !num(get(&h, card, s_cost), &printed))
+            return fallback(&h, out);
+        h.n--;
+        Py_DECREF(h.refs[h.n]);
+        long long cost = printed - off > 0 ? printed - off : 0;
+        if (cost <= budget) {
+            PyObject *t = Py_BuildValue("(nL)", slot, cost);
+            if (t == NULL || PyList_Append(out, t) < 0) {
+                Py_XDECREF(t);
+                return fallback(&h, out);
+            }
+            Py_DECREF(t);
+        }
+    }
+    release(&h);
+    return out;
+}
+
+/* station_cost(state, seat): the cost, -1 for a full mat */
+static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Hold h = {.n = 0};
+    if (nargs != 2)
+        return fallback(&h, NULL);
+    PyObject *state = args[0];
+    PyObject *p = player_of(&h, state, args[1]);
+    PyObject *comp = get(&h, state, s_comp);
+    PyObject **costs;
+    Py_ssize_t n;
+    long long built, off, cost;
+    if (p == NULL || comp == NULL || !seq(get(&h, comp, s_station_costs), &costs, &n)
+        || !num(get(&h, p, s_stations), &built) || built < 0)
+        return fallback(&h, NULL);
+    if (built >= n) {
+        release(&h);
+        return PyLong_FromLong(-1);
+    }
+    PyObject *imps = get(&h, p, s_improvements);
+    if (imps == NULL || (off = count_of(imps, s_expert)) < 0 || !num(costs[built], &cost))
+        return fallback(&h, NULL);
+    release(&h);
+    return PyLong_FromLongLong(cost - off > 0 ? cost - off : 0);
+}
+
+static PyMethodDef methods[] = {
+    {"budget", (PyCFunction)(void (*)(void))budget, METH_FASTCALL, "payment.generic_budget, or None"},
+    {"build_moves", (PyCFunction)(void (*)(void))build_moves, METH_FASTCALL, "legal.build_moves, or None"},
+    {"takeable", (PyCFunction)(void (*)(void))takeable, METH_FASTCALL, "legal.takeable, or None"},
+    {"affordable", (PyCFunction)(void (*)(void))affordable, METH_FASTCALL, "improvements.affordable, or None"},
+    {"station_cost", (PyCFunction)(void (*)(void))station_cost, METH_FASTCALL,
+     "stations.station_cost (-1: the mat is full), or None"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_listing",
+                                    "The seat's construction moves and prices in C (issue 34).", -1, methods};
+
+PyMODINIT_FUNC PyInit__listing(void) {
+#define INTERN(var, text)                                                                                     \
+    if ((var = PyUnicode_InternFromString(text)) == NULL)                                                     \
+        return NULL;
+    INTERN(s_players, "players")
+    INTERN(s_markers, "markers")
+    INTERN(s_dice, "dice")
+    INTERN(s_spent, "spent")
+    INTERN(s_contracts, "contracts")
+    INTERN(s_improvements, "improvements")
+    INTERN(s_cubes, "cubes")
+    INTERN(s_comp, "comp")
+    INTERN(s_box, "box")
+    INTERN(s_map, "map")
+    INTERN(s_links, "links")
+    INTERN(s_steady_used, "steady_used")
+    INTERN(s_length, "length")
+    INTERN(s_id, "id")
+    INTERN(s_colour, "colour")
+    INTERN(s_cost, "cost")
+    INTERN(s_cubes_per_player, "cubes_per_player")
+    INTERN(s_max_contracts, "max_contracts")
+    INTERN(s_sticks_per_player, "sticks_per_player")
+    INTERN(s_links_owned, "links_owned")
+    INTERN(s_contract_track, "contract_track")
+    INTERN(s_improvement_track, "improvement_track")
+    INTERN(s_station_costs, "station_costs")
+    INTERN(s_stations, "stations")
+    INTERN(s_steady_builder, "Steady Builder")
+    INTERN(s_expert, "Acquisition Expert")
+    return PyModule_Create(&module);
+}
