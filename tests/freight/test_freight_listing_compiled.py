@@ -30,7 +30,8 @@ def c_answers(state, seat: int, budget: int) -> tuple:
     """The C part's five answers for ``seat`` (None: not in the tables), called as the rules call it."""
     p = state.players[seat]
     return (payment._c_budget(p, payment.face_units("contract", False)),
-            payment._c_build_moves(state, seat, legal._made, payment.BUILD_COLUMNS, payment._BUILD_RANKS),
+            payment._c_build_moves(state, seat, legal._made, payment.BUILD_COLUMNS, payment._BUILD_RANKS,
+                                   legal._made_for, legal._die_build),
             payment._c_takeable(state, seat, budget, payment.BUILD_COLUMNS, payment._PAY_MASK),
             payment._c_affordable(state, seat, budget),
             payment._c_station_cost(state, seat))
@@ -149,4 +150,34 @@ def test_compiled_listing_parts_answer_none_where_anything_is_unexpected():
     assert payment._c_affordable(st, seat, "3") is None
     p.dice, p.spent = ("blue",), None
     assert payment._c_budget(p, payment.face_units("contract", False)) is None
-    assert payment._c_build_moves(st, seat, {}, payment.BUILD_COLUMNS, payment._BUILD_RANKS) is None or not p.contracts
+    p.dice, p.spent, p.contracts = ["blue"], [False], [0]
+    assert payment._c_build_moves(st, seat, legal._made, payment.BUILD_COLUMNS, {}, legal._made_for,
+                                  legal._die_build) is None  # no ranks of the face yet
+    assert payment._c_build_moves(st, seat, legal._made, payment.BUILD_COLUMNS, payment._BUILD_RANKS, None,
+                                  legal._die_build) in (None, legal._build_moves_py(st, seat))
+
+
+@compiled
+def test_compiled_build_moves_make_and_keep_the_moves_first_listed():
+    """B, issue 34: a move not kept yet is made by the Python's own helpers (legal._made_for,
+    legal._die_build) and kept in ``legal._made`` under :func:`legal._made_key`, the very
+    object the reference then lists."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    p = st.players[seat]
+    p.dice, p.spent, p.markers, p.contracts = ["blue", "blue", "red", "wild"], [False] * 4, [1, 0, 0, 0], [0]
+    st.cubes[0] = 1
+    colour = st.map.links[0].colour
+    key = legal._made_key(seat, st.map.links[0].id, payment.BUILD_COLUMNS[colour])
+    legal._made.pop(key, None)
+    got = payment._c_build_moves(st, seat, legal._made, payment.BUILD_COLUMNS, payment._BUILD_RANKS,
+                                 legal._made_for, legal._die_build)
+    if got is None:  # the faces' ranks first met: the reference fills them
+        legal._made.pop(key, None)
+        legal._build_moves_py(st, seat)
+        legal._made.pop(key, None)
+        got = payment._c_build_moves(st, seat, legal._made, payment.BUILD_COLUMNS, payment._BUILD_RANKS,
+                                     legal._made_for, legal._die_build)
+    assert key in legal._made
+    want = legal._build_moves_py(st, seat)
+    assert got == want and all(a is b for a, b in zip(got, want, strict=True))

@@ -22,15 +22,75 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 #define MAX_DICE 64
 #define MAX_COLUMNS 8
 #define MAX_HOLD 24
+#define MAX_CONTRACTS 16
 
-static PyObject *s_players, *s_markers, *s_dice, *s_spent, *s_contracts, *s_improvements, *s_cubes,
-    *s_comp, *s_box, *s_map, *s_links, *s_steady_used, *s_length, *s_id, *s_colour, *s_cost,
-    *s_cubes_per_player, *s_max_contracts, *s_sticks_per_player, *s_links_owned, *s_contract_track,
-    *s_improvement_track, *s_station_costs, *s_stations, *s_steady_builder, *s_expert;
+enum {
+    A_PLAYERS, A_MARKERS, A_DICE, A_SPENT, A_CONTRACTS, A_IMPROVEMENTS, A_CUBES, A_COMP, A_BOX, A_MAP, A_LINKS,
+    A_STEADY_USED, A_LENGTH, A_ID, A_COLOUR, A_COST, A_LINKS_OWNED, A_CONTRACT_TRACK, A_IMPROVEMENT_TRACK,
+    A_STATION_COSTS, A_STATIONS, N_ATTRS
+};
+static const char *attr_text[N_ATTRS] = {
+    "players", "markers", "dice", "spent", "contracts", "improvements", "cubes", "comp", "box", "map", "links",
+    "steady_used", "length", "id", "colour", "cost", "links_owned", "contract_track", "improvement_track",
+    "station_costs", "stations"};
+static PyObject *attr_name[N_ATTRS];
+static PyObject *s_cubes_per_player, *s_max_contracts, *s_sticks_per_player, *s_steady_builder, *s_expert;
+
+/* Where a slotted class keeps an attribute: the slot's offset, valid while the type's version tag
+   is the one read with it (the type unchanged since; a version tag is never given twice), as the
+   interpreter's own attribute caches do; two types an attribute name. Anything else (an
+   instance dict, a property, a type of its own __getattribute__) is read by PyObject_GetAttr. */
+typedef struct {
+    PyTypeObject *type[2];
+    unsigned int version[2];
+    Py_ssize_t offset[2]; /* -1: read by PyObject_GetAttr */
+    int next;
+} AttrCache;
+static AttrCache attr_cache[N_ATTRS];
+
+static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name) {
+    if (type->tp_getattro != PyObject_GenericGetAttr)
+        return -1;
+    PyObject *descr = _PyType_Lookup(type, name);
+    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type))
+        return -1;
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    if (m->type != T_OBJECT_EX || (m->flags & READ_RESTRICTED))
+        return -1;
+    return m->offset;
+}
+
+/* o.<attribute a> as a new reference, or NULL with an exception */
+static PyObject *read_attr(PyObject *o, int a) {
+    AttrCache *c = &attr_cache[a];
+    PyTypeObject *type = Py_TYPE(o);
+    for (int e = 0; e < 2; e++) {
+        if (c->type[e] == type && c->version[e] == type->tp_version_tag
+            && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
+            if (c->offset[e] < 0)
+                return PyObject_GetAttr(o, attr_name[a]);
+            PyObject *v = *(PyObject **)((char *)o + c->offset[e]);
+            if (v == NULL)
+                return PyObject_GetAttr(o, attr_name[a]); /* unset: raises */
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    Py_ssize_t offset = slot_offset(type, attr_name[a]);
+    if (PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && type->tp_version_tag != 0) {
+        int e = c->next;
+        c->next = 1 - e;
+        c->type[e] = type;
+        c->version[e] = type->tp_version_tag;
+        c->offset[e] = offset;
+    }
+    return PyObject_GetAttr(o, attr_name[a]);
+}
 
 /* new references taken while reading, let go at the end */
 typedef struct {
@@ -44,11 +104,11 @@ static void release(Hold *h) {
     h->n = 0;
 }
 
-/* o.name, held by h; NULL (no exception) where it fails */
-static PyObject *get(Hold *h, PyObject *o, PyObject *name) {
+/* o.<attribute a>, held by h; NULL (no exception) where it fails */
+static PyObject *get(Hold *h, PyObject *o, int a) {
     if (h->n >= MAX_HOLD)
         return NULL;
-    PyObject *v = PyObject_GetAttr(o, name);
+    PyObject *v = read_attr(o, a);
     if (v == NULL) {
         PyErr_Clear();
         return NULL;
@@ -139,7 +199,7 @@ static PyObject *player_of(Hold *h, PyObject *state, PyObject *seat) {
     long long s;
     PyObject **items;
     Py_ssize_t n;
-    if (!num(seat, &s) || !seq(get(h, state, s_players), &items, &n) || s < 0 || s >= n)
+    if (!num(seat, &s) || !seq(get(h, state, A_PLAYERS), &items, &n) || s < 0 || s >= n)
         return NULL;
     return items[s];  /* the players list is held */
 }
@@ -162,6 +222,28 @@ static int cubes_left(Hold *h, PyObject *state, PyObject *box, PyObject **contra
     return 1;
 }
 
+/* out.append((slot, link, cost)), or (slot, cost) without a link; slot a new reference (or NULL:
+   failed); 0 where it fails */
+static int append_pair(PyObject *out, PyObject *slot, PyObject *link, long long cost) {
+    PyObject *c = PyLong_FromLongLong(cost);
+    PyObject *t = PyTuple_New(link ? 3 : 2);
+    if (slot == NULL || c == NULL || t == NULL) {
+        Py_XDECREF(slot);
+        Py_XDECREF(c);
+        Py_XDECREF(t);
+        return 0;
+    }
+    PyTuple_SET_ITEM(t, 0, slot);
+    if (link) {
+        Py_INCREF(link);
+        PyTuple_SET_ITEM(t, 1, link);
+    }
+    PyTuple_SET_ITEM(t, link ? 2 : 1, c);
+    int bad = PyList_Append(out, t);
+    Py_DECREF(t);
+    return bad == 0;
+}
+
 static PyObject *fallback(Hold *h, PyObject *out) {
     Py_XDECREF(out);
     release(h);
@@ -176,8 +258,8 @@ static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *p = args[0], *units = args[1];
     PyObject **markers, **dice, **spent;
     Py_ssize_t nm, nd, ns;
-    if (!seq(get(&h, p, s_markers), &markers, &nm) || !seq(get(&h, p, s_dice), &dice, &nd)
-        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || !PyDict_CheckExact(units))
+    if (!seq(get(&h, p, A_MARKERS), &markers, &nm) || !seq(get(&h, p, A_DICE), &dice, &nd)
+        || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd || !PyDict_CheckExact(units))
         return fallback(&h, NULL);
     long long n = 0, v;
     for (Py_ssize_t k = 0; k < nm; k++) {
@@ -199,47 +281,66 @@ static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromLongLong(n);
 }
 
-/* build_moves(state, seat, made, columns, ranks) */
+/* build_moves(state, seat, made, columns, ranks, made_for, die_build) */
 static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Hold h = {.n = 0};
-    if (nargs != 5)
+    if (nargs != 7)
         return fallback(&h, NULL);
     PyObject *state = args[0], *seat = args[1], *made_of = args[2], *columns = args[3], *ranks_of = args[4];
+    PyObject *made_for = args[5], *die_build = args[6];
     PyObject *p = player_of(&h, state, seat);
     PyObject **contracts, **cubes, **links, **dice, **spent, **markers;
     Py_ssize_t nc, ncubes, nl, nd, ns, nm;
-    if (p == NULL || !seq(get(&h, p, s_contracts), &contracts, &nc))
+    if (p == NULL || !seq(get(&h, p, A_CONTRACTS), &contracts, &nc))
         return fallback(&h, NULL);
     if (nc == 0) {
         release(&h);
         return PyList_New(0);
     }
-    PyObject *comp = get(&h, state, s_comp);
-    PyObject *box = comp ? get(&h, comp, s_box) : NULL;
+    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *box = comp ? get(&h, comp, A_BOX) : NULL;
     long long left;
-    if (box == NULL || !seq(get(&h, state, s_cubes), &cubes, &ncubes)
+    if (box == NULL || nc > MAX_CONTRACTS || !seq(get(&h, state, A_CUBES), &cubes, &ncubes)
         || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
         return fallback(&h, NULL);
     if (left <= 0) {
         release(&h);
         return PyList_New(0);
     }
-    PyObject *map = get(&h, state, s_map);
-    if (map == NULL || !seq(get(&h, map, s_links), &links, &nl) || !seq(get(&h, p, s_dice), &dice, &nd)
-        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || nd > MAX_DICE
-        || !seq(get(&h, p, s_markers), &markers, &nm) || !PyDict_CheckExact(made_of)
-        || !PyDict_CheckExact(columns) || !PyDict_CheckExact(ranks_of) || !PyLong_CheckExact(seat))
+    long long seat_no;
+    PyObject *map = get(&h, state, A_MAP);
+    PyObject *link_tuple = map ? get(&h, map, A_LINKS) : NULL;
+    if (link_tuple == NULL || !PyTuple_CheckExact(link_tuple) || !seq(link_tuple, &links, &nl)
+        || !seq(get(&h, p, A_DICE), &dice, &nd) || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd
+        || nd > MAX_DICE || !seq(get(&h, p, A_MARKERS), &markers, &nm) || !PyDict_CheckExact(made_of)
+        || !PyDict_CheckExact(columns) || !PyDict_CheckExact(ranks_of) || !PyLong_CheckExact(seat)
+        || !num(seat, &seat_no) || seat_no < 0 || seat_no >= 8)
         return fallback(&h, NULL);
     long long used_steady, builders;
-    PyObject *imps = get(&h, p, s_improvements);
-    if (!num(get(&h, state, s_steady_used), &used_steady) || imps == NULL
+    PyObject *imps = get(&h, p, A_IMPROVEMENTS);
+    if (!num(get(&h, state, A_STEADY_USED), &used_steady) || imps == NULL
         || (builders = count_of(imps, s_steady_builder)) < 0)
         return fallback(&h, NULL);
     int steady = used_steady < builders;
 
+    /* what the loop reads, copied first: the callbacks run Python code */
+    long long idx[MAX_CONTRACTS], on[MAX_CONTRACTS];
+    int marker[MAX_COLUMNS];
+    for (Py_ssize_t j = 0; j < nc; j++) {
+        num(contracts[j], &idx[j]); /* checked by cubes_left */
+        num(cubes[idx[j]], &on[j]);
+        if (idx[j] >= nl)
+            return fallback(&h, NULL);
+    }
+    for (Py_ssize_t k = 0; k < nm && k < MAX_COLUMNS; k++)
+        if (!flag(markers[k], &marker[k]))
+            return fallback(&h, NULL);
+
     /* the unspent dice: index, first of its face, its ranks (build_dice) */
     int die[MAX_DICE], first[MAX_DICE], nu = 0;
-    PyObject *names[MAX_DICE], *ranks[MAX_DICE];
+    signed char rank[MAX_DICE][MAX_COLUMNS];
+    Py_ssize_t nr[MAX_DICE];
+    PyObject *names[MAX_DICE];
     for (Py_ssize_t i = 0; i < nd; i++) {
         int used;
         if (!flag(spent[i], &used))
@@ -252,6 +353,13 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyObject *r = item(ranks_of, name);
         if (r == NULL || !PyTuple_CheckExact(r))
             return fallback(&h, NULL);
+        nr[nu] = PyTuple_GET_SIZE(r) < MAX_COLUMNS ? PyTuple_GET_SIZE(r) : MAX_COLUMNS;
+        for (Py_ssize_t c = 0; c < nr[nu]; c++) {
+            long long v;
+            if (!num(PyTuple_GET_ITEM(r, c), &v) || v < -100 || v > 100)
+                return fallback(&h, NULL);
+            rank[nu][c] = (signed char)v;
+        }
         int f = 1;
         for (int j = 0; j < nu; j++)
             if (same_str(names[j], name)) {
@@ -261,7 +369,6 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
         die[nu] = (int)i;
         first[nu] = f;
         names[nu] = name;
-        ranks[nu] = r;
         nu++;
     }
 
@@ -269,32 +376,42 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (out == NULL)
         return fallback(&h, NULL);
     for (Py_ssize_t j = 0; j < nc; j++) {
-        long long i, length, on, column;
-        num(contracts[j], &i); /* checked by cubes_left */
-        if (i >= nl)
-            return fallback(&h, out);
-        PyObject *link = links[i];
-        PyObject *lid = get(&h, link, s_id), *colour = get(&h, link, s_colour);
-        if (!num(get(&h, link, s_length), &length) || lid == NULL || !PyLong_CheckExact(lid)
-            || colour == NULL || !PyUnicode_CheckExact(colour) || !num(cubes[i], &on)
+        long long length, column, id;
+        PyObject *link = links[idx[j]];
+        PyObject *lid = get(&h, link, A_ID), *colour = get(&h, link, A_COLOUR);
+        if (!num(get(&h, link, A_LENGTH), &length) || lid == NULL || !PyLong_CheckExact(lid) || !num(lid, &id)
+            || id < 0 || id >= (1LL << 40) || colour == NULL || !PyUnicode_CheckExact(colour)
             || !num(item(columns, colour), &column) || column < 0 || column >= MAX_COLUMNS)
             return fallback(&h, out);
-        long long cap = length - on < left ? length - on : left;
-        PyObject *key = PyTuple_Pack(3, seat, lid, colour);
-        if (key == NULL)
+        long long cap = length - on[j] < left ? length - on[j] : left;
+        PyObject *key = PyLong_FromLongLong((id * 8 + column) * 8 + seat_no); /* legal._made_key */
+        if (key == NULL || h.n >= MAX_HOLD) {
+            Py_XDECREF(key);
             return fallback(&h, out);
+        }
         PyObject *made = item(made_of, key);
+        if (made != NULL)
+            Py_INCREF(made);
+        else {
+            PyObject *call[4] = {key, seat, lid, colour};
+            made = PyObject_Vectorcall(made_for, call, 4, NULL);
+            if (made == NULL)
+                PyErr_Clear();
+        }
         Py_DECREF(key);
+        if (made == NULL)
+            return fallback(&h, out);
+        h.refs[h.n++] = made;
         PyObject **kept;
         Py_ssize_t nk;
-        if (made == NULL || !PyList_CheckExact(made) || !seq(made, &kept, &nk) || nk < 3)
+        if (!PyList_CheckExact(made) || !seq(made, &kept, &nk) || nk < 3)
             return fallback(&h, out);
         int able = 0;
         long long best = 3;
         for (int u = 0; u < nu; u++) {
-            long long r;
-            if (column >= PyTuple_GET_SIZE(ranks[u]) || !num(PyTuple_GET_ITEM(ranks[u], column), &r))
+            if (column >= nr[u])
                 return fallback(&h, out);
+            int r = rank[u][column];
             if (r < 0)
                 continue;
             able++;
@@ -309,23 +426,38 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
                 hi = cap >= 2 ? k + 3 : k + 2;
             }
             for (Py_ssize_t m = lo; m < hi; m++) {
-                if (m >= nk || kept[m] == Py_None || PyList_Append(out, kept[m]) < 0)
+                if (m < nk && kept[m] != Py_None) {
+                    if (PyList_Append(out, kept[m]) < 0)
+                        return fallback(&h, out);
+                    continue;
+                }
+                /* first listed: legal._die_build makes and keeps it */
+                PyObject *d = PyLong_FromLong(die[u]), *n = PyLong_FromSsize_t(m - k);
+                PyObject *move = NULL;
+                if (d != NULL && n != NULL) {
+                    PyObject *call[5] = {made, seat, lid, d, n};
+                    move = PyObject_Vectorcall(die_build, call, 5, NULL);
+                }
+                Py_XDECREF(d);
+                Py_XDECREF(n);
+                if (move == NULL) {
+                    PyErr_Clear();
+                    return fallback(&h, out);
+                }
+                int bad = PyList_Append(out, move);
+                Py_DECREF(move);
+                if (bad < 0 || !seq(made, &kept, &nk) || nk < 3) /* made grew */
                     return fallback(&h, out);
             }
         }
-        if (column < nm) {
-            int any;
-            if (!flag(markers[column], &any))
-                return fallback(&h, out);
-            if (any && PyList_Append(out, kept[2]) < 0)
-                return fallback(&h, out);
-        }
+        if (column < nm && marker[column] && PyList_Append(out, kept[2]) < 0)
+            return fallback(&h, out);
         if (able > 1 && cap > (best == 2 ? 2 : 1) && PyList_Append(out, kept[0]) < 0)
             return fallback(&h, out);
         if (steady && PyList_Append(out, kept[1]) < 0)
             return fallback(&h, out);
-        /* the link's attributes are let go: the hold is small */
-        for (int z = 0; z < 3; z++) {
+        /* the link's attributes and its moves are let go: the hold is small */
+        for (int z = 0; z < 4; z++) {
             h.n--;
             Py_DECREF(h.refs[h.n]);
         }
@@ -346,35 +478,35 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *p = player_of(&h, state, seat);
     PyObject **contracts, **cubes, **links, **dice, **spent, **markers, **track;
     Py_ssize_t nc, ncubes, nl, nd, ns, nm, nt;
-    PyObject *comp = get(&h, state, s_comp);
-    PyObject *box = comp ? get(&h, comp, s_box) : NULL;
+    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *box = comp ? get(&h, comp, A_BOX) : NULL;
     long long most, owned, sticks, left;
-    if (p == NULL || box == NULL || !seq(get(&h, p, s_contracts), &contracts, &nc)
+    if (p == NULL || box == NULL || !seq(get(&h, p, A_CONTRACTS), &contracts, &nc)
         || !num(item(box, s_max_contracts), &most))
         return fallback(&h, NULL);
     if (nc >= most) {
         release(&h);
         return PyList_New(0);
     }
-    if (!num(get(&h, p, s_links_owned), &owned) || !num(item(box, s_sticks_per_player), &sticks))
+    if (!num(get(&h, p, A_LINKS_OWNED), &owned) || !num(item(box, s_sticks_per_player), &sticks))
         return fallback(&h, NULL);
     if (owned + nc >= sticks) {
         release(&h);
         return PyList_New(0);
     }
-    if (!seq(get(&h, state, s_cubes), &cubes, &ncubes)
+    if (!seq(get(&h, state, A_CUBES), &cubes, &ncubes)
         || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
         return fallback(&h, NULL);
     if (left <= 0) {
         release(&h);
         return PyList_New(0);
     }
-    PyObject *map = get(&h, state, s_map);
-    PyObject *imps = get(&h, p, s_improvements);
+    PyObject *map = get(&h, state, A_MAP);
+    PyObject *imps = get(&h, p, A_IMPROVEMENTS);
     long long cut;
-    if (map == NULL || !seq(get(&h, map, s_links), &links, &nl) || !seq(get(&h, p, s_dice), &dice, &nd)
-        || !seq(get(&h, p, s_spent), &spent, &ns) || ns < nd || !seq(get(&h, p, s_markers), &markers, &nm)
-        || nm < 4 || !seq(get(&h, state, s_contract_track), &track, &nt) || imps == NULL
+    if (map == NULL || !seq(get(&h, map, A_LINKS), &links, &nl) || !seq(get(&h, p, A_DICE), &dice, &nd)
+        || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd || !seq(get(&h, p, A_MARKERS), &markers, &nm)
+        || nm < 4 || !seq(get(&h, state, A_CONTRACT_TRACK), &track, &nt) || imps == NULL
         || (cut = count_of(imps, s_expert)) < 0 || !PyDict_CheckExact(columns) || !PyDict_CheckExact(masks))
         return fallback(&h, NULL);
     /* colour_payers as bits by BUILD_COLUMNS */
@@ -407,7 +539,7 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (!num(card, &c) || c < 0 || c >= nl)
             return fallback(&h, out);
         PyObject *link = links[c];
-        PyObject *colour = get(&h, link, s_colour);
+        PyObject *colour = get(&h, link, A_COLOUR);
         if (colour == NULL || !PyUnicode_CheckExact(colour) || !num(item(columns, colour), &column)
             || column < 0 || column >= MAX_COLUMNS)
             return fallback(&h, out);
@@ -415,18 +547,14 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
         Py_DECREF(colour); /* the link holds it */
         if (!((mask >> column) & 1))
             continue;
-        if (!num(get(&h, link, s_cost), &printed))
+        if (!num(get(&h, link, A_COST), &printed))
             return fallback(&h, out);
         h.n--;
         Py_DECREF(h.refs[h.n]);
         long long cost = printed - cut > 0 ? printed - cut : 0;
         if (cost <= budget - 1) {
-            PyObject *t = Py_BuildValue("(nOL)", slot, link, cost);
-            if (t == NULL || PyList_Append(out, t) < 0) {
-                Py_XDECREF(t);
+            if (!append_pair(out, PyLong_FromSsize_t(slot), link, cost))
                 return fallback(&h, out);
-            }
-            Py_DECREF(t);
         }
     }
     release(&h);
@@ -441,14 +569,14 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
         return fallback(&h, NULL);
     PyObject *state = args[0];
     PyObject *p = player_of(&h, state, args[1]);
-    PyObject *comp = get(&h, state, s_comp);
-    PyObject *cards = comp ? get(&h, comp, s_improvements) : NULL;
-    PyObject *imps = p ? get(&h, p, s_improvements) : NULL;
+    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *cards = comp ? get(&h, comp, A_IMPROVEMENTS) : NULL;
+    PyObject *imps = p ? get(&h, p, A_IMPROVEMENTS) : NULL;
     PyObject **track;
     Py_ssize_t nt;
     long long off;
     if (cards == NULL || !PyDict_CheckExact(cards) || imps == NULL || (off = count_of(imps, s_expert)) < 0
-        || !seq(get(&h, state, s_improvement_track), &track, &nt))
+        || !seq(get(&h, state, A_IMPROVEMENT_TRACK), &track, &nt))
         return fallback(&h, NULL);
     PyObject *out = PyList_New(0);
     if (out == NULL)
@@ -461,18 +589,14 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
         if (!PyUnicode_CheckExact(name))
             return fallback(&h, out);
         PyObject *card = item(cards, name);
-        if (card == NULL || !num(get(&h, card, s_cost), &printed))
+        if (card == NULL || !num(get(&h, card, A_COST), &printed))
             return fallback(&h, out);
         h.n--;
         Py_DECREF(h.refs[h.n]);
         long long cost = printed - off > 0 ? printed - off : 0;
         if (cost <= budget) {
-            PyObject *t = Py_BuildValue("(nL)", slot, cost);
-            if (t == NULL || PyList_Append(out, t) < 0) {
-                Py_XDECREF(t);
+            if (!append_pair(out, PyLong_FromSsize_t(slot), NULL, cost))
                 return fallback(&h, out);
-            }
-            Py_DECREF(t);
         }
     }
     release(&h);
@@ -486,18 +610,18 @@ static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t 
         return fallback(&h, NULL);
     PyObject *state = args[0];
     PyObject *p = player_of(&h, state, args[1]);
-    PyObject *comp = get(&h, state, s_comp);
+    PyObject *comp = get(&h, state, A_COMP);
     PyObject **costs;
     Py_ssize_t n;
     long long built, off, cost;
-    if (p == NULL || comp == NULL || !seq(get(&h, comp, s_station_costs), &costs, &n)
-        || !num(get(&h, p, s_stations), &built) || built < 0)
+    if (p == NULL || comp == NULL || !seq(get(&h, comp, A_STATION_COSTS), &costs, &n)
+        || !num(get(&h, p, A_STATIONS), &built) || built < 0)
         return fallback(&h, NULL);
     if (built >= n) {
         release(&h);
         return PyLong_FromLong(-1);
     }
-    PyObject *imps = get(&h, p, s_improvements);
+    PyObject *imps = get(&h, p, A_IMPROVEMENTS);
     if (imps == NULL || (off = count_of(imps, s_expert)) < 0 || !num(costs[built], &cost))
         return fallback(&h, NULL);
     release(&h);
@@ -520,30 +644,11 @@ PyMODINIT_FUNC PyInit__listing(void) {
 #define INTERN(var, text)                                                                                     \
     if ((var = PyUnicode_InternFromString(text)) == NULL)                                                     \
         return NULL;
-    INTERN(s_players, "players")
-    INTERN(s_markers, "markers")
-    INTERN(s_dice, "dice")
-    INTERN(s_spent, "spent")
-    INTERN(s_contracts, "contracts")
-    INTERN(s_improvements, "improvements")
-    INTERN(s_cubes, "cubes")
-    INTERN(s_comp, "comp")
-    INTERN(s_box, "box")
-    INTERN(s_map, "map")
-    INTERN(s_links, "links")
-    INTERN(s_steady_used, "steady_used")
-    INTERN(s_length, "length")
-    INTERN(s_id, "id")
-    INTERN(s_colour, "colour")
-    INTERN(s_cost, "cost")
+    for (int a = 0; a < N_ATTRS; a++)
+        INTERN(attr_name[a], attr_text[a])
     INTERN(s_cubes_per_player, "cubes_per_player")
     INTERN(s_max_contracts, "max_contracts")
     INTERN(s_sticks_per_player, "sticks_per_player")
-    INTERN(s_links_owned, "links_owned")
-    INTERN(s_contract_track, "contract_track")
-    INTERN(s_improvement_track, "improvement_track")
-    INTERN(s_station_costs, "station_costs")
-    INTERN(s_stations, "stations")
     INTERN(s_steady_builder, "Steady Builder")
     INTERN(s_expert, "Acquisition Expert")
     return PyModule_Create(&module);

@@ -222,19 +222,29 @@ def _takeable_py(state, seat: int, budget: int) -> list[tuple]:
 
 # The construction moves, kept once made: the same few recur listing after listing, and an action
 # is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
-# one). By (seat, link id, link colour), a list: the engine's build, the Steady Builder's cube, the
-# marker's build, then at 3 + 3 * die + cubes the build paying with that die (cubes 0, or 1 or 2
-# for the cubes symbol), or None until first listed: one dict look-up per contract and a list
-# index per move (the colour names the marker, and a link id has another colour on the other
-# map). Bounded: link ids are the maps' (at most 62), a player has at most 14 dice (6 basic,
-# 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
-_made: dict[tuple[int, int, str], list] = {}
+# one). By seat, link id and link colour (:func:`_made_key`), a list: the engine's build, the
+# Steady Builder's cube, the marker's build, then at 3 + 3 * die + cubes the build paying with
+# that die (cubes 0, or 1 or 2 for the cubes symbol), or None until first listed: one dict look-up
+# per contract and a list index per move (the colour names the marker, and a link id has another
+# colour on the other map). Bounded: link ids are the maps' (at most 62), a player has at most 14
+# dice (6 basic, 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
+_made: dict[int | tuple[int, int, int], list] = {}
 
 
-def _made_for(seat: int, lid: int, colour: str) -> list:
-    """A new entry of ``_made``: the moves of the contract on link ``lid`` that need no die."""
+def _made_key(seat: int, lid: int, column: int) -> int | tuple[int, int, int]:
+    """The key in ``_made`` of the contract of ``seat`` on link ``lid`` of colour column
+    ``column`` (:data:`.payment.BUILD_COLUMNS`, 0-4): an int, as the C part ``_listing`` works
+    it out, where the seat and the link id are in range (``(seat, lid, column)`` else)."""
+    if 0 <= seat < 8 and 0 <= lid < 1099511627776:
+        return (lid * 8 + column) * 8 + seat
+    return (seat, lid, column)
+
+
+def _made_for(key, seat: int, lid: int, colour: str) -> list:
+    """A new entry of ``_made`` under ``key``: the moves of the contract on link ``lid`` that
+    need no die."""
     marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
-    made = _made[(seat, lid, colour)] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
+    made = _made[key] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
     return made
 
 
@@ -262,7 +272,7 @@ def build_moves(state, seat: int) -> list:
     :func:`_build_moves_py`, the reference (which fills them), where not or where it answers
     None (a face or a move not kept yet)."""
     if _c_build_moves is not None:
-        got = _c_build_moves(state, seat, _made, BUILD_COLUMNS, _BUILD_RANKS)
+        got = _c_build_moves(state, seat, _made, BUILD_COLUMNS, _BUILD_RANKS, _made_for, _die_build)
         if got is not None:
             return got
     return _build_moves_py(state, seat)
@@ -288,10 +298,11 @@ def _build_moves_py(state, seat: int) -> list:
         lid = link.id
         colour = link.colour
         column = BUILD_COLUMNS[colour]
+        key = (lid * 8 + column) * 8 + seat if 0 <= seat < 8 and 0 <= lid < 1099511627776 else (seat, lid, column)
         try:
-            made = _made[(seat, lid, colour)]
+            made = _made[key]  # _made_key written out
         except KeyError:
-            made = _made_for(seat, lid, colour)
+            made = _made_for(key, seat, lid, colour)
         able = 0  # how many dice can build the link
         best = 3  # the best build_rank among them: the die the engine's build spends first
         for d, first, ranks in dice:
