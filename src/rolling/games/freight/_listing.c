@@ -148,6 +148,14 @@ static int seq(PyObject *o, PyObject ***items, Py_ssize_t *n) {
 static int num(PyObject *o, long long *v) {
     if (o == NULL || !PyLong_Check(o))
         return 0;
+#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
+    /* one digit or none, as the interpreter reads a small int (3.11's layout) */
+    Py_ssize_t size = Py_SIZE(o);
+    if (size >= -1 && size <= 1) {
+        *v = (long long)size * (long long)((PyLongObject *)o)->ob_digit[0];
+        return 1;
+    }
+#endif
     int over = 0;
     *v = PyLong_AsLongLongAndOverflow(o, &over);
     if (over || (*v == -1 && PyErr_Occurred())) {
@@ -174,8 +182,16 @@ static int flag(PyObject *o, int *v) {
     return 1;
 }
 
+/* two exact strs equal (their hashes, kept by the str, told apart first) */
 static int same_str(PyObject *a, PyObject *b) {
-    return a == b || PyUnicode_Compare(a, b) == 0;
+    if (a == b)
+        return 1;
+    Py_hash_t x = PyObject_Hash(a), y = PyObject_Hash(b);
+    if (x == -1 || y == -1) {
+        PyErr_Clear();
+        return PyUnicode_Compare(a, b) == 0;
+    }
+    return x == y && PyUnicode_Compare(a, b) == 0;
 }
 
 /* list.count(name) of a list of strings; -1 where an item is no exact str */

@@ -406,12 +406,16 @@ def generic_budget(player, purpose: str, second: bool = False) -> int:
     die as :func:`generic_units`). Read by the C part ``_listing`` where it is built, by
     :func:`_generic_budget_py`, the reference, where not or where it answers None (a face not in
     the table yet)."""
-    units = face_units(purpose, second)
     if _c_budget is not None:
-        n = _c_budget(player, units)
+        # the listing's purpose read without face_units' key (issue 34)
+        n = _c_budget(player, _CONTRACT_UNITS if purpose == "contract" and not second else face_units(purpose, second))
         if n is not None:
             return n
     return _generic_budget_py(player, purpose, second)
+
+
+#: face_units("contract"), the table the listing reads (the same dict, filled as faces are met)
+_CONTRACT_UNITS = face_units("contract", False)
 
 
 def _generic_budget_py(player, purpose: str, second: bool = False) -> int:
