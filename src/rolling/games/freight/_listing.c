@@ -23,6 +23,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #define MAX_DICE 64
 #define MAX_COLUMNS 8
@@ -182,16 +183,20 @@ static int flag(PyObject *o, int *v) {
     return 1;
 }
 
-/* two exact strs equal (their hashes, kept by the str, told apart first) */
+/* two exact strs equal: their lengths, kinds and characters (no call); -1 where one cannot be read */
 static int same_str(PyObject *a, PyObject *b) {
     if (a == b)
         return 1;
-    Py_hash_t x = PyObject_Hash(a), y = PyObject_Hash(b);
-    if (x == -1 || y == -1) {
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(a) < 0 || PyUnicode_READY(b) < 0) {
         PyErr_Clear();
-        return PyUnicode_Compare(a, b) == 0;
+        return -1;
     }
-    return x == y && PyUnicode_Compare(a, b) == 0;
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b))
+        return 0;
+    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
 }
 
 /* list.count(name) of a list of strings; -1 where an item is no exact str */
@@ -204,8 +209,10 @@ static long long count_of(PyObject *list, PyObject *name) {
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!PyUnicode_CheckExact(items[i]))
             return -1;
-        if (same_str(items[i], name))
-            c++;
+        int same = same_str(items[i], name);
+        if (same < 0)
+            return -1;
+        c += same;
     }
     return c;
 }
@@ -377,11 +384,15 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
             rank[nu][c] = (signed char)v;
         }
         int f = 1;
-        for (int j = 0; j < nu; j++)
-            if (same_str(names[j], name)) {
+        for (int j = 0; j < nu; j++) {
+            int same = same_str(names[j], name);
+            if (same < 0)
+                return fallback(&h, NULL);
+            if (same) {
                 f = 0;
                 break;
             }
+        }
         die[nu] = (int)i;
         first[nu] = f;
         names[nu] = name;
