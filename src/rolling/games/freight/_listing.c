@@ -199,36 +199,6 @@ static int same_str(PyObject *a, PyObject *b) {
     return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
 }
 
-/* A call's memo of a table's numbers by str key: a key met again (equal, not only the same
-   object: the dice's equal faces are distinct strs) is read without the dict look-up. The keys
-   are borrowed from the lists the call reads, which no Python code changes meanwhile. */
-#define MEMO 16
-typedef struct {
-    PyObject *key[MEMO];
-    long long val[MEMO];
-    int n;
-} Memo;
-
-/* table[key] as a number, through the memo; 0 where it is missing, no int, or a compare fails */
-static int memo_num(Memo *m, PyObject *table, PyObject *key, long long *v) {
-    for (int j = 0; j < m->n; j++) {
-        int same = same_str(m->key[j], key);
-        if (same < 0)
-            return 0;
-        if (same) {
-            *v = m->val[j];
-            return 1;
-        }
-    }
-    if (!num(item(table, key), v))
-        return 0;
-    if (m->n < MEMO) {
-        m->key[m->n] = key;
-        m->val[m->n++] = *v;
-    }
-    return 1;
-}
-
 /* list.count(name) of a list of strings; -1 where an item is no exact str */
 static long long count_of(PyObject *list, PyObject *name) {
     PyObject **items;
@@ -315,7 +285,6 @@ static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd || !PyDict_CheckExact(units))
         return fallback(&h, NULL);
     long long n = 0, v;
-    Memo memo = {.n = 0};
     for (Py_ssize_t k = 0; k < nm; k++) {
         if (!num(markers[k], &v))
             return fallback(&h, NULL);
@@ -327,7 +296,7 @@ static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             return fallback(&h, NULL);
         if (used)
             continue;
-        if (!PyUnicode_CheckExact(dice[i]) || !memo_num(&memo, units, dice[i], &v))
+        if (!PyUnicode_CheckExact(dice[i]) || !num(item(units, dice[i]), &v))
             return fallback(&h, NULL);
         n += v;
     }
@@ -574,14 +543,13 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return fallback(&h, NULL);
     /* colour_payers as bits by BUILD_COLUMNS */
     long long mask = 0, v;
-    Memo memo = {.n = 0}, colours = {.n = 0};
     for (Py_ssize_t i = 0; i < nd; i++) {
         int used;
         if (!flag(spent[i], &used))
             return fallback(&h, NULL);
         if (used)
             continue;
-        if (!PyUnicode_CheckExact(dice[i]) || !memo_num(&memo, masks, dice[i], &v))
+        if (!PyUnicode_CheckExact(dice[i]) || !num(item(masks, dice[i]), &v))
             return fallback(&h, NULL);
         mask |= v;
     }
@@ -604,7 +572,7 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
             return fallback(&h, out);
         PyObject *link = links[c];
         PyObject *colour = get(&h, link, A_COLOUR);
-        if (colour == NULL || !PyUnicode_CheckExact(colour) || !memo_num(&colours, columns, colour, &column)
+        if (colour == NULL || !PyUnicode_CheckExact(colour) || !num(item(columns, colour), &column)
             || column < 0 || column >= MAX_COLUMNS)
             return fallback(&h, out);
         h.n--;
