@@ -268,9 +268,10 @@ def build_moves(state, seat: int) -> list:
     (:func:`.payment.build_dice`), and each contract's options and engine's build are read from
     them in one pass (tests/freight/test_freight_listing_parts.py checks them against
     ``build_options`` and ``auto_build``). Read by the C part ``_listing`` where it is built,
-    from the kept moves of ``_made`` and :data:`.payment._BUILD_RANKS`; by
-    :func:`_build_moves_py`, the reference (which fills them), where not or where it answers
-    None (a face or a move not kept yet)."""
+    from the kept moves of ``_made`` (a move first listed made and kept by :func:`_made_for` and
+    :func:`_die_build`, as here) and :data:`.payment._BUILD_RANKS`; by :func:`_build_moves_py`,
+    the reference, where not or where it answers None (a face first met, anything unexpected;
+    tests/freight/test_freight_listing_compiled.py compares the two)."""
     if _c_build_moves is not None:
         got = _c_build_moves(state, seat, _made, BUILD_COLUMNS, _BUILD_RANKS, _made_for, _die_build)
         if got is not None:
