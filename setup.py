@@ -5,10 +5,11 @@
 the same stream is drawn in Python.
 ``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34), and
 ``rolling.games.freight._routes``: its major-route search in C, and
-``rolling.games.freight._stockpile``: its stockpile options in C. They are optional: where no C
-compiler is found the install goes on without them and the same walk and search run in Python
-(:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
-:mod:`rolling.games.freight.stockpile`), with the same answers.
+``rolling.games.freight._stockpile``: its stockpile options in C, and
+``rolling.games.freight._listing``: a seat's construction moves and prices in C. They are optional:
+where no C compiler is found the install goes on without them and the same walk and search run in
+Python (:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
+:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.legal`), with the same answers.
 
 The rule modules of Rolling Freight that every turn runs through (:data:`FREIGHT_COMPILED`) are
 also compiled, by Cython, from their own ``.py`` files: the same code, about 1.4 times sooner
@@ -107,6 +108,12 @@ setup(
         Extension(
             "rolling.games.freight._stockpile",
             ["src/rolling/games/freight/_stockpile.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "rolling.games.freight._listing",
+            ["src/rolling/games/freight/_listing.c"],
             optional=True,
             extra_compile_args=["-O2"],
         ),

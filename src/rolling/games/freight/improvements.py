@@ -25,7 +25,7 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuyImprovement
-from .payment import check_purchase, parse_pay, spend
+from .payment import _c_affordable, check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "E. Purchasing Improvements"
@@ -45,7 +45,17 @@ def _price(printed: int, experts: int) -> int:
 def affordable(state, seat: int, budget: int) -> list[tuple[int, int]]:
     """``(slot, cost)`` of each improvement on the track that ``seat`` can afford with ``budget``
     dice pips, in track order: :func:`improvement_cost` of each, the Acquisition Expert discount
-    read once for them all (issue 34)."""
+    read once for them all (issue 34). Read by the C part ``_listing`` where it is built, by
+    :func:`_affordable_py`, the reference, where not or where it answers None."""
+    if _c_affordable is not None:
+        got = _c_affordable(state, seat, budget)
+        if got is not None:
+            return got
+    return _affordable_py(state, seat, budget)
+
+
+def _affordable_py(state, seat: int, budget: int) -> list[tuple[int, int]]:
+    """:func:`affordable` in Python."""
     cards = state.comp.improvements
     off = state.players[seat].improvements.count("Acquisition Expert")  # Player.has, without a method call
     out = []

@@ -26,10 +26,15 @@ from .construction import cubes_left
 from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
 from .payment import (
+    _BUILD_RANKS,
+    _PAY_MASK,
     BUILD_COLUMNS,
+    _c_build_moves,
+    _c_takeable,
     build_dice,
     colour_payers,
     generic_budget,
+    learn_pay_masks,
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
@@ -180,7 +185,22 @@ def takeable(state, seat: int, budget: int) -> list[tuple]:
     """``(slot, link, cost)`` of each contract on the track that ``seat`` may take with ``budget``
     dice pips, in track order: the seat may start a contract, has a die of the link's colour, and
     keeps a pip over the contract's cost (A). The one rule for :func:`take_moves` and
-    :func:`random_move`."""
+    :func:`random_move`. Read by the C part ``_listing`` where it is built (a face first met
+    put in :data:`.payment._PAY_MASK` first), by :func:`_takeable_py`, the reference, where not
+    or where it answers None."""
+    if _c_takeable is not None:
+        got = _c_takeable(state, seat, budget, BUILD_COLUMNS, _PAY_MASK)
+        if got is not None:
+            return got
+        learn_pay_masks(state.players[seat])
+        got = _c_takeable(state, seat, budget, BUILD_COLUMNS, _PAY_MASK)
+        if got is not None:
+            return got
+    return _takeable_py(state, seat, budget)
+
+
+def _takeable_py(state, seat: int, budget: int) -> list[tuple]:
+    """:func:`takeable` in Python."""
     if budget < 1 or can_start(state, seat) is not None:
         return []  # no die or marker left (the cheaper test first), or no contract may start
     out = []
@@ -202,19 +222,29 @@ def takeable(state, seat: int, budget: int) -> list[tuple]:
 
 # The construction moves, kept once made: the same few recur listing after listing, and an action
 # is a frozen record, so one made earlier is the very move (a cached record costs a fifth of a new
-# one). By (seat, link id, link colour), a list: the engine's build, the Steady Builder's cube, the
-# marker's build, then at 3 + 3 * die + cubes the build paying with that die (cubes 0, or 1 or 2
-# for the cubes symbol), or None until first listed: one dict look-up per contract and a list
-# index per move (the colour names the marker, and a link id has another colour on the other
-# map). Bounded: link ids are the maps' (at most 62), a player has at most 14 dice (6 basic,
-# 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
-_made: dict[tuple[int, int, str], list] = {}
+# one). By seat, link id and link colour (:func:`_made_key`), a list: the engine's build, the
+# Steady Builder's cube, the marker's build, then at 3 + 3 * die + cubes the build paying with
+# that die (cubes 0, or 1 or 2 for the cubes symbol), or None until first listed: one dict look-up
+# per contract and a list index per move (the colour names the marker, and a link id has another
+# colour on the other map). Bounded: link ids are the maps' (at most 62), a player has at most 14
+# dice (6 basic, 8 specialty), so at most 5 seats x 2 x 62 links x 45 moves, about 28,000.
+_made: dict[int | tuple[int, int, int], list] = {}
 
 
-def _made_for(seat: int, lid: int, colour: str) -> list:
-    """A new entry of ``_made``: the moves of the contract on link ``lid`` that need no die."""
+def _made_key(seat: int, lid: int, column: int) -> int | tuple[int, int, int]:
+    """The key in ``_made`` of the contract of ``seat`` on link ``lid`` of colour column
+    ``column`` (:data:`.payment.BUILD_COLUMNS`, 0-4): an int, as the C part ``_listing`` works
+    it out, where the seat and the link id are in range (``(seat, lid, column)`` else)."""
+    if 0 <= seat < 8 and 0 <= lid < 1099511627776:
+        return (lid * 8 + column) * 8 + seat
+    return (seat, lid, column)
+
+
+def _made_for(key, seat: int, lid: int, colour: str) -> list:
+    """A new entry of ``_made`` under ``key``: the moves of the contract on link ``lid`` that
+    need no die."""
     marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
-    made = _made[(seat, lid, colour)] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
+    made = _made[key] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
     return made
 
 
@@ -237,7 +267,20 @@ def build_moves(state, seat: int) -> list:
     Builder's cube while one is left this turn. The dice are read once for all the contracts
     (:func:`.payment.build_dice`), and each contract's options and engine's build are read from
     them in one pass (tests/freight/test_freight_listing_parts.py checks them against
-    ``build_options`` and ``auto_build``)."""
+    ``build_options`` and ``auto_build``). Read by the C part ``_listing`` where it is built,
+    from the kept moves of ``_made`` (a move first listed made and kept by :func:`_made_for` and
+    :func:`_die_build`, as here) and :data:`.payment._BUILD_RANKS`; by :func:`_build_moves_py`,
+    the reference, where not or where it answers None (a face first met, anything unexpected;
+    tests/freight/test_freight_listing_compiled.py compares the two)."""
+    if _c_build_moves is not None:
+        got = _c_build_moves(state, seat, _made, BUILD_COLUMNS, _BUILD_RANKS, _made_for, _die_build)
+        if got is not None:
+            return got
+    return _build_moves_py(state, seat)
+
+
+def _build_moves_py(state, seat: int) -> list:
+    """:func:`build_moves` in Python: it makes and keeps in ``_made`` the moves first listed."""
     p = state.players[seat]
     if not p.contracts:
         return []
@@ -256,10 +299,11 @@ def build_moves(state, seat: int) -> list:
         lid = link.id
         colour = link.colour
         column = BUILD_COLUMNS[colour]
+        key = (lid * 8 + column) * 8 + seat if 0 <= seat < 8 and 0 <= lid < 1099511627776 else (seat, lid, column)
         try:
-            made = _made[(seat, lid, colour)]
+            made = _made[key]  # _made_key written out
         except KeyError:
-            made = _made_for(seat, lid, colour)
+            made = _made_for(key, seat, lid, colour)
         able = 0  # how many dice can build the link
         best = 3  # the best build_rank among them: the die the engine's build spends first
         for d, first, ranks in dice:

@@ -15,6 +15,7 @@ spends one stockpile marker of colour ``COLOURS[k]``. Rules applied here:
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from itertools import compress
 from operator import not_
@@ -23,6 +24,29 @@ from rolling.core.errors import IllegalAction
 from rolling.core.whole import parse_whole
 
 from .components import COLOUR_INDEX, COLOURS, OCEAN, Face, face
+
+try:  # the seat's construction moves and prices in C (issue 34), optional: the Python here, in
+    # legal, stations and improvements is the reference, run where it is not built, with
+    # ROLLING_PURE_PYTHON set (read once, at import) and wherever it answers None
+    if os.environ.get("ROLLING_PURE_PYTHON"):
+        raise ImportError
+    from ._listing import affordable as _c_affordable
+    from ._listing import budget as _c_budget
+    from ._listing import build_moves as _c_build_moves
+    from ._listing import station_cost as _c_station_cost
+    from ._listing import takeable as _c_takeable
+except ImportError:
+    _c_affordable = _c_budget = _c_build_moves = _c_station_cost = _c_takeable = None
+
+
+def listing_compiled() -> bool:
+    """Whether the seat's construction moves and prices (:func:`generic_budget`,
+    :func:`.legal.build_moves`, :func:`.legal.takeable`, :func:`.improvements.affordable`,
+    :func:`.stations.station_cost`) are read through the optional C part ``_listing`` (built by
+    ``setup.py`` where a C compiler is found, and ``ROLLING_PURE_PYTHON`` not set); the answers
+    are the same either way (tests/freight/test_freight_listing_compiled.py)."""
+    return _c_budget is not None
+
 
 #: purposes of an "any" cost
 PURPOSES = ("contract", "improvement", "station", "route")
@@ -96,6 +120,7 @@ def kind_units(kind: str, purpose: str, second: bool = False) -> int:
 _UNITS: dict[tuple[str, bool], dict[str, int]] = {}  # (purpose, second) -> face name -> units
 _PAYS: dict[str, frozenset[str]] = {}  # face name -> face_pays
 _BUILD_RANKS: dict[str, tuple[int, ...]] = {}  # face name -> build_rank by BUILD_COLUMNS
+_PAY_MASK: dict[str, int] = {}  # face name -> face_pays as bits by BUILD_COLUMNS (read by the C part)
 
 
 def face_units(purpose: str, second: bool = False) -> dict[str, int]:
@@ -378,7 +403,23 @@ def colour_payers(player) -> set[str]:
 
 def generic_budget(player, purpose: str, second: bool = False) -> int:
     """The most "any" dice the player could pay now for ``purpose`` (each marker one, each unspent
-    die as :func:`generic_units`)."""
+    die as :func:`generic_units`). Read by the C part ``_listing`` where it is built, by
+    :func:`_generic_budget_py`, the reference, where not or where it answers None (a face not in
+    the table yet)."""
+    if _c_budget is not None:
+        # the listing's purpose read without face_units' key (issue 34)
+        n = _c_budget(player, _CONTRACT_UNITS if purpose == "contract" and not second else face_units(purpose, second))
+        if n is not None:
+            return n
+    return _generic_budget_py(player, purpose, second)
+
+
+#: face_units("contract"), the table the listing reads (the same dict, filled as faces are met)
+_CONTRACT_UNITS = face_units("contract", False)
+
+
+def _generic_budget_py(player, purpose: str, second: bool = False) -> int:
+    """:func:`generic_budget` in Python (it fills the :func:`face_units` table)."""
     units = face_units(purpose, second)
     n = 0
     for k in player.markers:
@@ -393,6 +434,25 @@ def generic_budget(player, purpose: str, second: bool = False) -> int:
             except KeyError:
                 n += new_face_units(units, name, purpose, second)
     return n
+
+
+def learn_pay_masks(player) -> None:
+    """Put :func:`face_pays` of each of the player's unspent dice, as bits by
+    :data:`BUILD_COLUMNS`, in :data:`_PAY_MASK` (read by the C part ``_listing``); a face that
+    is not one is left out (the reference then raises as it raises)."""
+    dice = player.dice
+    spent = player.spent
+    for i in range(min(len(dice), len(spent))):
+        name = dice[i]
+        if not spent[i] and isinstance(name, str) and name not in _PAY_MASK:
+            try:
+                pays = face_pays(name)
+            except ValueError:
+                continue
+            mask = 0
+            for colour in pays:
+                mask |= 1 << BUILD_COLUMNS[colour]
+            _PAY_MASK[name] = mask
 
 
 def build_range(player, tokens, colour: str, rule: str) -> tuple[int, int]:

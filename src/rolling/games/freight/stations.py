@@ -11,14 +11,25 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuildStation
-from .payment import check_purchase, parse_pay, spend
+from .payment import _c_station_cost, check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "D: Building Switching Stations"
 
 
 def station_cost(state, seat: int) -> int | None:
-    """Any-colour dice for the seat's next station, or ``None`` when the mat is full."""
+    """Any-colour dice for the seat's next station, or ``None`` when the mat is full. Read by the
+    C part ``_listing`` where it is built (-1 for the full mat), by :func:`_station_cost_py`, the
+    reference, where not or where it answers None."""
+    if _c_station_cost is not None:
+        cost = _c_station_cost(state, seat)
+        if cost is not None:
+            return cost if cost >= 0 else None
+    return _station_cost_py(state, seat)
+
+
+def _station_cost_py(state, seat: int) -> int | None:
+    """:func:`station_cost` in Python."""
     p = state.players[seat]
     costs = state.comp.station_costs
     if p.stations >= len(costs):
