@@ -1041,6 +1041,75 @@ static PyObject *s_routes_done, *s_saturation, *s_players, *s_dice, *s_spent, *s
     *s_route, *s_friendly;
 static PyObject *kept_map, *kept_ends, *kept_nc; /* the last map seen, its link ends and its cities */
 
+/* ---- slotted attributes read from their slots (issue 34, round 4) ----
+   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
+   member descriptor (about 200 instructions). Where the object's type reads attributes the
+   generic way and the name is an object member descriptor there, the offsets are kept per type
+   (its identity and version tag, which changes whenever the type is changed) and the attribute
+   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
+#include <structmember.h>
+
+#define NSLOTNAMES 8
+typedef struct {
+    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
+    unsigned int tag;
+    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
+} Slots;
+
+static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
+{
+    sc->type = NULL;
+    for (int k = 0; k < n; k++)
+        sc->off[k] = -1;
+    if (t->tp_getattro != PyObject_GenericGetAttr)
+        return;
+    for (int k = 0; k < n; k++) {
+        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+            if (md->type == T_OBJECT_EX && md->offset > 0)
+                sc->off[k] = md->offset;
+        }
+    }
+    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
+        sc->type = t;
+        sc->tag = t->tp_version_tag;
+    }
+}
+
+/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
+static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
+        slots_learn(sc, t, names, n);
+    Py_ssize_t off = sc->off[k];
+    if (off > 0) {
+        PyObject *v = *(PyObject **)((char *)o + off);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(o, names[k]);
+}
+
+/* the player's attributes enumerate reads, in Slots order */
+static PyObject *player_names[6];
+static Slots player_slots;
+enum { P_DICE, P_SPENT, P_LINKS_OWNED, P_MARKERS, P_STATIONS, P_IMPROVEMENTS };
+
+/* an int player attribute, as int_attr */
+static int int_pattr(PyObject *p, int k, long long *out)
+{
+    PyObject *v = slot_attr(&player_slots, p, k, player_names, 6);
+    if (!v)
+        return 0;
+    int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
+    Py_DECREF(v);
+    return r;
+}
+
 /* a small non-negative-or-not exact int attribute: 1, 0 (unfit or missing), -1 error */
 static int int_attr(PyObject *o, PyObject *name, long long *out)
 {
@@ -1084,7 +1153,8 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     p = PyList_GET_ITEM(players, seat);
     Py_INCREF(p);
     int second = done == 1;
-    if (!(dice = PyObject_GetAttr(p, s_dice)) || !(spent = PyObject_GetAttr(p, s_spent)) || !PyList_CheckExact(dice)
+    if (!(dice = slot_attr(&player_slots, p, P_DICE, player_names, 6))
+        || !(spent = slot_attr(&player_slots, p, P_SPENT, player_names, 6)) || !PyList_CheckExact(dice)
         || !PyList_CheckExact(spent) || PyList_GET_SIZE(dice) != PyList_GET_SIZE(spent))
         goto unfit;
     Py_ssize_t nd = PyList_GET_SIZE(dice);
@@ -1105,7 +1175,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
             goto done;
         }
     }
-    if (int_attr(p, s_links_owned, &links_owned) <= 0)
+    if (int_pattr(p, P_LINKS_OWNED, &links_owned) <= 0)
         goto unfit;
     if (links_owned == 0) {
         result = PyList_New(0);
@@ -1144,7 +1214,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     }
     /* the seat's "any" dice for a route (generic_budget) */
     long long budget = 0;
-    if (!(markers = PyObject_GetAttr(p, s_markers)) || !PyList_CheckExact(markers))
+    if (!(markers = slot_attr(&player_slots, p, P_MARKERS, player_names, 6)) || !PyList_CheckExact(markers))
         goto unfit;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(markers); k++) {
         long long x;
@@ -1174,7 +1244,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         result = PyList_New(0);
         goto done;
     }
-    if (int_attr(p, s_stations, &stations) <= 0 || int_attr(state, s_stations_used, &stations_used) <= 0)
+    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_attr(state, s_stations_used, &stations_used) <= 0)
         goto unfit;
     long long avail = stations - stations_used;
     /* the dice per owner's link (owner_link_cost) */
@@ -1183,7 +1253,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     for (long long o = 0; o < n; o++) {
         long long c = 1;
         if (o != seat) {
-            PyObject *imp = PyObject_GetAttr(PyList_GET_ITEM(players, o), s_improvements);
+            PyObject *imp = slot_attr(&player_slots, PyList_GET_ITEM(players, o), P_IMPROVEMENTS, player_names, 6);
             if (!imp)
                 goto unfit;
             int has = 0;
@@ -1273,6 +1343,8 @@ PyMODINIT_FUNC PyInit__routes(void)
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (!(*slots[k] = PyUnicode_InternFromString(names[k])))
             return NULL;
+    PyObject *pn[6] = {s_dice, s_spent, s_links_owned, s_markers, s_stations, s_improvements};
+    memcpy(player_names, pn, sizeof pn);
     for (int x = SMALL_LO; x <= SMALL_HI; x++)
         if (!(small_ints[x - SMALL_LO] = PyLong_FromLong(x)))
             return NULL;

@@ -60,18 +60,33 @@ static inline long long taken(long long v, int k, long long penalty, const long 
     return m < supply[k] ? m : supply[k];
 }
 
+/* the markers tuples of counts 0..7 each, made once and shared (a tuple of ints is immutable) */
+static PyObject *markers_kept[8 * 8 * 8 * 8];
+
 /* (store, (a, b, c, d)) */
 static PyObject *outcome(PyObject *store, const long long *g) {
-    PyObject *markers = PyTuple_New(4);
-    if (markers == NULL)
-        return NULL;
-    for (int k = 0; k < 4; k++) {
-        PyObject *n = PyLong_FromLongLong(g[k]);
-        if (n == NULL) {
-            Py_DECREF(markers);
+    int small = 1;
+    for (int k = 0; k < 4; k++)
+        small &= g[k] >= 0 && g[k] < 8;
+    PyObject *markers = small ? markers_kept[((g[0] * 8 + g[1]) * 8 + g[2]) * 8 + g[3]] : NULL;
+    if (markers != NULL) {
+        Py_INCREF(markers);
+    } else {
+        markers = PyTuple_New(4);
+        if (markers == NULL)
             return NULL;
+        for (int k = 0; k < 4; k++) {
+            PyObject *n = PyLong_FromLongLong(g[k]);
+            if (n == NULL) {
+                Py_DECREF(markers);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(markers, k, n);
         }
-        PyTuple_SET_ITEM(markers, k, n);
+        if (small) {
+            Py_INCREF(markers);
+            markers_kept[((g[0] * 8 + g[1]) * 8 + g[2]) * 8 + g[3]] = markers;
+        }
     }
     PyObject *t = PyTuple_New(2);
     if (t == NULL) {
@@ -271,6 +286,76 @@ static PyObject *options(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_players, *s_improvements, *s_dice, *s_spent, *s_die_kinds, *s_supply;
 
+/* ---- slotted attributes read from their slots (issue 34, round 4) ----
+   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
+   member descriptor (about 200 instructions). Where the object's type reads attributes the
+   generic way and the name is an object member descriptor there, the offsets are kept per type
+   (its identity and version tag, which changes whenever the type is changed) and the attribute
+   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
+#include <structmember.h>
+
+#define NSLOTNAMES 8
+typedef struct {
+    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
+    unsigned int tag;
+    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
+} Slots;
+
+static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
+{
+    sc->type = NULL;
+    for (int k = 0; k < n; k++)
+        sc->off[k] = -1;
+    if (t->tp_getattro != PyObject_GenericGetAttr)
+        return;
+    for (int k = 0; k < n; k++) {
+        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+            if (md->type == T_OBJECT_EX && md->offset > 0)
+                sc->off[k] = md->offset;
+        }
+    }
+    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
+        sc->type = t;
+        sc->tag = t->tp_version_tag;
+    }
+}
+
+/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
+static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
+        slots_learn(sc, t, names, n);
+    Py_ssize_t off = sc->off[k];
+    if (off > 0) {
+        PyObject *v = *(PyObject **)((char *)o + off);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(o, names[k]);
+}
+
+/* the player's attributes options_of reads, in Slots order */
+static PyObject *player_names[4];
+static Slots player_slots;
+enum { P_IMPROVEMENTS, P_DICE, P_SPENT, P_DIE_KINDS };
+
+/* a player attribute (as attr) */
+static PyObject *pattr(PyObject *p, int k, int *err) {
+    PyObject *v = slot_attr(&player_slots, p, k, player_names, 4);
+    if (v == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            *err = 1;
+        else
+            PyErr_Clear();
+    }
+    return v;
+}
+
 /* an attribute, or NULL with no exception where it is missing (an error other than AttributeError: -1 via *err) */
 static PyObject *attr(PyObject *o, PyObject *name, int *err) {
     PyObject *v = PyObject_GetAttr(o, name);
@@ -327,8 +412,8 @@ static PyObject *options_of(PyObject *self, PyObject *const *args, Py_ssize_t na
         goto unfit;
     p = PyList_GET_ITEM(players, seat);
     Py_INCREF(p);
-    if ((improvements = attr(p, s_improvements, &err)) == NULL || (dice = attr(p, s_dice, &err)) == NULL
-        || (spent = attr(p, s_spent, &err)) == NULL || (kinds = attr(p, s_die_kinds, &err)) == NULL
+    if ((improvements = pattr(p, P_IMPROVEMENTS, &err)) == NULL || (dice = pattr(p, P_DICE, &err)) == NULL
+        || (spent = pattr(p, P_SPENT, &err)) == NULL || (kinds = pattr(p, P_DIE_KINDS, &err)) == NULL
         || (supply_list = attr(state, s_supply, &err)) == NULL)
         goto unfit;
     if (!PyList_CheckExact(improvements) || !PyList_CheckExact(dice) || !PyList_CheckExact(spent)
@@ -623,5 +708,9 @@ PyMODINIT_FUNC PyInit__stockpile(void) {
         || !(s_dice = PyUnicode_InternFromString("dice")) || !(s_spent = PyUnicode_InternFromString("spent"))
         || !(s_die_kinds = PyUnicode_InternFromString("die_kinds")) || !(s_supply = PyUnicode_InternFromString("supply")))
         return NULL;
+    player_names[P_IMPROVEMENTS] = s_improvements;
+    player_names[P_DICE] = s_dice;
+    player_names[P_SPENT] = s_spent;
+    player_names[P_DIE_KINDS] = s_die_kinds;
     return PyModule_Create(&module);
 }
