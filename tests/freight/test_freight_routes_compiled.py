@@ -146,6 +146,17 @@ def test_whole_enumeration_in_c_falls_back_where_the_state_is_unexpected():
     assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) is None
     assert routes.enumerate_routes(state, seat) == want
     p.spent.pop()
+    # the state's attributes as Python reads them: set after a call, or taken first by a class's property
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    state.saturation, saturation = 0, state.saturation
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == [] == routes._enumerate_py(state, seat)
+    state.saturation = saturation
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    shadowed = type("Shadowed", (type(state),), {"saturation": property(lambda self: 0)})
+    state.__class__ = shadowed
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == [] == routes._enumerate_py(state, seat)
+    state.__class__ = shadowed.__base__
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
     state.players += [state.players[other].copy() for _ in range(6)]
     state.n = 11
     state.owner = [10 if o == other else o for o in state.owner]
