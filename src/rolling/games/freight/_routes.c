@@ -768,6 +768,17 @@ static int walk_could_route(const uint64_t *nbr, const uint64_t *mine, int origi
     return 0;
 }
 
+/* what prepare read from the links the last time it read them (see there) */
+static struct {
+    Py_ssize_t nlinks; /* -1: nothing kept */
+    int nc, n;
+    PyObject *item[MAXLINKS]; /* the owner list's items, held */
+    unsigned char ab[2 * MAXLINKS];
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC];
+    uint64_t mine[MAXOWNERS][MAXC]; /* per owner (the first n) */
+} links_kept = {.nlinks = -1};
+
 static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
@@ -789,27 +800,56 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
         Py_RETURN_NONE;
     int r = 0;
 
-    /* the links: their owners, each city's neighbours over completed links and over the seat's */
+    /* the links: their owners, each city's neighbours over completed links and over the seat's
+       (kept from the last call whose links' ends, cities, owners and owner objects were the same:
+       the owner objects are held while kept, so the same objects are the same numbers) */
     const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
     int8_t own[MAXLINKS];
-    uint64_t nbr[MAXC] = {0}, mine[MAXC] = {0};
-    const SmallRange owners = small_range(-1, n - 1);
-    for (Py_ssize_t i = 0; i < nlinks; i++) {
-        long long o;
-        if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
-            goto unfit;
-        int a = ab[2 * i], b = ab[2 * i + 1];
-        if (a >= nc || b >= nc)
-            goto unfit;
-        own[i] = (int8_t)o;
-        if (o < 0)
-            continue;
-        nbr[a] |= (uint64_t)1 << b;
-        nbr[b] |= (uint64_t)1 << a;
-        if (o == seat) {
-            mine[a] |= (uint64_t)1 << b;
-            mine[b] |= (uint64_t)1 << a;
+    uint64_t nbr[MAXC], mine[MAXC];
+    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
+        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
+        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
+        memcpy(own, links_kept.own, (size_t)nlinks);
+        memcpy(nbr, links_kept.nbr, sizeof nbr);
+        memcpy(mine, links_kept.mine[seat], sizeof mine);
+    } else {
+        static uint64_t mine_all[MAXOWNERS][MAXC];
+        memset(nbr, 0, sizeof nbr);
+        memset(mine_all, 0, (size_t)n * sizeof mine_all[0]);
+        const SmallRange owners = small_range(-1, n - 1);
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            long long o;
+            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+                goto unfit;
+            int a = ab[2 * i], b = ab[2 * i + 1];
+            if (a >= nc || b >= nc)
+                goto unfit;
+            own[i] = (int8_t)o;
+            if (o < 0)
+                continue;
+            nbr[a] |= (uint64_t)1 << b;
+            nbr[b] |= (uint64_t)1 << a;
+            mine_all[o][a] |= (uint64_t)1 << b;
+            mine_all[o][b] |= (uint64_t)1 << a;
         }
+        memcpy(mine, mine_all[seat], sizeof mine);
+        /* kept: the new owner objects held first, the old ones let go last */
+        PyObject *old[MAXLINKS];
+        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
+        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            links_kept.item[i] = PyList_GET_ITEM(owner, i);
+            Py_INCREF(links_kept.item[i]);
+        }
+        links_kept.nlinks = nlinks;
+        links_kept.nc = nc;
+        links_kept.n = n;
+        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
+        memcpy(links_kept.own, own, (size_t)nlinks);
+        memcpy(links_kept.nbr, nbr, sizeof nbr);
+        memcpy(links_kept.mine, mine_all, (size_t)n * sizeof mine_all[0]);
+        for (Py_ssize_t i = 0; i < nold; i++)
+            Py_DECREF(old[i]);
     }
 
     Colours cs;
@@ -1168,7 +1208,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         for (Py_ssize_t i = 0; i < nd && !any; i++)
             if (PyList_GET_ITEM(spent, i) == Py_False) {
                 PyObject *f = PyList_GET_ITEM(dice, i);
-                any = f == s_route || PyUnicode_Compare(f, s_route) == 0;
+                any = f == s_route || (PyUnicode_GET_LENGTH(f) == PyUnicode_GET_LENGTH(s_route) && PyUnicode_Compare(f, s_route) == 0);
             }
         if (!any) {
             result = PyList_New(0);
@@ -1264,7 +1304,8 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
                         has = -1;
                         break;
                     }
-                    has = x == s_friendly || PyUnicode_Compare(x, s_friendly) == 0;
+                    has = x == s_friendly
+                          || (PyUnicode_GET_LENGTH(x) == PyUnicode_GET_LENGTH(s_friendly) && PyUnicode_Compare(x, s_friendly) == 0);
                 }
             } else {
                 has = -1;

@@ -374,6 +374,8 @@ static inline int same_str(PyObject *o, PyObject *s) {
         return 1;
     if (!PyUnicode_CheckExact(o))
         return -1;
+    if (PyUnicode_GET_LENGTH(o) != PyUnicode_GET_LENGTH(s))
+        return 0;
     return PyUnicode_Compare(o, s) == 0;
 }
 
