@@ -34,6 +34,19 @@ static long long as_long(PyObject *o, int *ok) {
         *ok = 0;
         return 0;
     }
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    /* an int of one digit (all the codes, counts and supplies) read from its digit: CPython 3.11's
+       layout, where Py_SIZE is the signed number of digits */
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0)
+            return 0;
+        if (size == 1)
+            return (long long)((PyLongObject *)o)->ob_digit[0];
+        if (size == -1)
+            return -(long long)((PyLongObject *)o)->ob_digit[0];
+    }
+#endif
     int over = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &over);
     if (over || (v == -1 && PyErr_Occurred())) {
