@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from rolling.bots import make_bot
-from rolling.games.freight import Config, new_game, payways, routes
+from rolling.core.rng import Rng
+from rolling.games.freight import Config, legal, new_game, payways, routes
 from rolling.games.freight.components import COLOURS, load_map
 from rolling.sim import play_game
 
@@ -85,6 +86,82 @@ def test_compiled_routes_are_the_python_routes_along_random_games():
     assert searched > 1000 and could_not > 1000
     assert sum(len(s[-1]) for s in listings) > 5000  # routes found, not only empty listings
     assert any(s[0].players[s[1]].stations > s[0].stations_used for s in listings if s[-1])  # stations discount some
+
+
+compiled_enumerate = pytest.mark.skipif(routes._compiled_enumerate is None, reason="built without a C compiler (setup.py)")
+
+
+@compiled_enumerate
+@pytest.mark.parametrize(("map_name", "players", "seed"),
+                         [("west-coast", 2, 41), ("west-coast", 3, 42), ("west-coast", 4, 43), ("southern", 3, 44),
+                          ("southern", 4, 45), ("southern", 5, 46)])
+def test_whole_enumeration_in_c_at_every_decision(map_name, players, seed):
+    """Issue 34: ``_routes.enumerate`` (the state, dice and owners read in C) gives, at every
+    decision of random games of both maps and 2-5 players and for every seat, the routes of the
+    Python reference (:func:`routes._enumerate_py` with ``ROLLING_PURE_PYTHON``'s pure search),
+    route by route and in order, never falling back; ``enumerate_routes`` gives them too."""
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    pure = payways._PURE
+    compared = found = 0
+    try:
+        while not state.is_over:
+            seat = state.to_act[0]
+            if state.stage != "draft":
+                for s in range(players):
+                    got = routes._compiled_enumerate(state, s, routes._C_CONTEXT)
+                    payways._PURE = True
+                    want = routes._enumerate_py(state, s)
+                    payways._PURE = pure
+                    assert got == want, (map_name, players, s)
+                    assert routes.enumerate_routes(state, s) == want
+                    compared += 1
+                    found += len(want)
+            state.apply(legal.random_move(state, seat, rng))
+    finally:
+        payways._PURE = pure
+    assert compared > 300 and found > 50
+
+
+@compiled_enumerate
+def test_whole_enumeration_in_c_falls_back_where_the_state_is_unexpected():
+    """Issue 34: a seat out of range, a second route's dice and spent flags of different lengths, a
+    face the tables have not met, eleven owners: ``_routes.enumerate`` answers None and
+    ``enumerate_routes`` answers (or raises) as the Python does."""
+    state, seat, other = a_state_with_routes()
+    want = routes._enumerate_py(state, seat)
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    assert routes._compiled_enumerate(state, 9, routes._C_CONTEXT) is None
+    assert routes._compiled_enumerate(state, -1, routes._C_CONTEXT) is None
+    assert routes._compiled_enumerate(state, seat, ()) is None
+    p = state.players[seat]
+    p.dice.append("not a face of any die")
+    p.spent.append(False)
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) is None
+    with pytest.raises(ValueError):
+        routes.enumerate_routes(state, seat)
+    p.dice.pop()
+    p.spent.pop()
+    p.spent.append(True)
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) is None
+    assert routes.enumerate_routes(state, seat) == want
+    p.spent.pop()
+    # the state's attributes as Python reads them: set after a call, or taken first by a class's property
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    state.saturation, saturation = 0, state.saturation
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == [] == routes._enumerate_py(state, seat)
+    state.saturation = saturation
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    shadowed = type("Shadowed", (type(state),), {"saturation": property(lambda self: 0)})
+    state.__class__ = shadowed
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == [] == routes._enumerate_py(state, seat)
+    state.__class__ = shadowed.__base__
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) == want
+    state.players += [state.players[other].copy() for _ in range(6)]
+    state.n = 11
+    state.owner = [10 if o == other else o for o in state.owner]
+    assert routes._compiled_enumerate(state, seat, routes._C_CONTEXT) is None
+    assert routes.enumerate_routes(state, seat) == want
 
 
 @st_.composite

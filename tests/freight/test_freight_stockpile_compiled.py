@@ -20,6 +20,7 @@ from rolling.games.freight import Config, legal, new_game, stockpile
 from rolling.games.freight.components import load_components
 
 compiled = pytest.mark.skipif(stockpile._compiled is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
+compiled_of = pytest.mark.skipif(stockpile._compiled_of is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
 
 
 def compiled_options(state, seat: int):
@@ -28,6 +29,12 @@ def compiled_options(state, seat: int):
     storage = p.improvements.count("Efficient Storage")
     return stockpile._compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
                                stockpile._FACE_CODE, stockpile._SPLITS, stockpile._ALLOCATIONS, "")
+
+
+def compiled_options_of(state, seat: int):
+    """The C part's whole answer for ``seat``, the state read in C (None: the reference runs), as
+    :func:`stockpile.options` asks it."""
+    return stockpile._compiled_of(state, seat, stockpile._C_CONTEXT)
 
 
 GAMES = [("west-coast", 2, 21), ("west-coast", 3, 22), ("west-coast", 4, 23), ("southern", 3, 24),
@@ -49,6 +56,7 @@ def test_compiled_options_are_the_python_options_along_random_games(map_name, pl
             for s in range(players):
                 want = stockpile._options_py(state, s)
                 assert compiled_options(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
+                assert compiled_options_of(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
                 assert stockpile.options(state, s) == want
                 compared += 1
         state.apply(legal.random_move(state, seat, rng))
@@ -78,10 +86,69 @@ def test_compiled_options_are_the_python_options_for_any_hand(dice, storage, sup
     p.improvements = ["Efficient Storage"] * storage
     st.supply = supply[:]
     before = compiled_options(st, seat)
+    before_of = compiled_options_of(st, seat)
     want = stockpile._options_py(st, seat)
     assert before is None or before == want
+    assert before_of is None or before_of == want
     assert compiled_options(st, seat) == want
+    got = compiled_options_of(st, seat)
+    assert got == want or (got is None and too_big_for_c(st, seat))
     assert stockpile.options(st, seat) == want
+
+
+def too_big_for_c(state, seat: int) -> bool:
+    """Whether the hand is past the C part's fixed sizes (512 outcomes, 8192 allocations, a count
+    past 255), where it answers None."""
+    p = state.players[seat]
+    both = p.improvements.count("Efficient Storage") >= 2
+    base, _splits, split = stockpile._read_dice(p, both)
+    ways = 1
+    for code in set(split):
+        ways *= len(stockpile._group(code, split.count(code)))
+    return ways > 8192 or len(stockpile._options_py(state, seat)) > 512 or max(
+        (base >> 8 * k & 255) for k in range(4)) > 255
+
+
+@compiled_of
+def test_whole_options_in_c_along_random_games_every_decision():
+    """F, issue 34: ``options_of`` (the mat read in C, the allocations worked out in C) at every
+    decision of random games of both maps and 2-5 players, for every seat, from fresh memos of
+    allocations: the reference's options, entry for entry; the allocations memo is never needed."""
+    for map_name, players, seed in GAMES + [(m, n, seed + 100) for m, n, seed in GAMES]:
+        state = new_game(Config(map_name, players), seed)
+        rng = Rng(seed)
+        compared = 0
+        while not state.is_over:
+            seat = state.to_act[0]
+            if state.stage != "draft":
+                for s in range(players):
+                    got = compiled_options_of(state, s)
+                    assert got == stockpile._options_py(state, s), (map_name, players, s, state.players[s].dice)
+                    compared += 1
+            state.apply(legal.random_move(state, seat, rng))
+        assert compared > 300
+
+
+@compiled_of
+def test_options_of_answers_none_where_the_hand_is_not_as_expected():
+    """Issue 34: a face not in the codes yet, a spent flag not a bool, a seat out of range, a count
+    past the packed width: None from ``options_of``, and the reference then runs (and raises where
+    it raises)."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    p = st.players[seat]
+    assert compiled_options_of(st, 7) is None
+    assert compiled_options_of(st, -1) is None
+    p.dice, p.die_kinds, p.spent = ["no such face at all"], ["basic"], [False]
+    assert compiled_options_of(st, seat) is None
+    p.dice, p.die_kinds, p.spent = ["yellow"], ["basic"], [0]
+    assert compiled_options_of(st, seat) is None
+    assert stockpile.options(st, seat) == stockpile._options_py(st, seat)
+    p.dice, p.die_kinds, p.spent = ["yellow"] * 300, ["basic"] * 300, [False] * 300
+    stockpile._FACE_CODE.setdefault("yellow", stockpile._face_code("yellow"))
+    assert compiled_options_of(st, seat) is None
+    with pytest.raises(IndexError):
+        stockpile.options(st, seat)
 
 
 @compiled

@@ -768,6 +768,17 @@ static int walk_could_route(const uint64_t *nbr, const uint64_t *mine, int origi
     return 0;
 }
 
+/* what prepare read from the links the last time it read them (see there) */
+static struct {
+    Py_ssize_t nlinks; /* -1: nothing kept */
+    int nc, n;
+    PyObject *item[MAXLINKS]; /* the owner list's items, held */
+    unsigned char ab[2 * MAXLINKS];
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC];
+    uint64_t mine[MAXOWNERS][MAXC]; /* per owner (the first n) */
+} links_kept = {.nlinks = -1};
+
 static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
@@ -789,27 +800,56 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
         Py_RETURN_NONE;
     int r = 0;
 
-    /* the links: their owners, each city's neighbours over completed links and over the seat's */
+    /* the links: their owners, each city's neighbours over completed links and over the seat's
+       (kept from the last call whose links' ends, cities, owners and owner objects were the same:
+       the owner objects are held while kept, so the same objects are the same numbers) */
     const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
     int8_t own[MAXLINKS];
-    uint64_t nbr[MAXC] = {0}, mine[MAXC] = {0};
-    const SmallRange owners = small_range(-1, n - 1);
-    for (Py_ssize_t i = 0; i < nlinks; i++) {
-        long long o;
-        if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
-            goto unfit;
-        int a = ab[2 * i], b = ab[2 * i + 1];
-        if (a >= nc || b >= nc)
-            goto unfit;
-        own[i] = (int8_t)o;
-        if (o < 0)
-            continue;
-        nbr[a] |= (uint64_t)1 << b;
-        nbr[b] |= (uint64_t)1 << a;
-        if (o == seat) {
-            mine[a] |= (uint64_t)1 << b;
-            mine[b] |= (uint64_t)1 << a;
+    uint64_t nbr[MAXC], mine[MAXC];
+    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
+        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
+        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
+        memcpy(own, links_kept.own, (size_t)nlinks);
+        memcpy(nbr, links_kept.nbr, sizeof nbr);
+        memcpy(mine, links_kept.mine[seat], sizeof mine);
+    } else {
+        static uint64_t mine_all[MAXOWNERS][MAXC];
+        memset(nbr, 0, sizeof nbr);
+        memset(mine_all, 0, (size_t)n * sizeof mine_all[0]);
+        const SmallRange owners = small_range(-1, n - 1);
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            long long o;
+            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+                goto unfit;
+            int a = ab[2 * i], b = ab[2 * i + 1];
+            if (a >= nc || b >= nc)
+                goto unfit;
+            own[i] = (int8_t)o;
+            if (o < 0)
+                continue;
+            nbr[a] |= (uint64_t)1 << b;
+            nbr[b] |= (uint64_t)1 << a;
+            mine_all[o][a] |= (uint64_t)1 << b;
+            mine_all[o][b] |= (uint64_t)1 << a;
         }
+        memcpy(mine, mine_all[seat], sizeof mine);
+        /* kept: the new owner objects held first, the old ones let go last */
+        PyObject *old[MAXLINKS];
+        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
+        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            links_kept.item[i] = PyList_GET_ITEM(owner, i);
+            Py_INCREF(links_kept.item[i]);
+        }
+        links_kept.nlinks = nlinks;
+        links_kept.nc = nc;
+        links_kept.n = n;
+        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
+        memcpy(links_kept.own, own, (size_t)nlinks);
+        memcpy(links_kept.nbr, nbr, sizeof nbr);
+        memcpy(links_kept.mine, mine_all, (size_t)n * sizeof mine_all[0]);
+        for (Py_ssize_t i = 0; i < nold; i++)
+            Py_DECREF(old[i]);
     }
 
     Colours cs;
@@ -1024,7 +1064,296 @@ unfit:
     Py_RETURN_NONE; /* does not fit: search in Python */
 }
 
+/* ---- enumerate(state, seat, ctx): the whole of routes.enumerate_routes in C (issue 34, round 4) ----
+
+   routes._enumerate_py step for step, the state read here: the turn's routes and the saturation
+   markers, the route symbol of a second route, the seat's links, prepare()'s reading of the board,
+   the seat's "any" dice for a route (payment.generic_budget, from the same face tables), its
+   stations, the dice per owner's link (Friendly), and search(). ctx: (colour_index, the face
+   units of a first route, of a second one (payment.face_units' tables), map_ends (a map -> (its
+   link ends as prepare takes them, its cities)), owner_bits, slack, new_units (a face met first, a
+   second route or not -> its units, entered in the table as generic_budget enters it)). None where anything is not as
+   a game state has it (a face not in the tables yet, a list of the wrong length, a number that
+   does not fit...): the caller then runs the Python, which answers (or raises) as before. */
+
+static PyObject *s_routes_done, *s_saturation, *s_players, *s_dice, *s_spent, *s_links_owned, *s_n, *s_map,
+    *s_owner, *s_rings, *s_phase, *s_cargo, *s_markers, *s_stations, *s_stations_used, *s_improvements,
+    *s_route, *s_friendly;
+static PyObject *kept_map, *kept_ends, *kept_nc; /* the last map seen, its link ends and its cities */
+
+/* ---- slotted attributes read from their slots (issue 34, round 4) ----
+   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
+   member descriptor (about 200 instructions). Where the object's type reads attributes the
+   generic way and the name is an object member descriptor there, the offsets are kept per type
+   (its identity and version tag, which changes whenever the type is changed) and the attribute
+   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
+#include <structmember.h>
+
+#define NSLOTNAMES 8
+typedef struct {
+    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
+    unsigned int tag;
+    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
+} Slots;
+
+static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
+{
+    sc->type = NULL;
+    for (int k = 0; k < n; k++)
+        sc->off[k] = -1;
+    if (t->tp_getattro != PyObject_GenericGetAttr)
+        return;
+    for (int k = 0; k < n; k++) {
+        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+            if (md->type == T_OBJECT_EX && md->offset > 0)
+                sc->off[k] = md->offset;
+        }
+    }
+    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
+        sc->type = t;
+        sc->tag = t->tp_version_tag;
+    }
+}
+
+/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
+static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
+        slots_learn(sc, t, names, n);
+    Py_ssize_t off = sc->off[k];
+    if (off > 0) {
+        PyObject *v = *(PyObject **)((char *)o + off);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(o, names[k]);
+}
+
+/* the player's attributes enumerate reads, in Slots order */
+static PyObject *player_names[6];
+static Slots player_slots;
+enum { P_DICE, P_SPENT, P_LINKS_OWNED, P_MARKERS, P_STATIONS, P_IMPROVEMENTS };
+
+/* an int player attribute, as int_attr */
+static int int_pattr(PyObject *p, int k, long long *out)
+{
+    PyObject *v = slot_attr(&player_slots, p, k, player_names, 6);
+    if (!v)
+        return 0;
+    int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
+    Py_DECREF(v);
+    return r;
+}
+
+/* a small non-negative-or-not exact int attribute: 1, 0 (unfit or missing), -1 error */
+static int int_attr(PyObject *o, PyObject *name, long long *out)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (!v)
+        return 0;
+    int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
+    Py_DECREF(v);
+    return r;
+}
+
+static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "enumerate() takes 3 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *state = args[0], *ctx = args[2];
+    if (!PyLong_CheckExact(args[1]) || !PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 7)
+        Py_RETURN_NONE;
+    PyObject *units_by[2] = {PyTuple_GET_ITEM(ctx, 1), PyTuple_GET_ITEM(ctx, 2)};
+    if (!PyDict_CheckExact(units_by[0]) || !PyDict_CheckExact(units_by[1]))
+        Py_RETURN_NONE;
+    PyObject *result = NULL, *players = NULL, *p = NULL, *dice = NULL, *spent = NULL, *markers = NULL,
+             *m = NULL, *owner = NULL, *rings = NULL, *cargo = NULL, *phase = NULL, *n_o = NULL, *ready = NULL,
+             *costs = NULL, *cap_o = NULL, *avail_o = NULL;
+    long long seat, done, saturation, links_owned, n, stations, stations_used;
+    if (as_ll(args[1], -((long long)1 << 40), (long long)1 << 40, &seat) <= 0)
+        goto unfit;
+    if (int_attr(state, s_routes_done, &done) <= 0)
+        goto unfit;
+    if (done >= 2)
+        return PyList_New(0);
+    if (int_attr(state, s_saturation, &saturation) <= 0)
+        goto unfit;
+    if (saturation <= 0)
+        return PyList_New(0);
+    players = PyObject_GetAttr(state, s_players);
+    if (!players || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
+        goto unfit;
+    p = PyList_GET_ITEM(players, seat);
+    Py_INCREF(p);
+    int second = done == 1;
+    if (!(dice = slot_attr(&player_slots, p, P_DICE, player_names, 6))
+        || !(spent = slot_attr(&player_slots, p, P_SPENT, player_names, 6)) || !PyList_CheckExact(dice)
+        || !PyList_CheckExact(spent) || PyList_GET_SIZE(dice) != PyList_GET_SIZE(spent))
+        goto unfit;
+    Py_ssize_t nd = PyList_GET_SIZE(dice);
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *f = PyList_GET_ITEM(dice, i), *sp = PyList_GET_ITEM(spent, i);
+        if (!PyUnicode_CheckExact(f) || (sp != Py_True && sp != Py_False))
+            goto unfit;
+    }
+    if (second) {
+        int any = 0;
+        for (Py_ssize_t i = 0; i < nd && !any; i++)
+            if (PyList_GET_ITEM(spent, i) == Py_False) {
+                PyObject *f = PyList_GET_ITEM(dice, i);
+                any = f == s_route || (PyUnicode_GET_LENGTH(f) == PyUnicode_GET_LENGTH(s_route) && PyUnicode_Compare(f, s_route) == 0);
+            }
+        if (!any) {
+            result = PyList_New(0);
+            goto done;
+        }
+    }
+    if (int_pattr(p, P_LINKS_OWNED, &links_owned) <= 0)
+        goto unfit;
+    if (links_owned == 0) {
+        result = PyList_New(0);
+        goto done;
+    }
+    /* prepare, as _prepare_c calls it */
+    if (!(n_o = PyObject_GetAttr(state, s_n)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
+        goto unfit;
+    if (!(m = PyObject_GetAttr(state, s_map)))
+        goto unfit;
+    if (m != kept_map) {
+        PyObject *got = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 3), m);
+        if (!got || !PyTuple_CheckExact(got) || PyTuple_GET_SIZE(got) != 2 || !PyBytes_CheckExact(PyTuple_GET_ITEM(got, 0))
+            || !PyLong_CheckExact(PyTuple_GET_ITEM(got, 1))) {
+            Py_XDECREF(got);
+            goto unfit;
+        }
+        Py_XSETREF(kept_ends, Py_NewRef(PyTuple_GET_ITEM(got, 0)));
+        Py_XSETREF(kept_nc, Py_NewRef(PyTuple_GET_ITEM(got, 1)));
+        Py_XSETREF(kept_map, Py_NewRef(m));
+        Py_DECREF(got);
+    }
+    if (!(owner = PyObject_GetAttr(state, s_owner)) || !(rings = PyObject_GetAttr(state, s_rings))
+        || !(phase = PyObject_GetAttr(state, s_phase)) || !(cargo = PyObject_GetAttr(state, s_cargo)))
+        goto unfit;
+    {
+        PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, PyTuple_GET_ITEM(ctx, 0), args[1],
+                               PyTuple_GET_ITEM(ctx, 4)};
+        ready = routes_prepare(self, pargs, 10);
+    }
+    if (!ready || ready == Py_None)
+        goto unfit;
+    if (ready == Py_False) {
+        result = PyList_New(0);
+        goto done;
+    }
+    /* the seat's "any" dice for a route (generic_budget) */
+    long long budget = 0;
+    if (!(markers = slot_attr(&player_slots, p, P_MARKERS, player_names, 6)) || !PyList_CheckExact(markers))
+        goto unfit;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(markers); k++) {
+        long long x;
+        PyObject *v = PyList_GET_ITEM(markers, k);
+        if (!PyLong_CheckExact(v) || as_ll(v, -((long long)1 << 40), (long long)1 << 40, &x) <= 0)
+            goto unfit;
+        budget += x;
+    }
+    PyObject *units = units_by[second];
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        if (PyList_GET_ITEM(spent, i) != Py_False)
+            continue;
+        PyObject *u = PyDict_GetItemWithError(units, PyList_GET_ITEM(dice, i)), *made = NULL;
+        if (!u && !PyErr_Occurred()) { /* a face met first: entered in the table, as generic_budget does */
+            made = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ctx, 6), PyList_GET_ITEM(dice, i),
+                                                second ? Py_True : Py_False, NULL);
+            u = made;
+        }
+        long long x;
+        int fits = u && PyLong_CheckExact(u) && as_ll(u, -((long long)1 << 40), (long long)1 << 40, &x) > 0;
+        Py_XDECREF(made);
+        if (!fits || PyList_GET_SIZE(dice) != nd || PyList_GET_SIZE(spent) != nd) /* a call may have run */
+            goto unfit;
+        budget += x;
+    }
+    if (budget <= 0) {
+        result = PyList_New(0);
+        goto done;
+    }
+    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_attr(state, s_stations_used, &stations_used) <= 0)
+        goto unfit;
+    long long avail = stations - stations_used;
+    /* the dice per owner's link (owner_link_cost) */
+    if (n > PyList_GET_SIZE(players) || !(costs = PyTuple_New((Py_ssize_t)n)))
+        goto unfit;
+    for (long long o = 0; o < n; o++) {
+        long long c = 1;
+        if (o != seat) {
+            PyObject *imp = slot_attr(&player_slots, PyList_GET_ITEM(players, o), P_IMPROVEMENTS, player_names, 6);
+            if (!imp)
+                goto unfit;
+            int has = 0;
+            if (PyList_CheckExact(imp)) {
+                for (Py_ssize_t k = 0; k < PyList_GET_SIZE(imp) && !has; k++) {
+                    PyObject *x = PyList_GET_ITEM(imp, k);
+                    if (!PyUnicode_CheckExact(x)) {
+                        has = -1;
+                        break;
+                    }
+                    has = x == s_friendly
+                          || (PyUnicode_GET_LENGTH(x) == PyUnicode_GET_LENGTH(s_friendly) && PyUnicode_Compare(x, s_friendly) == 0);
+                }
+            } else {
+                has = -1;
+            }
+            Py_DECREF(imp);
+            if (has < 0)
+                goto unfit;
+            c = has ? 1 : 2;
+        }
+        PyTuple_SET_ITEM(costs, (Py_ssize_t)o, PyLong_FromLongLong(c)); /* a small int: no failure */
+    }
+    if (!(cap_o = PyLong_FromLongLong(budget + avail)) || !(avail_o = PyLong_FromLongLong(avail)))
+        goto unfit;
+    {
+        PyObject *sargs[5] = {ready, costs, cap_o, avail_o, PyTuple_GET_ITEM(ctx, 5)};
+        result = routes_search(self, sargs, 5);
+    }
+    if (!result)
+        goto unfit;
+    goto done;
+unfit: /* the Python answers (and raises where it raises) */
+    PyErr_Clear();
+    Py_CLEAR(result);
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(players);
+    Py_XDECREF(p);
+    Py_XDECREF(dice);
+    Py_XDECREF(spent);
+    Py_XDECREF(markers);
+    Py_XDECREF(m);
+    Py_XDECREF(owner);
+    Py_XDECREF(rings);
+    Py_XDECREF(cargo);
+    Py_XDECREF(phase);
+    Py_XDECREF(n_o);
+    Py_XDECREF(ready);
+    Py_XDECREF(costs);
+    Py_XDECREF(cap_o);
+    Py_XDECREF(avail_o);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"enumerate", (PyCFunction)(void (*)(void))routes_enumerate, METH_FASTCALL,
+     "enumerate(state, seat, ctx) -> list | None\n\n"
+     "routes.enumerate_routes read from the state in C (prepare and search included), or None where\n"
+     "anything is not as a game state has it (then run routes._enumerate_py)."},
     {"prepare", (PyCFunction)(void (*)(void))routes_prepare, METH_FASTCALL,
      "prepare(ends, nc, owner, n, rings, phase, cargo, colour_index, seat, owner_bits) -> Prepared | False | None\n\n"
      "What routes.enumerate_routes' compiled search reads from the state (the links' owners, the\n"
@@ -1046,6 +1375,17 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__routes(void)
 {
+    static const char *const names[] = {"routes_done", "saturation", "players", "dice", "spent", "links_owned", "n",
+                                        "map", "owner", "rings", "phase", "cargo", "markers", "stations",
+                                        "stations_used", "improvements", "route", "Friendly"};
+    PyObject **slots[] = {&s_routes_done, &s_saturation, &s_players, &s_dice, &s_spent, &s_links_owned, &s_n, &s_map,
+                          &s_owner, &s_rings, &s_phase, &s_cargo, &s_markers, &s_stations, &s_stations_used,
+                          &s_improvements, &s_route, &s_friendly};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!(*slots[k] = PyUnicode_InternFromString(names[k])))
+            return NULL;
+    PyObject *pn[6] = {s_dice, s_spent, s_links_owned, s_markers, s_stations, s_improvements};
+    memcpy(player_names, pn, sizeof pn);
     for (int x = SMALL_LO; x <= SMALL_HI; x++)
         if (!(small_ints[x - SMALL_LO] = PyLong_FromLong(x)))
             return NULL;

@@ -21,6 +21,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <string.h>
 
 #define BITS 8
 #define MASK 255
@@ -33,6 +34,19 @@ static long long as_long(PyObject *o, int *ok) {
         *ok = 0;
         return 0;
     }
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    /* an int of one digit (all the codes, counts and supplies) read from its digit: CPython 3.11's
+       layout, where Py_SIZE is the signed number of digits */
+    if (PyLong_CheckExact(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0)
+            return 0;
+        if (size == 1)
+            return (long long)((PyLongObject *)o)->ob_digit[0];
+        if (size == -1)
+            return -(long long)((PyLongObject *)o)->ob_digit[0];
+    }
+#endif
     int over = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &over);
     if (over || (v == -1 && PyErr_Occurred())) {
@@ -59,18 +73,33 @@ static inline long long taken(long long v, int k, long long penalty, const long 
     return m < supply[k] ? m : supply[k];
 }
 
+/* the markers tuples of counts 0..7 each, made once and shared (a tuple of ints is immutable) */
+static PyObject *markers_kept[8 * 8 * 8 * 8];
+
 /* (store, (a, b, c, d)) */
 static PyObject *outcome(PyObject *store, const long long *g) {
-    PyObject *markers = PyTuple_New(4);
-    if (markers == NULL)
-        return NULL;
-    for (int k = 0; k < 4; k++) {
-        PyObject *n = PyLong_FromLongLong(g[k]);
-        if (n == NULL) {
-            Py_DECREF(markers);
+    int small = 1;
+    for (int k = 0; k < 4; k++)
+        small &= g[k] >= 0 && g[k] < 8;
+    PyObject *markers = small ? markers_kept[((g[0] * 8 + g[1]) * 8 + g[2]) * 8 + g[3]] : NULL;
+    if (markers != NULL) {
+        Py_INCREF(markers);
+    } else {
+        markers = PyTuple_New(4);
+        if (markers == NULL)
             return NULL;
+        for (int k = 0; k < 4; k++) {
+            PyObject *n = PyLong_FromLongLong(g[k]);
+            if (n == NULL) {
+                Py_DECREF(markers);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(markers, k, n);
         }
-        PyTuple_SET_ITEM(markers, k, n);
+        if (small) {
+            Py_INCREF(markers);
+            markers_kept[((g[0] * 8 + g[1]) * 8 + g[2]) * 8 + g[3]] = markers;
+        }
     }
     PyObject *t = PyTuple_New(2);
     if (t == NULL) {
@@ -250,7 +279,436 @@ static PyObject *options(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     return out;
 }
 
+/* ---- options_of(state, seat, ctx): the whole of stockpile.options in C (issue 34, round 4) ----
+
+   The player's mat and the supply are read here (state.players[seat]: improvements, dice, spent,
+   die_kinds; state.supply), and the split dice's allocations are worked out here as
+   stockpile._allocations works them out (no memo of them: the dice grouped by face in order of
+   first die, the groups' ways in itertools.product order, the last group's the fastest, each group's
+   ways in _compositions order), each outcome kept from its first allocation (an allocation with
+   the packed counts of an earlier one gives its markers: dropping it, as _allocations does, keeps
+   the same first allocation of each outcome). ctx: (codes (_FACE_CODE), splits (_SPLITS), colour
+   names (COLOURS), "Efficient Storage", "basic", ""). None where anything is not as expected (a face
+   not in codes yet, a count past 255, too many split dice or allocations, a list not a list...):
+   the caller then runs stockpile._options_py, the reference. */
+
+#define MAX_GROUPS 8
+#define MAX_PARTS 4
+#define MAX_PRODUCT 8192
+#define MAX_GROUP_WAYS 1024
+
+static PyObject *s_players, *s_improvements, *s_dice, *s_spent, *s_die_kinds, *s_supply;
+
+/* ---- slotted attributes read from their slots (issue 34, round 4) ----
+   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
+   member descriptor (about 200 instructions). Where the object's type reads attributes the
+   generic way and the name is an object member descriptor there, the offsets are kept per type
+   (its identity and version tag, which changes whenever the type is changed) and the attribute
+   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
+#include <structmember.h>
+
+#define NSLOTNAMES 8
+typedef struct {
+    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
+    unsigned int tag;
+    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
+} Slots;
+
+static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
+{
+    sc->type = NULL;
+    for (int k = 0; k < n; k++)
+        sc->off[k] = -1;
+    if (t->tp_getattro != PyObject_GenericGetAttr)
+        return;
+    for (int k = 0; k < n; k++) {
+        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
+        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+            if (md->type == T_OBJECT_EX && md->offset > 0)
+                sc->off[k] = md->offset;
+        }
+    }
+    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
+        sc->type = t;
+        sc->tag = t->tp_version_tag;
+    }
+}
+
+/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
+static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
+        slots_learn(sc, t, names, n);
+    Py_ssize_t off = sc->off[k];
+    if (off > 0) {
+        PyObject *v = *(PyObject **)((char *)o + off);
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(o, names[k]);
+}
+
+/* the player's attributes options_of reads, in Slots order */
+static PyObject *player_names[4];
+static Slots player_slots;
+enum { P_IMPROVEMENTS, P_DICE, P_SPENT, P_DIE_KINDS };
+
+/* a player attribute (as attr) */
+static PyObject *pattr(PyObject *p, int k, int *err) {
+    PyObject *v = slot_attr(&player_slots, p, k, player_names, 4);
+    if (v == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            *err = 1;
+        else
+            PyErr_Clear();
+    }
+    return v;
+}
+
+/* an attribute, or NULL with no exception where it is missing (an error other than AttributeError: -1 via *err) */
+static PyObject *attr(PyObject *o, PyObject *name, int *err) {
+    PyObject *v = PyObject_GetAttr(o, name);
+    if (v == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            *err = 1;
+        else
+            PyErr_Clear();
+    }
+    return v;
+}
+
+/* 1 where o equals the str s (o an exact str), 0 where not, -1 where o is no exact str */
+static inline int same_str(PyObject *o, PyObject *s) {
+    if (o == s)
+        return 1;
+    if (!PyUnicode_CheckExact(o))
+        return -1;
+    if (PyUnicode_GET_LENGTH(o) != PyUnicode_GET_LENGTH(s))
+        return 0;
+    return PyUnicode_Compare(o, s) == 0;
+}
+
+typedef struct {
+    int code_at;            /* index in splits */
+    int ncol;               /* its colours */
+    int colours[MAX_PARTS]; /* colour indices, in order */
+    int ndice;
+    int dice[MAX_SPLIT];    /* places in the split dice (die order) */
+    int nways;
+    int way_at;             /* first way in ways[] */
+} Group;
+
+static PyObject *options_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "options_of takes three arguments");
+        return NULL;
+    }
+    PyObject *state = args[0], *ctx = args[2];
+    if (!PyLong_CheckExact(args[1]) || !PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 6)
+        Py_RETURN_NONE;
+    PyObject *codes = PyTuple_GET_ITEM(ctx, 0), *splits = PyTuple_GET_ITEM(ctx, 1), *names = PyTuple_GET_ITEM(ctx, 2);
+    PyObject *storage_name = PyTuple_GET_ITEM(ctx, 3), *basic = PyTuple_GET_ITEM(ctx, 4), *empty = PyTuple_GET_ITEM(ctx, 5);
+    if (!PyDict_CheckExact(codes) || !PyList_CheckExact(splits) || !PyTuple_CheckExact(names)
+        || PyTuple_GET_SIZE(names) != 4 || !PyUnicode_CheckExact(storage_name) || !PyUnicode_CheckExact(basic))
+        Py_RETURN_NONE;
+    int ok = 1, err = 0;
+    long long seat = as_long(args[1], &ok);
+    if (!ok)
+        Py_RETURN_NONE;
+    PyObject *result = NULL, *players = NULL, *p = NULL, *improvements = NULL, *dice = NULL, *spent = NULL,
+             *kinds = NULL, *supply_list = NULL;
+    players = attr(state, s_players, &err);
+    if (players == NULL || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
+        goto unfit;
+    p = PyList_GET_ITEM(players, seat);
+    Py_INCREF(p);
+    if ((improvements = pattr(p, P_IMPROVEMENTS, &err)) == NULL || (dice = pattr(p, P_DICE, &err)) == NULL
+        || (spent = pattr(p, P_SPENT, &err)) == NULL || (kinds = pattr(p, P_DIE_KINDS, &err)) == NULL
+        || (supply_list = attr(state, s_supply, &err)) == NULL)
+        goto unfit;
+    if (!PyList_CheckExact(improvements) || !PyList_CheckExact(dice) || !PyList_CheckExact(spent)
+        || !PyList_CheckExact(kinds) || !PyList_CheckExact(supply_list) || PyList_GET_SIZE(supply_list) != 4)
+        goto unfit;
+    int storage = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(improvements); i++) {
+        int s = same_str(PyList_GET_ITEM(improvements, i), storage_name);
+        if (s < 0)
+            goto unfit;
+        storage += s;
+    }
+    int both = storage >= 2;
+    long long penalty = storage ? 0 : 1;
+    long long supply[4];
+    for (int k = 0; k < 4; k++)
+        supply[k] = as_long(PyList_GET_ITEM(supply_list, k), &ok);
+    if (!ok)
+        goto unfit;
+
+    /* the dice, as _options_py reads them */
+    long long base = 0;
+    int split_code[MAX_SPLIT]; /* the split dice's indices in splits, in die order */
+    int n_split = 0;
+    Py_ssize_t n_dice = PyList_GET_SIZE(dice);
+    if (PyList_GET_SIZE(spent) < n_dice)
+        goto unfit;
+    for (Py_ssize_t i = 0; i < n_dice; i++) {
+        PyObject *used_o = PyList_GET_ITEM(spent, i);
+        int used = used_o == Py_True ? 1 : used_o == Py_False ? 0 : -2;
+        if (used == -2)
+            goto unfit;
+        if (used)
+            continue;
+        PyObject *name = PyList_GET_ITEM(dice, i);
+        if (!PyUnicode_CheckExact(name))
+            goto unfit;
+        PyObject *code_obj = PyDict_GetItemWithError(codes, name);
+        if (code_obj == NULL)
+            goto unfit;
+        long long code = as_long(code_obj, &ok);
+        if (!ok)
+            goto unfit;
+        if (code >= 0) {
+            base += code;
+            if (base >= (1LL << 40))
+                goto unfit;
+            continue;
+        }
+        long long at = -1 - code;
+        if (at >= PyList_GET_SIZE(splits) || at >= (1 << 20))
+            goto unfit;
+        if (both) {
+            if (i >= PyList_GET_SIZE(kinds))
+                goto unfit;
+            int b = same_str(PyList_GET_ITEM(kinds, i), basic);
+            if (b < 0)
+                goto unfit;
+            if (b) {
+                PyObject *entry = PyList_GET_ITEM(splits, at);
+                if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2)
+                    goto unfit;
+                base += as_long(PyTuple_GET_ITEM(entry, 1), &ok);
+                if (!ok || base < 0 || base >= (1LL << 40))
+                    goto unfit;
+                continue;
+            }
+        }
+        if (n_split == MAX_SPLIT)
+            goto unfit;
+        split_code[n_split++] = (int)at;
+    }
+
+    long long g[4];
+    if (n_split == 0) {
+        for (int k = 0; k < 4; k++)
+            g[k] = taken(base, k, penalty, supply, &ok);
+        if (!ok)
+            goto unfit;
+        PyObject *one = outcome(empty, g);
+        if (one == NULL)
+            goto done;
+        result = PyTuple_New(1);
+        if (result == NULL) {
+            Py_DECREF(one);
+            goto done;
+        }
+        PyTuple_SET_ITEM(result, 0, one);
+        goto done;
+    }
+
+    /* the groups: the split dice by face, in order of first die, each with its ways */
+    Group groups[MAX_GROUPS];
+    int n_groups = 0;
+    for (int j = 0; j < n_split; j++) {
+        int q = 0;
+        while (q < n_groups && groups[q].code_at != split_code[j])
+            q++;
+        if (q == n_groups) {
+            if (n_groups == MAX_GROUPS)
+                goto unfit;
+            Group *gr = &groups[n_groups++];
+            gr->code_at = split_code[j];
+            gr->ndice = 0;
+            PyObject *entry = PyList_GET_ITEM(splits, split_code[j]);
+            if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 || !PyTuple_CheckExact(PyTuple_GET_ITEM(entry, 0)))
+                goto unfit;
+            PyObject *cols = PyTuple_GET_ITEM(entry, 0);
+            gr->ncol = (int)PyTuple_GET_SIZE(cols);
+            if (gr->ncol < 1 || gr->ncol > MAX_PARTS)
+                goto unfit;
+            for (int c = 0; c < gr->ncol; c++) {
+                long long ci = as_long(PyTuple_GET_ITEM(cols, c), &ok);
+                if (!ok || ci < 0 || ci > 3)
+                    goto unfit;
+                gr->colours[c] = (int)ci;
+            }
+        }
+        groups[q].dice[groups[q].ndice++] = j;
+    }
+    /* each group's ways (_compositions order: the first part largest first), as parts per colour */
+    static int ways[MAX_GROUP_WAYS][MAX_PARTS]; /* no Python is called while these are in use */
+    static long long way_v[MAX_GROUP_WAYS];
+    int n_ways_all = 0;
+    long long product = 1;
+    for (int q = 0; q < n_groups; q++) {
+        Group *gr = &groups[q];
+        gr->way_at = n_ways_all;
+        int k = gr->ncol, n = gr->ndice;
+        int parts[MAX_PARTS];
+        /* odometer over compositions in lexicographically decreasing order */
+        parts[0] = n;
+        for (int c = 1; c < k; c++)
+            parts[c] = 0;
+        for (;;) {
+            if (n_ways_all == MAX_GROUP_WAYS)
+                goto unfit;
+            long long v = 0;
+            for (int c = 0; c < k; c++) {
+                ways[n_ways_all][c] = parts[c];
+                v += (long long)parts[c] << (BITS * gr->colours[c]);
+            }
+            way_v[n_ways_all++] = v;
+            /* next: the rightmost part but the last that is > 0 gives one to the next, which takes
+               all that follows it */
+            int c = k - 2;
+            while (c >= 0 && parts[c] == 0)
+                c--;
+            if (c < 0)
+                break;
+            parts[c]--;
+            int rest = parts[k - 1] + 1;
+            parts[k - 1] = 0;
+            parts[c + 1] = rest;
+        }
+        gr->nways = n_ways_all - gr->way_at;
+        product *= gr->nways;
+        if (product > MAX_PRODUCT)
+            goto unfit;
+    }
+
+    /* each new outcome (the first allocation giving it), in product order */
+    long long found[MAX_WAYS][4];
+    long long total[MAX_WAYS];
+    short way_of[MAX_WAYS][MAX_GROUPS]; /* the allocation giving it: each group's way */
+    Py_ssize_t n_out = 0;
+    int idx[MAX_GROUPS] = {0};
+    for (long long t = 0; t < product; t++) {
+        long long sum = base;
+        for (int q = 0; q < n_groups; q++)
+            sum += way_v[groups[q].way_at + idx[q]];
+        if (sum >= (1LL << 40))
+            goto unfit;
+        for (int k = 0; k < 4; k++)
+            g[k] = taken(sum, k, penalty, supply, &ok);
+        if (!ok)
+            goto unfit;
+        Py_ssize_t o = 0;
+        while (o < n_out && (found[o][0] != g[0] || found[o][1] != g[1] || found[o][2] != g[2] || found[o][3] != g[3]))
+            o++;
+        if (o == n_out) {
+            if (n_out == MAX_WAYS)
+                goto unfit;
+            for (int k = 0; k < 4; k++)
+                found[n_out][k] = g[k];
+            total[n_out] = g[0] + g[1] + g[2] + g[3];
+            for (int q = 0; q < n_groups; q++)
+                way_of[n_out][q] = (short)idx[q];
+            n_out++;
+        }
+        for (int q = n_groups - 1; q >= 0; q--) { /* the last group the fastest */
+            if (++idx[q] < groups[q].nways)
+                break;
+            idx[q] = 0;
+        }
+    }
+
+    /* the colour names, as text */
+    const char *cname[4];
+    Py_ssize_t clen[4];
+    for (int k = 0; k < 4; k++) {
+        PyObject *nm = PyTuple_GET_ITEM(names, k);
+        if (!PyUnicode_CheckExact(nm) || !PyUnicode_IS_ASCII(nm) || PyUnicode_GET_LENGTH(nm) > 32)
+            goto unfit;
+        cname[k] = (const char *)PyUnicode_DATA(nm);
+        clen[k] = PyUnicode_GET_LENGTH(nm);
+    }
+
+    /* most markers first, equal totals in their order (a stable insertion sort, as sorted's) */
+    Py_ssize_t order[MAX_WAYS];
+    for (Py_ssize_t o = 0; o < n_out; o++) {
+        Py_ssize_t at = o;
+        while (at > 0 && total[order[at - 1]] < total[o]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = o;
+    }
+    /* the stores, text first (nothing Python runs until they are all written) */
+    static char text[MAX_WAYS][MAX_SPLIT * 34];
+    Py_ssize_t text_len[MAX_WAYS];
+    for (Py_ssize_t o = 0; o < n_out; o++) {
+        int colour_of[MAX_SPLIT];
+        for (int q = 0; q < n_groups; q++) {
+            const int *parts = ways[groups[q].way_at + way_of[o][q]];
+            int d = 0;
+            for (int c = 0; c < groups[q].ncol; c++)
+                for (int m = 0; m < parts[c]; m++)
+                    colour_of[groups[q].dice[d++]] = groups[q].colours[c];
+        }
+        char *w = text[o];
+        for (int j = 0; j < n_split; j++) {
+            if (j)
+                *w++ = ',';
+            memcpy(w, cname[colour_of[j]], (size_t)clen[colour_of[j]]);
+            w += clen[colour_of[j]];
+        }
+        text_len[o] = w - text[o];
+    }
+    PyObject *made[MAX_WAYS];
+    for (Py_ssize_t o = 0; o < n_out; o++) {
+        made[o] = PyUnicode_DecodeASCII(text[o], text_len[o], NULL);
+        if (made[o] == NULL) {
+            for (Py_ssize_t x = 0; x < o; x++)
+                Py_DECREF(made[x]);
+            goto done;
+        }
+    }
+    result = PyTuple_New(n_out);
+    for (Py_ssize_t r = 0; r < n_out && result != NULL; r++) {
+        Py_ssize_t o = order[r];
+        PyObject *one = outcome(made[o], found[o]);
+        if (one == NULL)
+            Py_CLEAR(result);
+        else
+            PyTuple_SET_ITEM(result, r, one);
+    }
+    for (Py_ssize_t o = 0; o < n_out; o++)
+        Py_DECREF(made[o]);
+    goto done;
+unfit: /* the reference runs, and raises where it raises */
+    (void)err;
+    PyErr_Clear();
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    Py_XDECREF(players);
+    Py_XDECREF(p);
+    Py_XDECREF(improvements);
+    Py_XDECREF(dice);
+    Py_XDECREF(spent);
+    Py_XDECREF(kinds);
+    Py_XDECREF(supply_list);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"options_of", (PyCFunction)(void (*)(void))options_of, METH_FASTCALL,
+     "options_of(state, seat, ctx): stockpile.options read from the state in C, or None (then run "
+     "stockpile._options_py)."},
     {"options", (PyCFunction)(void (*)(void))options, METH_FASTCALL,
      "options(dice, spent, kinds, both, penalty, supply, codes, splits, allocations, empty): the "
      "stockpile options as stockpile._options_py lists them, or None (then run that)."},
@@ -260,4 +718,14 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stockpile",
                                     "The stockpile options of Rolling Freight in C (issue 34).", -1, methods};
 
-PyMODINIT_FUNC PyInit__stockpile(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__stockpile(void) {
+    if (!(s_players = PyUnicode_InternFromString("players")) || !(s_improvements = PyUnicode_InternFromString("improvements"))
+        || !(s_dice = PyUnicode_InternFromString("dice")) || !(s_spent = PyUnicode_InternFromString("spent"))
+        || !(s_die_kinds = PyUnicode_InternFromString("die_kinds")) || !(s_supply = PyUnicode_InternFromString("supply")))
+        return NULL;
+    player_names[P_IMPROVEMENTS] = s_improvements;
+    player_names[P_DICE] = s_dice;
+    player_names[P_SPENT] = s_spent;
+    player_names[P_DIE_KINDS] = s_die_kinds;
+    return PyModule_Create(&module);
+}

@@ -22,14 +22,15 @@ from . import events as E
 from . import payways
 from .actions import EstablishRoute
 from .components import COLOUR_INDEX, load_map
-from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spend
+from .payment import bonus_faces, check_purchase, face_units, generic_budget, new_face_units, parse_pay, spend
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
+    from ._routes import enumerate as _compiled_enumerate
     from ._routes import prepare as _compiled_prepare
     from ._routes import search as _compiled_search
 except ImportError:  # installed where no C compiler was found
-    _compiled_prepare = _compiled_search = None
+    _compiled_enumerate = _compiled_prepare = _compiled_search = None
 
 RULE = "C: Establishing Major Routes"
 #: dice to spare (beyond the cheapest way on to a wanting city) from which the route search also
@@ -294,8 +295,40 @@ def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], i
     in the same order either way (issue 34). Compiled, it first tells, before the seat's dice are
     counted, whether any route could be made at any price (:func:`_could_route`, the reference:
     most often none can, the seat's links being away from the cargo and demand); in Python that
-    costs more than it saves, and the search finds none anyway.
+    costs more than it saves, and the search finds none anyway. Compiled, all of it runs in C
+    (``_routes.enumerate``: the state, the dice and the owners' Friendly read there), falling back
+    to :func:`_enumerate_py`, the reference, wherever the state is not as it expects.
     """
+    if _compiled_enumerate is not None and not payways._PURE:
+        got = _compiled_enumerate(state, seat, _C_CONTEXT)
+        if got is not None:
+            return got
+    return _enumerate_py(state, seat)
+
+
+def _map_ends(m) -> tuple[bytes, int]:
+    """Map ``m``'s link ends (:func:`_link_ends`) and its number of cities, as
+    ``_routes.enumerate`` keeps them for the last map it met."""
+    return _link_ends(m.name), len(m.cities)
+
+
+def _route_units(name: str, second: bool) -> int:
+    """A face's "any" dice for a route, first met: entered in :func:`.payment.face_units`' table
+    as :func:`.payment.generic_budget` enters it (raises ValueError for a face of no die)."""
+    return new_face_units(face_units("route", second), name, "route", second)
+
+
+#: what ``_routes.enumerate`` reads besides the state: the colour indices, the face units of a
+#: first and of a second route (:func:`.payment.face_units`' tables, which are filled in place and
+#: never replaced), the map's link ends, the bits per owner, the search's slack and a face's units first met
+_C_CONTEXT = (COLOUR_INDEX, face_units("route", False), face_units("route", True), _map_ends, _OWNER_BITS, REACH_SLACK,
+              _route_units)
+
+
+def _enumerate_py(state, seat: int) -> list[tuple[int, str, int, list[int], int]]:
+    """:func:`enumerate_routes` in Python (with the compiled ``prepare`` and ``search`` where they
+    are built), the reference for ``_routes.enumerate``."""
+
     done = state.routes_done
     if done >= 2 or state.saturation <= 0:
         return []
@@ -437,7 +470,7 @@ def compiled() -> bool:
     """Whether :func:`enumerate_routes` searches with the compiled search (the optional C
     extension ``_routes``, built by ``setup.py`` where a C compiler is found, and
     ``ROLLING_PURE_PYTHON`` not set, :data:`.payways._PURE`); the routes are the same either way."""
-    return _compiled_search is not None and not payways._PURE
+    return _compiled_enumerate is not None and not payways._PURE
 
 
 @lru_cache(maxsize=16)

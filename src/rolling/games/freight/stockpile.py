@@ -20,8 +20,9 @@ try:  # the options in C (issue 34), optional: :func:`_options_py` is the refere
     if os.environ.get("ROLLING_PURE_PYTHON"):  # read once, at import
         raise ImportError
     from ._stockpile import options as _compiled
+    from ._stockpile import options_of as _compiled_of
 except ImportError:
-    _compiled = None
+    _compiled = _compiled_of = None
 
 RULE = "F. Stockpiling Resources"
 
@@ -30,7 +31,7 @@ def compiled() -> bool:
     """Whether :func:`options` lists through the optional C part ``_stockpile`` (built by
     ``setup.py`` where a C compiler is found, and ``ROLLING_PURE_PYTHON`` not set); the options
     are the same either way (:func:`_options_py`)."""
-    return _compiled is not None
+    return _compiled_of is not None
 
 
 def _counts(state, seat: int) -> tuple[list[int], list[int]]:
@@ -227,30 +228,22 @@ def options(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Each distinct stockpile outcome as ``(store string, markers per colour)``, most markers first.
 
     Where the C part ``_stockpile`` is built (``setup.py``; not with ``ROLLING_PURE_PYTHON``) it
-    lists them from the same memos as :func:`_options_py`, the reference, which runs where it is
-    not built and whenever the C part answers None (a face, or split dice, not in the memos yet):
-    the same tuples either way (tests/freight/test_freight_stockpile_compiled.py). Rule F."""
-    p = state.players[seat]
-    improvements = p.improvements
-    # most players have no Efficient Storage: ``in`` costs less than ``count``
-    storage = improvements.count("Efficient Storage") if "Efficient Storage" in improvements else 0
-    if _compiled is not None:
-        for _ in range(2):  # the second time with the hand in the memos
-            got = _compiled(p.dice, p.spent, p.die_kinds, storage >= 2, 0 if storage else 1, state.supply,
-                            _FACE_CODE, _SPLITS, _ALLOCATIONS, "")
-            if got is not None:
-                return got
-            _learn(p, storage >= 2)
+    reads the seat's dice and the supply and lists them itself (``options_of``: the split dice's
+    allocations worked out as :func:`_allocations` works them out, each outcome from its first
+    allocation); :func:`_options_py`, the reference, runs where it is not built and whenever the C
+    part answers None (a face not in :data:`_FACE_CODE` yet, a hand past its fixed sizes): the same
+    tuples either way (tests/freight/test_freight_stockpile_compiled.py). Rule F."""
+    if _compiled_of is not None:
+        got = _compiled_of(state, seat, _C_CONTEXT)
+        if got is not None:
+            return got
     return _options_py(state, seat)
 
 
-def _learn(p, both: bool) -> None:
-    """Put the face codes and the split dice's allocations of player ``p``'s unspent dice in the
-    memos (:data:`_FACE_CODE`, :data:`_ALLOCATIONS`), reading the dice as :func:`_options_py` does
-    (and raising as it raises)."""
-    split = _read_dice(p, both)[2]
-    if split and tuple(split) not in _ALLOCATIONS:
-        _allocations(tuple(split))
+#: what ``_stockpile.options_of`` reads besides the state: the face codes (filled by
+#: :func:`_options_py` as faces are met), the split faces, the colour names, and the names it
+#: compares
+_C_CONTEXT = (_FACE_CODE, _SPLITS, COLOURS, "Efficient Storage", "basic", "")
 
 
 def _options_py(state, seat: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
