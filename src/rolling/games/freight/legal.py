@@ -69,17 +69,29 @@ def apply(state, action) -> None:
     Raises:
         IllegalAction: naming the rule section broken; the state is then unchanged.
     """
-    if state.stage == "over":
+    stage = state.stage
+    if stage == "over":
         raise IllegalAction("Winning", "the game is over")
     # whole numbers for seats, slots, links, cubes and dice: check_fields, whose first test (all
     # exact) is done here for this game's moves; anything else takes check_fields' whole way
-    exact = _EXACT.get(type(action))
+    cls = type(action)
+    exact = _EXACT.get(cls)
     if exact is None or not exact(action):
         check_fields(action, "Actions")
     seat = getattr(action, "seat", None)
-    if seat not in state.to_act:
-        raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
-    dispatch(state, action)
+    # seat in state.to_act, the property written out (one seat acts at a time: issue 34)
+    if stage == "draft":
+        if seat != state.draft_order[state.draft_pos]:
+            raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
+        fn = _DRAFT.get(cls)
+    else:
+        if seat != state.current:
+            raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
+        fn = _TURN.get(cls)
+    if fn is None:  # dispatch's refusal
+        dispatch(state, action)
+        return
+    fn(state, action)
 
 
 def legal_actions(state, seat: int) -> list:

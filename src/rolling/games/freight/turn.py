@@ -27,15 +27,24 @@ def end_turn(state, a: EndTurn) -> None:
     Raises:
         IllegalAction: a ``store`` string naming a colour a die does not show (F).
     """
-    stockpile_store(state, a.seat, a.store)
-    p = state.players[a.seat]
+    seat = a.seat
+    stockpile_store(state, seat, a.store)
+    p = state.players[seat]
     if p.pending:
         p.improvements += p.pending
         p.pending = []
-    refill_tracks(state, a.seat, True)
-    roll_all(state, a.seat)
-    after_turn(state)
-    if state.stage == "over":
-        return
-    state.current = (state.current + 1) % state.n
-    start_turn(state)
+    refill_tracks(state, seat, True)
+    roll_all(state, seat)
+    if state.final_left >= 0:  # after_turn's test, written out (issue 34)
+        after_turn(state)
+        if state.stage == "over":
+            return
+    state.current = current = (state.current + 1) % state.n
+    # start_turn, written out (issue 34)
+    state.turn += 1
+    state.routes_done = 0
+    state.stations_used = 0
+    state.steady_used = 0
+    if state.log is not None:
+        state.log.append((E.TURN, E.PUBLIC, state.turn, state.phase, current,
+                          tuple(state.players[current].dice)))
