@@ -384,16 +384,17 @@ def stockpile_store(state, seat: int, text: str) -> None:
     supply = state.supply
     g = None
     for k in range(4):
-        n = (base >> (_BITS * k) & _MASK) - penalty
-        if n > 0:
-            if n > supply[k]:
-                n = supply[k]
-            if n:
-                markers[k] += n
-                supply[k] -= n
-                if g is None:
-                    g = [0, 0, 0, 0]
-                g[k] = n
+        n = (base >> (_BITS * k) & _MASK) - penalty  # _markers: min(max(0, count - penalty), supply)
+        if n < 0:
+            n = 0
+        if n > supply[k]:
+            n = supply[k]
+        if n:
+            markers[k] += n
+            supply[k] -= n
+            if g is None:
+                g = [0, 0, 0, 0]
+            g[k] = n
     if g is not None and state.log is not None:
         state.log.append((E.STOCKPILE, E.PUBLIC, seat, tuple(g)))
 
