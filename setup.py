@@ -5,11 +5,12 @@
 the same stream is drawn in Python.
 ``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34),
 ``rolling.games.freight._routes``: its major-route search in C,
-``rolling.games.freight._stockpile``: its stockpile options in C, and
-``rolling.games.freight._dice``: its roll of the dice (step H) in C. They are optional: where no C
+``rolling.games.freight._stockpile``: its stockpile options in C,
+``rolling.games.freight._dice``: its roll of the dice (step H) in C, and
+``rolling.games.freight._turn``: the end of its turns (steps F, G, H) in C. They are optional: where no C
 compiler is found the install goes on without them and the same walk and search run in Python
 (:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
-:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.dice`), with the same answers.
+:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.dice`, :mod:`rolling.games.freight.turn`), with the same answers.
 
 The rule modules of Rolling Freight that every turn runs through (:data:`FREIGHT_COMPILED`) are
 also compiled, by Cython, from their own ``.py`` files: the same code, about 1.4 times sooner
@@ -114,6 +115,12 @@ setup(
         Extension(
             "rolling.games.freight._routes",
             ["src/rolling/games/freight/_routes.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "rolling.games.freight._turn",
+            ["src/rolling/games/freight/_turn.c"],
             optional=True,
             extra_compile_args=["-O2"],
         ),

@@ -46,19 +46,28 @@ def roll_die(state, faces: tuple[str, ...]) -> str:
 _SETS: dict[tuple[str, ...], tuple] = {}
 
 
+def _dice_set(state, names: tuple) -> tuple:
+    """``(components, kinds, faces, bounds)`` of :func:`die_set` for a player holding the
+    improvements ``names`` (in effect, in order): kept in :data:`_SETS`."""
+    comp = state.comp
+    got = _SETS.get(names)
+    if got is None or got[0] is not comp:
+        dice = [("basic", faces) for faces in comp.basic_dice]
+        for name in names:
+            die = comp.improvements[name].die
+            if die:
+                dice.append((die, comp.improvement_dice[die]))
+        if len(_SETS) >= 1000:  # far more than the improvement sets of a game
+            _SETS.clear()
+        got = _SETS[names] = (comp, tuple([k for k, _ in dice]), tuple([faces for _, faces in dice]),
+                              [len(faces) for _, faces in dice])
+    return got
+
+
 def roll_all(state, seat: int) -> None:
     """H: roll all the player's dice, improvement dice included; nothing is spent afterwards."""
     p = state.players[seat]
-    comp = state.comp
-    key = tuple(p.improvements)
-    got = _SETS.get(key)
-    if got is None or got[0] is not comp:
-        dice = die_set(state, seat)
-        if len(_SETS) >= 1000:  # far more than the improvement sets of a game
-            _SETS.clear()
-        got = _SETS[key] = (comp, tuple([k for k, _ in dice]), tuple([faces for _, faces in dice]),
-                            [len(faces) for _, faces in dice])
-    _, kinds, faces, bounds = got
+    _, kinds, faces, bounds = _dice_set(state, tuple(p.improvements))
     rng = state.rng
     dice = None
     if _roll_c is not None and type(rng) is Rng:  # the same draws and faces (tests: _draw_py)

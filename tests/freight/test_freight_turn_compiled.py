@@ -1,0 +1,122 @@
+"""Issue 34 (a faster Freight engine): the end of a turn by the C part (``rolling.games.freight._turn``,
+built by ``setup.py`` where a C compiler is found) leaves the state exactly as the Python reference
+(:func:`rolling.games.freight.turn._end_turn_py`) does, at every end of a turn of random games of
+both maps at every player count; where it answers None it has changed nothing and the reference
+ends the turn (``ROLLING_PURE_PYTHON`` turns the C part off).
+
+Rules: "On Your Turn", "F. Stockpiling Resources", "G. Refilling the Tracks", "H. Rolling Your Dice".
+"""
+
+from __future__ import annotations
+
+import pytest
+from freight_helpers import after_draft
+
+from rolling.core.errors import IllegalAction
+from rolling.core.rng import Rng
+from rolling.games.freight import Config, dice, legal, new_game, stockpile, turn
+from rolling.games.freight.actions import EndTurn
+from rolling.games.freight.components import END_OF_PHASE
+
+compiled = pytest.mark.skipif(turn._end_turn_c is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
+
+
+def c_end(state, a):
+    """The C part's answer for ``a`` (True or None), asked as :func:`turn.end_turn` asks it: its
+    answers 1 and 2 (asked again with the engine's store, the dice set worked out) change nothing."""
+    store = a.store
+    for _ in range(3):
+        before = whole(state)
+        got = turn._end_turn_c(state, a.seat, store, stockpile._FACE_CODE, stockpile._SPLITS, dice._SETS, Rng,
+                               END_OF_PHASE)
+        if got is True or got is None:  # (True == 1: asked by identity)
+            return got
+        assert whole(state) == before
+        if got == 1:
+            store = stockpile.options(state, a.seat)[0][0]
+        else:
+            p = state.players[a.seat]
+            dice._dice_set(state, tuple(p.improvements + p.pending))
+    return None
+
+
+def whole(state) -> tuple:
+    """Everything of ``state`` an end of a turn may change, the digest's and the reveals'."""
+    return (state.digest(), state.reveals, state.last_reveal, state.rng.state, state.turn, state.current,
+            [(p.dice, p.die_kinds, p.spent, p.improvements, p.pending, p.markers) for p in state.players])
+
+
+GAMES = [("west-coast", 2, 41), ("west-coast", 3, 42), ("west-coast", 4, 43), ("southern", 3, 44),
+         ("southern", 4, 45), ("southern", 5, 46)]
+
+
+@compiled
+@pytest.mark.parametrize(("map_name", "players", "seed"), GAMES)
+def test_compiled_end_of_turn_is_the_python_one_along_random_games(map_name, players, seed):
+    """Issue 34: at every EndTurn of a random game, also with the engine's store (""), the C part
+    ends the turn as the reference does, or answers None having changed nothing."""
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    done = fell_back = 0
+    while not state.is_over:
+        seat = state.to_act[0]
+        move = legal.random_move(state, seat, rng)
+        if isinstance(move, EndTurn):
+            for a in (move, EndTurn(seat, "")):
+                ref = state.clone()
+                turn._end_turn_py(ref, a)
+                mine = state.clone()
+                before = whole(mine)
+                got = c_end(mine, a)
+                if got is None:
+                    assert whole(mine) == before
+                    fell_back += 1
+                else:
+                    assert got is True
+                    assert whole(mine) == whole(ref)
+                    done += 1
+        state.apply(move)
+    assert done > 3 * fell_back
+
+
+@compiled
+def test_compiled_end_of_turn_leaves_a_refused_store_to_the_reference():
+    """F, issue 34: a store naming a colour no split die shows, or too many or too few colours:
+    the C part answers None and changes nothing; the reference refuses it."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    stockpile.options(st, seat)  # the faces known
+    for store in ("red,red", "gray", "blue,red,red", "purple,red", "gray;red"):
+        before = whole(st)
+        assert c_end(st, EndTurn(seat, store)) is None
+        assert whole(st) == before
+        with pytest.raises(IllegalAction):
+            st.apply(EndTurn(seat, store))
+        assert whole(st) == before
+
+
+@compiled
+def test_compiled_end_of_turn_with_a_log_is_the_reference():
+    """Issue 34: with the log on, the C part answers None (the reference writes the events)."""
+    st = after_draft("west-coast", 3)
+    st.enable_log()
+    seat = st.current
+    before = whole(st)
+    assert c_end(st, EndTurn(seat, "blue,red")) is None
+    assert whole(st) == before
+    st.apply(EndTurn(seat, "blue,red"))
+    assert st.current != seat
+
+
+def test_end_of_turn_is_the_same_with_and_without_the_c_part(monkeypatch):
+    """Issue 34: a game whose every turn ends through the reference (the C part set aside) ends in
+    the same digest as one through the C part (where built)."""
+    def play(state):
+        rng = Rng(5)
+        while not state.is_over:
+            state.apply(legal.random_move(state, state.to_act[0], rng))
+        return state.digest()
+
+    first = play(new_game(Config("southern", 4), 5))
+    monkeypatch.setattr(turn, "_end_turn_c", None)
+    assert play(new_game(Config("southern", 4), 5)) == first
