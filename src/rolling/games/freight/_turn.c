@@ -63,11 +63,22 @@ static PyObject *get(PyObject *o, PyObject *name) {
     return v;
 }
 
-static int set_long(PyObject *o, PyObject *name, long v) {
+/* a new reference to d[name] (the state's __dict__), or NULL with no exception set */
+static PyObject *dget(PyObject *d, PyObject *name) {
+    PyObject *v = PyDict_GetItemWithError(d, name);
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_INCREF(v);
+    return v;
+}
+
+static int set_long(PyObject *d, PyObject *name, long v) {
     PyObject *x = PyLong_FromLong(v);
     if (x == NULL)
         return -1;
-    int r = PyObject_SetAttr(o, name, x);
+    int r = PyDict_SetItem(d, name, x);
     Py_DECREF(x);
     return r;
 }
@@ -115,11 +126,12 @@ static Py_ssize_t count_not_none(PyObject *list) {
 #define MAX_DRAWS 16
 
 typedef struct {
-    PyObject *state, *p, *dice, *spent, *kinds, *imps, *pending, *markers, *supply, *comp, *box,
+    PyObject *d, *p, *dice, *spent, *kinds, *imps, *pending, *markers, *supply, *comp, *box,
         *ctrack, *cdeck, *itrack, *ideck, *rng, *key, *entry;
 } Refs;
 
 static void release(Refs *r) {
+    Py_XDECREF(r->d);
     Py_XDECREF(r->p);
     Py_XDECREF(r->dice);
     Py_XDECREF(r->spent);
@@ -167,13 +179,20 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         !PyList_CheckExact(splits) || !PyDict_CheckExact(sets))
         FALLBACK;
     /* -- read and check everything ------------------------------------------------------------ */
-    PyObject *log = get(state, S_log);
+    /* the state's attributes read and written in its __dict__ (FreightState has no descriptor of
+       these names: the same as getattr and setattr, with fewer steps) */
+    if (Py_TYPE(state)->tp_dictoffset == 0)
+        FALLBACK;
+    r.d = PyObject_GenericGetDict(state, NULL);
+    if (r.d == NULL || !PyDict_CheckExact(r.d))
+        FALLBACK;
+    PyObject *log = dget(r.d, S_log);
     if (log == NULL)
         FALLBACK;
     Py_DECREF(log);
     if (log != Py_None)
         FALLBACK;
-    PyObject *players = get(state, S_players);
+    PyObject *players = dget(r.d, S_players);
     if (players == NULL)
         FALLBACK;
     if (!PyList_CheckExact(players) || seat >= PyList_GET_SIZE(players)) {
@@ -185,10 +204,10 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_DECREF(players);
     if (!(r.dice = get(r.p, S_dice)) || !(r.spent = get(r.p, S_spent)) || !(r.kinds = get(r.p, S_die_kinds)) ||
         !(r.imps = get(r.p, S_improvements)) || !(r.pending = get(r.p, S_pending)) ||
-        !(r.markers = get(r.p, S_markers)) || !(r.supply = get(state, S_supply)) || !(r.comp = get(state, S_comp)) ||
-        !(r.ctrack = get(state, S_contract_track)) || !(r.cdeck = get(state, S_contract_deck)) ||
-        !(r.itrack = get(state, S_improvement_track)) || !(r.ideck = get(state, S_improvement_deck)) ||
-        !(r.rng = get(state, S_rng)) || !(r.box = get(r.comp, S_box)))
+        !(r.markers = get(r.p, S_markers)) || !(r.supply = dget(r.d, S_supply)) || !(r.comp = dget(r.d, S_comp)) ||
+        !(r.ctrack = dget(r.d, S_contract_track)) || !(r.cdeck = dget(r.d, S_contract_deck)) ||
+        !(r.itrack = dget(r.d, S_improvement_track)) || !(r.ideck = dget(r.d, S_improvement_deck)) ||
+        !(r.rng = dget(r.d, S_rng)) || !(r.box = get(r.comp, S_box)))
         FALLBACK;
     if (!PyList_CheckExact(r.dice) || !PyList_CheckExact(r.spent) || !PyList_CheckExact(r.kinds) ||
         !PyList_CheckExact(r.imps) || !PyList_CheckExact(r.pending) || !PyList_CheckExact(r.markers) ||
@@ -232,7 +251,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long final_left, current, n, turn, reveals;
     PyObject *o;
 #define READ_LONG(name, var)                                                                       \
-    o = get(state, name);                                                                          \
+    o = dget(r.d, name);                                                                           \
     if (o == NULL)                                                                                 \
         FALLBACK;                                                                                  \
     if (!small_int(o, &var)) {                                                                     \
@@ -425,7 +444,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *t = compact(r.ctrack);
         if (t == NULL)
             FAIL;
-        int e = PyObject_SetAttr(state, S_contract_track, t);
+        int e = PyDict_SetItem(r.d, S_contract_track, t);
         Py_DECREF(r.ctrack);
         r.ctrack = t;
         if (e < 0)
@@ -444,7 +463,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *t = compact(r.itrack);
         if (t == NULL)
             FAIL;
-        int e = PyObject_SetAttr(state, S_improvement_track, t);
+        int e = PyDict_SetItem(r.d, S_improvement_track, t);
         Py_DECREF(r.itrack);
         r.itrack = t;
         if (e < 0)
@@ -504,21 +523,21 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (e < 0)
         FAIL;
     /* the reveals: each card drawn, then the roll */
-    if (set_long(state, S_reveals, reveals + (long)cdraw + (long)idraw + 1) < 0)
+    if (set_long(r.d, S_reveals, reveals + (long)cdraw + (long)idraw + 1) < 0)
         FAIL;
     PyObject *lr = PyTuple_Pack(2, S_dice_word, S_empty);
     if (lr == NULL)
         FAIL;
-    e = PyObject_SetAttr(state, S_last_reveal, lr);
+    e = PyDict_SetItem(r.d, S_last_reveal, lr);
     Py_DECREF(lr);
     if (e < 0)
         FAIL;
     /* the final round's countdown (not ending the phase: checked above), the next turn */
-    if (final_left >= 0 && set_long(state, S_final_left, final_left - 1) < 0)
+    if (final_left >= 0 && set_long(r.d, S_final_left, final_left - 1) < 0)
         FAIL;
-    if (set_long(state, S_current, (current + 1) % n) < 0 || set_long(state, S_turn, turn + 1) < 0 ||
-        set_long(state, S_routes_done, 0) < 0 || set_long(state, S_stations_used, 0) < 0 ||
-        set_long(state, S_steady_used, 0) < 0)
+    if (set_long(r.d, S_current, (current + 1) % n) < 0 || set_long(r.d, S_turn, turn + 1) < 0 ||
+        set_long(r.d, S_routes_done, 0) < 0 || set_long(r.d, S_stations_used, 0) < 0 ||
+        set_long(r.d, S_steady_used, 0) < 0)
         FAIL;
     release(&r);
     Py_RETURN_TRUE;
