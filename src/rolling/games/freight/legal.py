@@ -75,9 +75,11 @@ def apply(state, action) -> None:
         raise IllegalAction("Winning", "the game is over")
     # whole numbers for seats, slots, links, cubes and dice: check_fields, whose first test (all
     # exact) is done here for this game's moves; anything else takes check_fields' whole way
+    # (the tables read by subscript, not .get: compiled, a method call each; issue 34)
     cls = type(action)
-    exact = _EXACT.get(cls)
-    if exact is None:
+    try:
+        exact = _EXACT[cls]
+    except KeyError:
         check_fields(action, "Actions")
     else:
         for name, kind in exact:  # exact_check(cls)(action), written out
@@ -89,12 +91,14 @@ def apply(state, action) -> None:
     if stage == "draft":
         if seat != state.draft_order[state.draft_pos]:
             raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
-        fn = _DRAFT.get(cls)
+        table = _DRAFT
     else:
         if seat != state.current:
             raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
-        fn = _TURN.get(cls)
-    if fn is None:  # dispatch's refusal
+        table = _TURN
+    try:
+        fn = table[cls]
+    except KeyError:  # dispatch's refusal
         dispatch(state, action)
         return
     fn(state, action)

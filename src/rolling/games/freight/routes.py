@@ -83,6 +83,11 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
     city = origin
     base = 0
     own = False
+    # state.open_demand and owner_link_cost written out (each a call per link: issue 34)
+    rings = state.rings
+    phase = state.phase
+    players = state.players
+    last = len(path) - 1
     for k, i in enumerate(path):
         ln = links[i]
         o = owner[i]
@@ -94,10 +99,15 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
         if city in seen:
             raise IllegalAction(RULE, f"the route uses {state.map.cities[city].name} twice")
         seen.add(city)
-        if k < len(path) - 1 and state.open_demand(city, colour):
-            raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
+        if k < last:
+            for r in rings[city]:
+                if r[0] == colour and r[1] <= phase and not r[2]:
+                    raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
         own = own or o == seat
-        base += owner_link_cost(state, seat, o)  # link_cost(state, seat, i)
+        if o == seat:  # owner_link_cost(state, seat, o)
+            base += 1
+        else:
+            base += 1 if "Friendly" in players[o].improvements else 2
     if city != dest:
         raise IllegalAction(RULE, f"the path ends at {state.map.cities[city].name}, not {state.map.cities[dest].name}")
     if not own:
