@@ -25,7 +25,7 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuyImprovement
-from .payment import check_purchase, parse_pay, spend
+from .payment import check_purchase, parse_pay
 from .payways import best_payment
 
 RULE = "E. Purchasing Improvements"
@@ -101,7 +101,13 @@ def buy(state, a: BuyImprovement) -> None:
         tokens = best_payment(state, seat, None, cost, "improvement")
         if tokens is None:
             raise IllegalAction(RULE, f"{name} costs {cost} dice; you cannot pay them")
-    spend(state, seat, tokens)
+    spent = p.spent  # spend(state, seat, tokens), written out
+    for kind, v in tokens:
+        if kind == "d":
+            spent[v] = True
+        else:
+            p.markers[v] -= 1
+            state.supply[v] += 1
     track[slot] = None
     pending.append(name)
     if state.log is not None:
