@@ -21,8 +21,8 @@ from rolling.core.whole import parse_whole
 from . import events as E
 from . import payways
 from .actions import EstablishRoute
-from .components import COLOUR_INDEX, load_map
-from .payment import bonus_faces, check_purchase, generic_budget, parse_pay, spend
+from .components import COLOUR_INDEX, face, load_map
+from .payment import check_purchase, generic_budget, parse_pay
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
@@ -241,34 +241,71 @@ def establish(state, a: EstablishRoute) -> None:
         IllegalAction: a second route without the route symbol, a third route, no such cargo,
             no open demand, an invalid path, a wrong payment, or no saturation marker left.
     """
-    p = state.players[a.seat]
+    seat = a.seat
+    colour = a.colour
+    p = state.players[seat]
     origin, dest, ring, path, base = check_route(state, a)
-    cost, used = route_price(state, a.seat, base)
+    # route_price, bonus_faces, spend, payouts and distance_bonus written out (issue 34)
+    avail = p.stations - state.stations_used
+    used = max(0, min(avail, base - 1))
+    cost = base - used
     tokens = route_payment(state, a, cost)
-    bonus_dice = bonus_faces(p, tokens)
-    spend(state, a.seat, tokens)
+    dice = p.dice
+    bonus_dice = 0
+    for kind, v in tokens:
+        if kind == "d":
+            name = dice[v]
+            k = _FACE_KIND.get(name)
+            if k is None:
+                k = _FACE_KIND[name] = face(name).kind  # raises ValueError for no face of the box
+            if k == "bonus":
+                bonus_dice += 1
+    spent = p.spent
+    markers = p.markers
+    supply = state.supply
+    for kind, v in tokens:
+        if kind == "d":
+            spent[v] = True
+        else:
+            markers[v] -= 1
+            supply[v] += 1
     state.stations_used += used
     state.routes_done += 1
     log = state.log
     if log is not None:
-        log.append((E.ROUTE, E.PUBLIC, a.seat, a.colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
-    for owner, n, amount in payouts(state, a.seat, path):
-        state.players[owner].stock += amount
-        if log is not None:
-            log.append((E.LINK_INCOME_FRIENDLY if amount > n else E.LINK_INCOME, E.PUBLIC, owner, amount, n))
-    dist = distance_bonus(state.comp, a.colour, len(path))
+        log.append((E.ROUTE, E.PUBLIC, seat, colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
+    players = state.players
+    owner = state.owner
+    paid = [0] * len(players)  # links used per owner (payouts: by owner in seat order)
+    for i in path:
+        paid[owner[i]] += 1
+    for o in range(len(players)):
+        n = paid[o]
+        if n:
+            amount = n + (1 if o != seat and "Friendly" in players[o].improvements else 0)
+            players[o].stock += amount
+            if log is not None:
+                log.append((E.LINK_INCOME_FRIENDLY if amount > n else E.LINK_INCOME, E.PUBLIC, o, amount, n))
+    comp = state.comp
+    table = comp.fast_bonus if colour in ("red", "yellow") else comp.slow_bonus
+    links = len(path)
+    dist = table[links - 1] if 1 <= links <= len(table) else 0
     if dist or bonus_dice:
         p.stock += dist + 2 * bonus_dice
         if log is not None:
-            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, a.seat, dist, 2 * bonus_dice) if bonus_dice
-                       else (E.DISTANCE_BONUS, E.PUBLIC, a.seat, dist))
+            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, seat, dist, 2 * bonus_dice) if bonus_dice
+                       else (E.DISTANCE_BONUS, E.PUBLIC, seat, dist))
     left = state.cargo[origin][:]  # shared with the state's clones, like the rings
-    left.remove(a.colour)
+    left.remove(colour)
     state.cargo[origin] = left
-    p.cargo.append(a.colour)
+    p.cargo.append(colour)
     # the city's rings are shared with the state's clones (FreightState.clone): replaced, not changed
     state.rings[dest] = [[r[0], r[1], True] if r is ring else r for r in state.rings[dest]]
     state.saturation -= 1
+
+
+#: face name -> its kind (:func:`.components.face`), for :func:`establish`'s bonus dice
+_FACE_KIND: dict[str, str] = {}
 
 
 def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], int]]:
