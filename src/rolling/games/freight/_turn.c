@@ -21,6 +21,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <structmember.h>
 
 static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S_pending,
     *S_markers, *S_supply, *S_log, *S_comp, *S_box, *S_contract_track, *S_contract_deck,
@@ -61,6 +62,45 @@ static PyObject *get(PyObject *o, PyObject *name) {
     if (v == NULL)
         PyErr_Clear();
     return v;
+}
+
+/* The offset of the slot ``name`` of o's type (a member descriptor of an object kept by
+   reference, writable, the type's attribute access the generic one), or -1: then read and write
+   it by getattr and setattr. A slot read and written at its offset is what the generic access does
+   (Player and Rng are slotted classes: issue 34). */
+static Py_ssize_t slot_offset(PyObject *o, PyObject *name) {
+    PyTypeObject *t = Py_TYPE(o);
+    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_setattro != PyObject_GenericSetAttr)
+        return -1;
+    PyObject *descr = _PyType_Lookup(t, name);
+    if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type)
+        return -1;
+    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+    if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset <= 0)
+        return -1;
+    return m->offset;
+}
+
+/* a new reference to o.name (a slot), or NULL with no exception set */
+static PyObject *sget(PyObject *o, PyObject *name) {
+    Py_ssize_t off = slot_offset(o, name);
+    if (off < 0)
+        return get(o, name);
+    PyObject *v = *(PyObject **)((char *)o + off);
+    Py_XINCREF(v);
+    return v;
+}
+
+/* o.name = v (a slot) */
+static int sset(PyObject *o, PyObject *name, PyObject *v) {
+    Py_ssize_t off = slot_offset(o, name);
+    if (off < 0)
+        return PyObject_SetAttr(o, name, v);
+    PyObject **at = (PyObject **)((char *)o + off), *old = *at;
+    Py_INCREF(v);
+    *at = v;
+    Py_XDECREF(old);
+    return 0;
 }
 
 /* a new reference to d[name] (the state's __dict__), or NULL with no exception set */
@@ -202,12 +242,12 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     r.p = PyList_GET_ITEM(players, seat);
     Py_INCREF(r.p);
     Py_DECREF(players);
-    if (!(r.dice = get(r.p, S_dice)) || !(r.spent = get(r.p, S_spent)) || !(r.kinds = get(r.p, S_die_kinds)) ||
-        !(r.imps = get(r.p, S_improvements)) || !(r.pending = get(r.p, S_pending)) ||
-        !(r.markers = get(r.p, S_markers)) || !(r.supply = dget(r.d, S_supply)) || !(r.comp = dget(r.d, S_comp)) ||
+    if (!(r.dice = sget(r.p, S_dice)) || !(r.spent = sget(r.p, S_spent)) || !(r.kinds = sget(r.p, S_die_kinds)) ||
+        !(r.imps = sget(r.p, S_improvements)) || !(r.pending = sget(r.p, S_pending)) ||
+        !(r.markers = sget(r.p, S_markers)) || !(r.supply = dget(r.d, S_supply)) || !(r.comp = dget(r.d, S_comp)) ||
         !(r.ctrack = dget(r.d, S_contract_track)) || !(r.cdeck = dget(r.d, S_contract_deck)) ||
         !(r.itrack = dget(r.d, S_improvement_track)) || !(r.ideck = dget(r.d, S_improvement_deck)) ||
-        !(r.rng = dget(r.d, S_rng)) || !(r.box = get(r.comp, S_box)))
+        !(r.rng = dget(r.d, S_rng)) || !(r.box = sget(r.comp, S_box)))
         FALLBACK;
     if (!PyList_CheckExact(r.dice) || !PyList_CheckExact(r.spent) || !PyList_CheckExact(r.kinds) ||
         !PyList_CheckExact(r.imps) || !PyList_CheckExact(r.pending) || !PyList_CheckExact(r.markers) ||
@@ -407,7 +447,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (!PyTuple_CheckExact(f) || PyTuple_GET_SIZE(f) == 0)
             FALLBACK;
     }
-    PyObject *rs = get(r.rng, S_state);
+    PyObject *rs = sget(r.rng, S_state);
     if (rs == NULL)
         FALLBACK;
     if (!PyLong_CheckExact(rs)) {
@@ -434,7 +474,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *fresh = PyList_New(0);
         if (fresh == NULL)
             FAIL;
-        int e = PyObject_SetAttr(r.p, S_pending, fresh);
+        int e = sset(r.p, S_pending, fresh);
         Py_DECREF(fresh);
         if (e < 0)
             FAIL;
@@ -509,14 +549,14 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyList_SET_ITEM(spent, j, Py_False);
     }
     PyObject *newstate = PyLong_FromUnsignedLongLong(rstate);
-    int e = newstate == NULL ? -1 : PyObject_SetAttr(r.rng, S_state, newstate);
+    int e = newstate == NULL ? -1 : sset(r.rng, S_state, newstate);
     Py_XDECREF(newstate);
     if (e == 0)
-        e = PyObject_SetAttr(r.p, S_die_kinds, dk);
+        e = sset(r.p, S_die_kinds, dk);
     if (e == 0)
-        e = PyObject_SetAttr(r.p, S_dice, rolled);
+        e = sset(r.p, S_dice, rolled);
     if (e == 0)
-        e = PyObject_SetAttr(r.p, S_spent, spent);
+        e = sset(r.p, S_spent, spent);
     Py_DECREF(rolled);
     Py_DECREF(spent);
     Py_DECREF(dk);
