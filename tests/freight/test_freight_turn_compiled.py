@@ -77,6 +77,43 @@ def test_compiled_end_of_turn_is_the_python_one_along_random_games(map_name, pla
                     done += 1
         state.apply(move)
     assert done > 3 * fell_back
+    # the dice sets the C part worked out (and put into dice._SETS, which the reference reads too)
+    # are those of dice._dice_set
+    for names, entry in list(dice._SETS.items()):
+        if entry[0] is state.comp:
+            assert entry == python_dice_set(state.comp, names), names
+
+
+def python_dice_set(comp, names: tuple) -> tuple:
+    """dice._dice_set's entry for ``names``, worked out afresh (dice.die_set's steps)."""
+    out = [("basic", faces) for faces in comp.basic_dice]
+    for name in names:
+        die = comp.improvements[name].die
+        if die:
+            out.append((die, comp.improvement_dice[die]))
+    return (comp, tuple(k for k, _ in out), tuple(f for _, f in out), [len(f) for _, f in out])
+
+
+@compiled
+def test_compiled_end_of_turn_works_a_new_dice_set_out_as_python_does():
+    """H, issue 34: a set of improvements not yet in dice._SETS (an improvement die bought): the C
+    part puts dice._dice_set's entry for it there and rolls it as the reference does."""
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    p = st.players[seat]
+    p.improvements = ["Friendly", "Black Die"]
+    p.pending = ["Red Die"]
+    names = ("Friendly", "Black Die", "Red Die")
+    dice._SETS.pop(names, None)
+    stockpile.options(st, seat)  # the faces known
+    ref = st.clone()
+    turn._end_turn_py(ref, EndTurn(seat, "blue,red"))
+    dice._SETS.pop(names, None)
+    assert turn._end_turn_c(st, seat, "blue,red", stockpile._FACE_CODE, stockpile._SPLITS, dice._SETS, Rng,
+                            END_OF_PHASE) is True  # not 2: worked out in C
+    assert dice._SETS[names] == python_dice_set(st.comp, names)
+    assert whole(st) == whole(ref)
+    assert len(st.players[seat].dice) == 8
 
 
 @compiled

@@ -10,7 +10,8 @@
    True: the turn was ended, exactly as the reference ends it. None: nothing was changed, and the
    caller ends the turn in Python. 1 or 2: nothing was changed, and the caller asks again once it
    has read the engine's store (1: the store is empty with split dice; stockpile.options) or worked
-   the dice set out (2: the set after the improvements bought is not in sets; dice._dice_set). Everything is checked before anything changes; None where:
+   the dice set out (2: the set after the improvements bought is not in sets, and could not be
+   worked out here as dice._dice_set does; dice._dice_set). Everything is checked before anything changes; None where:
    the log is on; anything is not of the expected type or size; a face is not yet in face_code;
    the store names colours the reference would refuse (it raises the error); an End of Phase card
    would be drawn; the final round's countdown would end the phase.
@@ -27,7 +28,7 @@ static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S
     *S_markers, *S_supply, *S_log, *S_comp, *S_box, *S_contract_track, *S_contract_deck,
     *S_improvement_track, *S_improvement_deck, *S_rng, *S_state, *S_reveals, *S_last_reveal,
     *S_final_left, *S_current, *S_n, *S_turn, *S_routes_done, *S_stations_used, *S_steady_used,
-    *S_efficient, *S_basic, *S_card, *S_empty, *S_dice_word;
+    *S_efficient, *S_basic, *S_card, *S_empty, *S_dice_word, *S_basic_dice, *S_improvement_dice, *S_die;
 static const char *COLOUR_NAMES[4] = {"blue", "gray", "red", "yellow"};
 
 static inline uint64_t step(uint64_t *state) {
@@ -162,6 +163,65 @@ static Py_ssize_t count_not_none(PyObject *list) {
     return n;
 }
 
+/* dice._dice_set's entry for the improvements ``key`` (a tuple of names), put into ``sets`` as
+   dice._dice_set puts it (emptied at 1000 entries): (comp, kinds, faces, bounds). A new reference,
+   or NULL with no exception where anything is not of the expected form (the caller asks Python). */
+static PyObject *dice_entry(PyObject *comp, PyObject *key, PyObject *sets) {
+    PyObject *basic = sget(comp, S_basic_dice), *imps = sget(comp, S_improvements), *idice = sget(comp, S_improvement_dice);
+    PyObject *kinds = PyList_New(0), *faces = PyList_New(0), *bounds = NULL, *entry = NULL;
+    if (!basic || !imps || !idice || !kinds || !faces || !PyTuple_CheckExact(basic) || !PyDict_CheckExact(imps) ||
+        !PyDict_CheckExact(idice))
+        goto done;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(basic); j++) {
+        PyObject *f = PyTuple_GET_ITEM(basic, j);
+        if (!PyTuple_CheckExact(f) || PyList_Append(kinds, S_basic) < 0 || PyList_Append(faces, f) < 0)
+            goto done;
+    }
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(key); j++) {
+        PyObject *rec = PyDict_GetItemWithError(imps, PyTuple_GET_ITEM(key, j));
+        if (rec == NULL)
+            goto done;
+        PyObject *die = sget(rec, S_die);
+        if (die == NULL)
+            goto done;
+        if (die == Py_None || (PyUnicode_CheckExact(die) && PyUnicode_GET_LENGTH(die) == 0)) { /* no die */
+            Py_DECREF(die);
+            continue;
+        }
+        PyObject *f = PyUnicode_CheckExact(die) ? PyDict_GetItemWithError(idice, die) : NULL;
+        int e = f == NULL || !PyTuple_CheckExact(f) || PyList_Append(kinds, die) < 0 || PyList_Append(faces, f) < 0;
+        Py_DECREF(die);
+        if (e)
+            goto done;
+    }
+    bounds = PyList_New(PyList_GET_SIZE(faces));
+    if (bounds == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(faces); j++) {
+        PyObject *n = PyLong_FromSsize_t(PyTuple_GET_SIZE(PyList_GET_ITEM(faces, j)));
+        if (n == NULL)
+            goto done;
+        PyList_SET_ITEM(bounds, j, n);
+    }
+    PyObject *kt = PyList_AsTuple(kinds), *ft = PyList_AsTuple(faces);
+    if (kt && ft)
+        entry = PyTuple_Pack(4, comp, kt, ft, bounds);
+    Py_XDECREF(kt);
+    Py_XDECREF(ft);
+    if (entry != NULL && ((PyDict_Size(sets) >= 1000 && (PyDict_Clear(sets), 0)) || PyDict_SetItem(sets, key, entry) < 0))
+        Py_CLEAR(entry);
+done:
+    Py_XDECREF(basic);
+    Py_XDECREF(imps);
+    Py_XDECREF(idice);
+    Py_XDECREF(kinds);
+    Py_XDECREF(faces);
+    Py_XDECREF(bounds);
+    if (entry == NULL && PyErr_Occurred())
+        PyErr_Clear();
+    return entry;
+}
+
 #define MAX_DICE 64
 #define MAX_DRAWS 16
 
@@ -274,12 +334,15 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (r.entry == NULL && PyErr_Occurred())
         FALLBACK;
     if (r.entry == NULL || !PyTuple_CheckExact(r.entry) || PyTuple_GET_SIZE(r.entry) != 4 ||
-        PyTuple_GET_ITEM(r.entry, 0) != r.comp) { /* the caller works the dice set out and asks again */
-        r.entry = NULL;
-        release(&r);
-        return PyLong_FromLong(2);
+        PyTuple_GET_ITEM(r.entry, 0) != r.comp) {
+        r.entry = dice_entry(r.comp, r.key, sets); /* a new reference */
+        if (r.entry == NULL) { /* the caller works the dice set out and asks again */
+            release(&r);
+            return PyLong_FromLong(2);
+        }
+    } else {
+        Py_INCREF(r.entry);
     }
-    Py_INCREF(r.entry);
     Py_ssize_t nd = PyList_GET_SIZE(r.dice);
     if (nd > MAX_DICE || PyList_GET_SIZE(r.spent) < nd || PyList_GET_SIZE(r.kinds) < nd ||
         PyList_GET_SIZE(r.markers) != 4 || PyList_GET_SIZE(r.supply) != 4)
@@ -630,5 +693,8 @@ PyMODINIT_FUNC PyInit__turn(void) {
     INTERN(S_card, "card")
     INTERN(S_empty, "")
     INTERN(S_dice_word, "dice")
+    INTERN(S_basic_dice, "basic_dice")
+    INTERN(S_improvement_dice, "improvement_dice")
+    INTERN(S_die, "die")
     return PyModule_Create(&module);
 }
