@@ -82,7 +82,7 @@ def take_contract(state, a: TakeContract) -> None:
         tokens = parse_pay(pay, p, RULE)
         check_purchase(p, tokens, link.colour, cost, "contract", RULE)
     else:
-        tokens = best_payment(state, seat, link.colour, cost, "contract", take=link)
+        tokens = best_payment(state, seat, link.colour, cost, "contract", False, link)  # no keyword: a dict a call
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
     if state.log is not None:

@@ -25,7 +25,7 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuyImprovement
-from .payment import check_purchase, parse_pay
+from .payment import _generic_ok, parse_pay
 from .payways import best_payment
 
 RULE = "E. Purchasing Improvements"
@@ -96,7 +96,9 @@ def buy(state, a: BuyImprovement) -> None:
     pay = a.pay
     if pay.strip():
         tokens = parse_pay(pay, p, RULE)
-        check_purchase(p, tokens, None, cost, "improvement", RULE)
+        err = _generic_ok(p, tokens, cost, "improvement", False)  # check_purchase's way for no colour
+        if err:
+            raise IllegalAction(RULE, err)
     else:
         tokens = best_payment(state, seat, None, cost, "improvement")
         if tokens is None:

@@ -188,13 +188,25 @@ def check_route(state, a: EstablishRoute) -> tuple:
         raise IllegalAction(RULE, "you may establish only one major route each turn (two with the route symbol)")
     if a.colour not in COLOUR_INDEX:
         raise IllegalAction(RULE, f"{a.colour!r} is not a cargo colour")
-    origin = _city(state, a.origin)
-    dest = _city(state, a.dest)
-    if a.colour not in state.cargo[origin]:
-        raise IllegalAction(RULE, f"there is no {a.colour} cargo marker in {a.origin}")
-    ring = state.open_demand(dest, a.colour)
+    # _city and FreightState.open_demand written out (issue 34)
+    colour = a.colour
+    index = state.map.city_index
+    origin = index.get(a.origin)
+    if origin is None:
+        raise IllegalAction(RULE, f"there is no city {a.origin!r} on this map")
+    dest = index.get(a.dest)
+    if dest is None:
+        raise IllegalAction(RULE, f"there is no city {a.dest!r} on this map")
+    if colour not in state.cargo[origin]:
+        raise IllegalAction(RULE, f"there is no {colour} cargo marker in {a.origin}")
+    ring = None
+    phase = state.phase
+    for r in state.rings[dest]:
+        if r[0] == colour and r[1] <= phase and not r[2]:
+            ring = r
+            break
     if ring is None:
-        raise IllegalAction(RULE, f"{a.dest} has no open demand for {a.colour} cargo")
+        raise IllegalAction(RULE, f"{a.dest} has no open demand for {colour} cargo")
     if state.saturation <= 0:
         raise IllegalAction(RULE, "no saturation markers are left")
     path = parse_path(state, a.path)
