@@ -57,7 +57,7 @@ def test_compiled_end_of_turn_is_the_python_one_along_random_games(map_name, pla
     ends the turn as the reference does, or answers None having changed nothing."""
     state = new_game(Config(map_name, players), seed)
     rng = Rng(seed)
-    done = fell_back = 0
+    done = fell_back = drew_end = 0
     while not state.is_over:
         seat = state.to_act[0]
         move = legal.random_move(state, seat, rng)
@@ -74,9 +74,13 @@ def test_compiled_end_of_turn_is_the_python_one_along_random_games(map_name, pla
                 else:
                     assert got is True
                     assert whole(mine) == whole(ref)
+                    assert (mine.eop_holder, mine.eop_pending, mine.final_left) == (ref.eop_holder, ref.eop_pending,
+                                                                                      ref.final_left)
                     done += 1
+                    drew_end += state.final_left < 0 <= mine.final_left
         state.apply(move)
-    assert done > 3 * fell_back
+    assert done > 10 * fell_back
+    assert drew_end  # an End of Phase card drawn in C
     # the dice sets the C part worked out (and put into dice._SETS, which the reference reads too)
     # are those of dice._dice_set
     for names, entry in list(dice._SETS.items()):

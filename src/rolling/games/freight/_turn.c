@@ -13,8 +13,8 @@
    the dice set out (2: the set after the improvements bought is not in sets, and could not be
    worked out here as dice._dice_set does; dice._dice_set). Everything is checked before anything changes; None where:
    the log is on; anything is not of the expected type or size; a face is not yet in face_code;
-   the store names colours the reference would refuse (it raises the error); an End of Phase card
-   would be drawn; the final round's countdown would end the phase.
+   the store names colours the reference would refuse (it raises the error); the final round's
+   countdown would end the phase.
    It allocates only the values it stores in the state.
    tests/freight/test_freight_turn_compiled.py compares it with the reference at every end of a
    turn of random games. */
@@ -27,7 +27,7 @@
 static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S_pending,
     *S_markers, *S_supply, *S_log, *S_comp, *S_box, *S_contract_track, *S_contract_deck,
     *S_improvement_track, *S_improvement_deck, *S_rng, *S_state, *S_reveals, *S_last_reveal,
-    *S_final_left, *S_current, *S_n, *S_turn, *S_routes_done, *S_stations_used, *S_steady_used,
+    *S_final_left, *S_eop_pending, *S_eop_holder, *S_current, *S_n, *S_turn, *S_routes_done, *S_stations_used, *S_steady_used,
     *S_efficient, *S_basic, *S_card, *S_empty, *S_dice_word, *S_basic_dice, *S_improvement_dice, *S_die;
 static const char *COLOUR_NAMES[4] = {"blue", "gray", "red", "yellow"};
 
@@ -351,7 +351,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     for (int k = 0; k < 4; k++)
         if (!small_int(PyList_GET_ITEM(r.markers, k), &markers[k]) || !small_int(PyList_GET_ITEM(r.supply, k), &supply[k]))
             FALLBACK;
-    long final_left, current, n, turn, reveals;
+    long final_left, current, n, turn, reveals, eop_pending;
     PyObject *o;
 #define READ_LONG(name, var)                                                                       \
     o = dget(r.d, name);                                                                           \
@@ -367,7 +367,8 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     READ_LONG(S_n, n)
     READ_LONG(S_turn, turn)
     READ_LONG(S_reveals, reveals)
-    if (n <= 0 || current < 0 || final_left == 1) /* final_left 1: the countdown ends the phase */
+    READ_LONG(S_eop_pending, eop_pending)
+    if (n <= 0 || current < 0)
         FALLBACK;
     /* F: the dice by face code (stockpile._read_dice) */
     int efficient = 0;
@@ -479,21 +480,37 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
             c = supply[k];
         take[k] = c;
     }
-    /* G: the contracts the refill would draw; None where it would draw an End of Phase card */
+    /* G: the cards the contract track's refill pops (refill.fill_contract_track, draw_contract):
+       an End of Phase card goes to this seat (refill.end_of_phase_drawn, in its turn), another
+       drawn while a final round runs waits for the next phase */
     long csize, isize;
     if (!small_int(PyDict_GetItemWithError(r.box, S_contract_track), &csize) ||
         !small_int(PyDict_GetItemWithError(r.box, S_improvement_track), &isize))
         FALLBACK;
-    Py_ssize_t cdraw = csize - count_not_none(r.ctrack);
-    if (cdraw < 0)
-        cdraw = 0;
-    if (cdraw > PyList_GET_SIZE(r.cdeck))
-        cdraw = PyList_GET_SIZE(r.cdeck);
-    for (Py_ssize_t j = 0; j < cdraw; j++) {
-        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(r.cdeck, PyList_GET_SIZE(r.cdeck) - 1 - j), eop, Py_EQ);
-        if (eq != 0)
-            FALLBACK;
+    Py_ssize_t held = count_not_none(r.ctrack), cdraw = 0, deck_left = PyList_GET_SIZE(r.cdeck);
+    long new_final = final_left, new_pending = eop_pending;
+    int holder_set = 0;
+    while (held < csize && deck_left > 0) {
+        while (deck_left > 0) {
+            int eq = PyObject_RichCompareBool(PyList_GET_ITEM(r.cdeck, --deck_left), eop, Py_EQ);
+            cdraw++;
+            if (eq < 0)
+                FALLBACK;
+            if (eq) {
+                if (new_final >= 0) {
+                    new_pending++;
+                } else {
+                    holder_set = 1;
+                    new_final = n + 1;
+                }
+                continue;
+            }
+            held++;
+            break;
+        }
     }
+    if (new_final == 1) /* the countdown ends the phase (phases.end_phase): Python */
+        FALLBACK;
     /* the improvement cards are strings (so that comparing them cannot fail) */
     for (Py_ssize_t j = 0; j < PyList_GET_SIZE(r.ideck); j++)
         if (!PyUnicode_CheckExact(PyList_GET_ITEM(r.ideck, j)))
@@ -557,11 +574,15 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         Py_ssize_t last = PyList_GET_SIZE(r.cdeck) - 1;
         PyObject *card = PyList_GET_ITEM(r.cdeck, last);
         Py_INCREF(card);
-        int e = PyList_Append(r.ctrack, card);
+        int eq = PyObject_RichCompareBool(card, eop, Py_EQ);
+        int e = eq < 0 ? -1 : eq ? 0 : PyList_Append(r.ctrack, card);
         Py_DECREF(card);
         if (e < 0 || PyList_SetSlice(r.cdeck, last, last + 1, NULL) < 0)
             FAIL;
     }
+    if ((holder_set && (set_long(r.d, S_eop_holder, seat) < 0 || set_long(r.d, S_final_left, new_final) < 0)) ||
+        (new_pending != eop_pending && set_long(r.d, S_eop_pending, new_pending) < 0))
+        FAIL;
     if (has_none(r.itrack)) {
         PyObject *t = compact(r.itrack);
         if (t == NULL)
@@ -636,7 +657,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (e < 0)
         FAIL;
     /* the final round's countdown (not ending the phase: checked above), the next turn */
-    if (final_left >= 0 && set_long(r.d, S_final_left, final_left - 1) < 0)
+    if (new_final >= 0 && set_long(r.d, S_final_left, new_final - 1) < 0)
         FAIL;
     if (set_long(r.d, S_current, (current + 1) % n) < 0 || set_long(r.d, S_turn, turn + 1) < 0 ||
         set_long(r.d, S_routes_done, 0) < 0 || set_long(r.d, S_stations_used, 0) < 0 ||
@@ -682,6 +703,8 @@ PyMODINIT_FUNC PyInit__turn(void) {
     INTERN(S_reveals, "reveals")
     INTERN(S_last_reveal, "last_reveal")
     INTERN(S_final_left, "final_left")
+    INTERN(S_eop_pending, "eop_pending")
+    INTERN(S_eop_holder, "eop_holder")
     INTERN(S_current, "current")
     INTERN(S_n, "n")
     INTERN(S_turn, "turn")

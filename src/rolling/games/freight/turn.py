@@ -43,9 +43,8 @@ def start_turn(state) -> None:
 def end_turn(state, a: EndTurn) -> None:
     """F stockpile, improvements bought this turn take effect, G refill, H roll; next player.
 
-    The C part ``_turn`` ends the common turn (no log, the store given or not needed, no End of
-    Phase card or duplicate improvement drawn, the phase not ending, the dice set known) exactly
-    as :func:`_end_turn_py` does, which ends every other (tests/freight/test_freight_turn_compiled.py).
+    The C part ``_turn`` ends every turn that does not end the phase, without a log, exactly as
+    :func:`_end_turn_py` does, which ends the others (tests/freight/test_freight_turn_compiled.py).
 
     Raises:
         IllegalAction: a ``store`` string naming a colour a die does not show (F).
