@@ -17,6 +17,7 @@ from rolling.core.rng import Rng
 from rolling.games.freight import Config, dice, legal, new_game, stockpile, turn
 from rolling.games.freight.actions import EndTurn
 from rolling.games.freight.components import END_OF_PHASE
+from rolling.games.freight.state import FreightState
 
 compiled = pytest.mark.skipif(turn._end_turn_c is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
 
@@ -161,3 +162,24 @@ def test_end_of_turn_is_the_same_with_and_without_the_c_part(monkeypatch):
     first = play(new_game(Config("southern", 4), 5))
     monkeypatch.setattr(turn, "_end_turn_c", None)
     assert play(new_game(Config("southern", 4), 5)) == first
+
+
+@compiled
+def test_compiled_end_of_turn_leaves_a_state_class_with_such_attributes_to_the_reference():
+    """Issue 34: the C part reads and writes the state's attributes in its ``__dict__`` only for a
+    class with none of their names (a property would be bypassed): otherwise None, nothing changed."""
+    class Watched(FreightState):
+        steady_used = 0  # a class attribute of a name the end of a turn writes
+
+    st = after_draft("west-coast", 3)
+    seat = st.current
+    stockpile.options(st, seat)  # the faces known
+    plain = st.clone()
+    assert c_end(plain, EndTurn(seat, "blue,red")) is True
+    st.__class__ = Watched
+    before = whole(st)
+    assert c_end(st, EndTurn(seat, "blue,red")) is None
+    assert whole(st) == before
+    st.apply(EndTurn(seat, "blue,red"))
+    st.__class__ = FreightState
+    assert whole(st) == whole(plain)

@@ -104,6 +104,33 @@ static int sset(PyObject *o, PyObject *name, PyObject *v) {
     return 0;
 }
 
+/* Whether the state's attributes may be read and written in its __dict__: its type has the
+   generic attribute access and no class attribute (a property...) of any name read or written
+   here, checked once per type and version of the type (issue 34). */
+static PyTypeObject *dict_ok_type = NULL;
+static unsigned int dict_ok_version = 0;
+static PyObject **dict_names[] = {&S_players, &S_log, &S_supply, &S_comp, &S_contract_track, &S_contract_deck,
+                                  &S_improvement_track, &S_improvement_deck, &S_rng, &S_reveals, &S_last_reveal,
+                                  &S_final_left, &S_eop_pending, &S_eop_holder, &S_current, &S_n, &S_turn,
+                                  &S_routes_done, &S_stations_used, &S_steady_used};
+
+static int dict_access_ok(PyObject *o) {
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == dict_ok_type && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == dict_ok_version)
+        return 1;
+    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_setattro != PyObject_GenericSetAttr || t->tp_dictoffset == 0)
+        return 0;
+    for (size_t k = 0; k < sizeof dict_names / sizeof dict_names[0]; k++)
+        if (_PyType_Lookup(t, *dict_names[k]) != NULL)
+            return 0;
+    if (PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) { /* (else checked again next time) */
+        Py_INCREF(t);
+        Py_XSETREF(dict_ok_type, t);
+        dict_ok_version = t->tp_version_tag;
+    }
+    return 1;
+}
+
 /* a new reference to d[name] (the state's __dict__), or NULL with no exception set */
 static PyObject *dget(PyObject *d, PyObject *name) {
     PyObject *v = PyDict_GetItemWithError(d, name);
@@ -281,7 +308,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     /* -- read and check everything ------------------------------------------------------------ */
     /* the state's attributes read and written in its __dict__ (FreightState has no descriptor of
        these names: the same as getattr and setattr, with fewer steps) */
-    if (Py_TYPE(state)->tp_dictoffset == 0)
+    if (!dict_access_ok(state))
         FALLBACK;
     r.d = PyObject_GenericGetDict(state, NULL);
     if (r.d == NULL || !PyDict_CheckExact(r.d))
