@@ -3,13 +3,16 @@
 ``rolling.core._splitmix``: the steps of the games' random number generator (SplitMix64,
 :class:`rolling.core.rng.Rng`) in C (issue 34), optional like the others: where it is not built
 the same stream is drawn in Python.
-``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34), and
-``rolling.games.freight._routes``: its major-route search in C, and
-``rolling.games.freight._stockpile``: its stockpile options in C, and
-``rolling.games.freight._listing``: a seat's construction moves and prices in C. They are optional:
-where no C compiler is found the install goes on without them and the same walk and search run in
-Python (:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
-:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.legal`), with the same answers.
+``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34),
+``rolling.games.freight._routes``: its major-route search in C,
+``rolling.games.freight._stockpile``: its stockpile options in C,
+``rolling.games.freight._listing``: a seat's construction moves and prices in C,
+``rolling.games.freight._dice``: its roll of the dice (step H) in C, and
+``rolling.games.freight._turn``: the end of its turns (steps F, G, H) in C. They are optional: where no C
+compiler is found the install goes on without them and the same walk and search run in Python
+(:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
+:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.legal`, :mod:`rolling.games.freight.dice`,
+:mod:`rolling.games.freight.turn`), with the same answers.
 
 The rule modules of Rolling Freight that every turn runs through (:data:`FREIGHT_COMPILED`) are
 also compiled, by Cython, from their own ``.py`` files: the same code, about 1.4 times sooner
@@ -120,6 +123,18 @@ setup(
         Extension(
             "rolling.games.freight._routes",
             ["src/rolling/games/freight/_routes.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "rolling.games.freight._turn",
+            ["src/rolling/games/freight/_turn.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "rolling.games.freight._dice",
+            ["src/rolling/games/freight/_dice.c"],
             optional=True,
             extra_compile_args=["-O2"],
         ),

@@ -34,9 +34,11 @@ LAYERS: dict[str, list[set[str]]] = {
         {"__init__", "bench"},
     ],
     "freight": [
-        # the vocabulary: actions, the box, dice, paying (with the compiled walk, route search and
-        # stockpile options) (and the chooser of the rule modules compiled by Cython)
-        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "_stockpile", "compiled"},
+        # the vocabulary: actions, the box, dice, paying (with the compiled walk, route search,
+        # stockpile options, roll and end of a turn) (and the chooser of the rule modules compiled by
+        # Cython)
+        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "_stockpile", "_dice", "_turn",
+         "compiled"},
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",

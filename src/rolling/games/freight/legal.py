@@ -5,7 +5,7 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
-from rolling.core.action import check_fields, exact_check
+from rolling.core.action import check_fields, field_kinds
 from rolling.core.errors import IllegalAction
 
 from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
@@ -51,9 +51,10 @@ _TURN = {
     BuyImprovement: improvements.buy,
     EndTurn: turn.end_turn,
 }
-#: each move class's quick field test (:func:`rolling.core.action.exact_check`), taken once: on the
-#: path of every apply, it spares two Python calls (check_fields, exact_check) an action (issue 34)
-_EXACT = {cls: exact_check(cls) for cls in (*_DRAFT, *_TURN)}
+#: each move class's ``(field, kind)`` pairs of :func:`rolling.core.action.field_kinds`, taken once:
+#: apply makes :func:`rolling.core.action.exact_check`'s quick test (each int, bool and str field
+#: exactly of its kind) itself, a compiled loop without a Python call (issue 34)
+_EXACT = {cls: tuple([(name, kind) for name, kind, _ in field_kinds(cls)]) for cls in (*_DRAFT, *_TURN)}
 
 
 def dispatch(state, action) -> None:
@@ -74,17 +75,38 @@ def apply(state, action) -> None:
     Raises:
         IllegalAction: naming the rule section broken; the state is then unchanged.
     """
-    if state.stage == "over":
+    stage = state.stage
+    if stage == "over":
         raise IllegalAction("Winning", "the game is over")
     # whole numbers for seats, slots, links, cubes and dice: check_fields, whose first test (all
     # exact) is done here for this game's moves; anything else takes check_fields' whole way
-    exact = _EXACT.get(type(action))
-    if exact is None or not exact(action):
+    # (the tables read by subscript, not .get: compiled, a method call each; issue 34)
+    cls = type(action)
+    try:
+        exact = _EXACT[cls]
+    except KeyError:
         check_fields(action, "Actions")
+    else:
+        for name, kind in exact:  # exact_check(cls)(action), written out
+            if type(getattr(action, name)) is not kind:
+                check_fields(action, "Actions")
+                break
     seat = getattr(action, "seat", None)
-    if seat not in state.to_act:
-        raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
-    dispatch(state, action)
+    # seat in state.to_act, the property written out (one seat acts at a time: issue 34)
+    if stage == "draft":
+        if seat != state.draft_order[state.draft_pos]:
+            raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
+        table = _DRAFT
+    else:
+        if seat != state.current:
+            raise IllegalAction("On Your Turn", f"seat {seat} may not act now (to act: {list(state.to_act)})")
+        table = _TURN
+    try:
+        fn = table[cls]
+    except KeyError:  # dispatch's refusal
+        dispatch(state, action)
+        return
+    fn(state, action)
 
 
 def legal_actions(state, seat: int) -> list:

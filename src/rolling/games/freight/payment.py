@@ -54,6 +54,10 @@ PURPOSES = ("contract", "improvement", "station", "route")
 
 #: the pay words of die numbers 0-99 as parse_whole reads them, read first by parse_pay (issue 34)
 _DIE_WORDS = {str(i): i for i in range(100)}
+#: the tokens ``("d", i)`` and ``("m", k)`` parse_pay gives, made once (tuples: the same values,
+#: no allocation a word; issue 34)
+_DIE_TOKENS = tuple([("d", i) for i in range(100)])
+_MARKER_TOKENS = tuple([("m", k) for k in range(4)])
 
 
 def parse_pay(text: str, player, rule: str) -> list[tuple]:
@@ -67,6 +71,7 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
     used: set[int] = set()
     markers = [0, 0, 0, 0]
     spent = player.spent
+    toks = _DIE_TOKENS
     for word in text.replace(",", " ").split():
         # ASCII digits only: "²" and "٣" are no die numbers (the usual words read from a table; a
         # colour, never a number, is not handed to parse_whole: issue 34)
@@ -83,13 +88,13 @@ def parse_pay(text: str, player, rule: str) -> list[tuple]:
             if spent[i] or i in used:
                 raise IllegalAction(rule, f"die {i + 1} is already spent")
             used.add(i)
-            tokens.append(("d", i))
+            tokens.append(toks[i] if i < 100 else ("d", i))
         elif word in COLOUR_INDEX:
             k = COLOUR_INDEX[word]
             markers[k] += 1
             if markers[k] > player.markers[k]:
                 raise IllegalAction("F. Stockpiling Resources", f"you hold only {player.markers[k]} {word} marker(s)")
-            tokens.append(("m", k))
+            tokens.append(_MARKER_TOKENS[k])
         else:
             raise IllegalAction(rule, f"cannot pay with {word!r}: name dice by number and markers by colour")
     return tokens

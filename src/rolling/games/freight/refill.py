@@ -49,36 +49,46 @@ def draw_contract(state, drawer: int, in_turn: bool) -> None:
 
 def fill_contract_track(state, drawer: int, in_turn: bool) -> None:
     """Slide the contracts down over gaps and draw from the deck until the track is full."""
-    state.contract_track = [c for c in state.contract_track if c is not None]
+    track = state.contract_track
+    if None in track:  # slid down (a full track without gaps is left as it is: issue 34)
+        track = state.contract_track = [c for c in track if c is not None]
     size = state.comp.box["contract_track"]
-    while len(state.contract_track) < size and state.contract_deck:
-        draw_contract(state, drawer, in_turn)
+    while len(track) < size and state.contract_deck:
+        draw_contract(state, drawer, in_turn)  # onto this list, state.contract_track
 
 
 def fill_improvement_track(state) -> None:
     """Slide the improvements down and refill; a duplicate of a card on the track goes face down
     to the bottom of the deck and another card is drawn (there may never be duplicates)."""
-    state.improvement_track = [c for c in state.improvement_track if c is not None]
+    track = state.improvement_track
+    if None in track:  # slid down (a full track without gaps is left as it is: issue 34)
+        track = state.improvement_track = [c for c in track if c is not None]
     size = state.comp.box["improvement_track"]
     deck = state.improvement_deck
     tries = 0
-    while len(state.improvement_track) < size and deck and tries <= len(deck):
+    while len(track) < size and deck and tries <= len(deck):
         card = deck.pop()
         state.reveals += 1
         state.last_reveal = ("card", card)
-        if card in state.improvement_track:
+        if card in track:
             deck.insert(0, card)
             if state.log is not None:
                 state.log.append((E.IMPROVEMENT_DUPLICATE, E.PUBLIC, card))
             tries += 1
             continue
         tries = 0
-        state.improvement_track.append(card)
+        track.append(card)
         if state.log is not None:
             state.log.append((E.IMPROVEMENT_DRAWN, E.PUBLIC, card))
 
 
 def refill_tracks(state, drawer: int, in_turn: bool = True) -> None:
-    """G: refill both tracks."""
-    fill_contract_track(state, drawer, in_turn)
-    fill_improvement_track(state)
+    """G: refill both tracks (each fill left out where it would change nothing: no gap, and the
+    track full or its deck empty; issue 34)."""
+    box = state.comp.box
+    track = state.contract_track
+    if None in track or (len(track) < box["contract_track"] and state.contract_deck):
+        fill_contract_track(state, drawer, in_turn)
+    track = state.improvement_track
+    if None in track or (len(track) < box["improvement_track"] and state.improvement_deck):
+        fill_improvement_track(state)
