@@ -33,6 +33,8 @@ except ImportError:
     cythonize = None
 
 FREIGHT = "src/rolling/games/freight"
+# the reads of Python objects the four C parts share (a header: a rebuild when it changes; in the sdist)
+CREAD_H = f"{FREIGHT}/_cread.h"
 #: the Freight rule modules a turn runs through (listing, paying, applying, ending the turn);
 #: the opening draft, setup, previews and the chooser of compiled modules stay plain Python
 FREIGHT_COMPILED = ("actions", "components", "construction", "contracts", "dice", "events", "improvements",
@@ -105,24 +107,28 @@ setup(
         Extension(
             "rolling.games.freight._walk",
             ["src/rolling/games/freight/_walk.c"],
+            depends=[CREAD_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),
         Extension(
             "rolling.games.freight._stockpile",
             ["src/rolling/games/freight/_stockpile.c"],
+            depends=[CREAD_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),
         Extension(
             "rolling.games.freight._listing",
             ["src/rolling/games/freight/_listing.c"],
+            depends=[CREAD_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),
         Extension(
             "rolling.games.freight._routes",
             ["src/rolling/games/freight/_routes.c"],
+            depends=[CREAD_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),

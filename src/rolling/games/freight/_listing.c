@@ -22,8 +22,9 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 #include <string.h>
+
+#include "_cread.h"
 
 #define MAX_DICE 64
 #define MAX_COLUMNS 8
@@ -54,18 +55,6 @@ typedef struct {
 } AttrCache;
 static AttrCache attr_cache[N_ATTRS];
 
-static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name) {
-    if (type->tp_getattro != PyObject_GenericGetAttr)
-        return -1;
-    PyObject *descr = _PyType_Lookup(type, name);
-    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type))
-        return -1;
-    PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
-    if (m->type != T_OBJECT_EX || (m->flags & READ_RESTRICTED))
-        return -1;
-    return m->offset;
-}
-
 /* o.<attribute a> as a new reference, or NULL with an exception */
 static PyObject *read_attr(PyObject *o, int a) {
     AttrCache *c = &attr_cache[a];
@@ -73,16 +62,10 @@ static PyObject *read_attr(PyObject *o, int a) {
     for (int e = 0; e < 2; e++) {
         if (c->type[e] == type && c->version[e] == type->tp_version_tag
             && PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG)) {
-            if (c->offset[e] < 0)
-                return PyObject_GetAttr(o, attr_name[a]);
-            PyObject *v = *(PyObject **)((char *)o + c->offset[e]);
-            if (v == NULL)
-                return PyObject_GetAttr(o, attr_name[a]); /* unset: raises */
-            Py_INCREF(v);
-            return v;
+            return cread_slot_get(o, c->offset[e], attr_name[a]); /* unset: raises */
         }
     }
-    Py_ssize_t offset = slot_offset(type, attr_name[a]);
+    Py_ssize_t offset = cread_slot_offset(type, attr_name[a]);
     if (PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG) && type->tp_version_tag != 0) {
         int e = c->next;
         c->next = 1 - e;
@@ -146,24 +129,8 @@ static int seq(PyObject *o, PyObject ***items, Py_ssize_t *n) {
 }
 
 /* an int as a long long; 0 where it is none or does not fit (no exception) */
-static int num(PyObject *o, long long *v) {
-    if (o == NULL || !PyLong_Check(o))
-        return 0;
-#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API)
-    /* one digit or none, as the interpreter reads a small int (3.11's layout) */
-    Py_ssize_t size = Py_SIZE(o);
-    if (size >= -1 && size <= 1) {
-        *v = (long long)size * (long long)((PyLongObject *)o)->ob_digit[0];
-        return 1;
-    }
-#endif
-    int over = 0;
-    *v = PyLong_AsLongLongAndOverflow(o, &over);
-    if (over || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return 1;
+static inline int num(PyObject *o, long long *v) {
+    return cread_long(o, v);
 }
 
 /* a truth of a flag that is a bool or an int (as Python's ``if``); 0 where it is neither */
@@ -184,19 +151,8 @@ static int flag(PyObject *o, int *v) {
 }
 
 /* two exact strs equal: their lengths, kinds and characters (no call); -1 where one cannot be read */
-static int same_str(PyObject *a, PyObject *b) {
-    if (a == b)
-        return 1;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(a) < 0 || PyUnicode_READY(b) < 0) {
-        PyErr_Clear();
-        return -1;
-    }
-#endif
-    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
-    if (n != PyUnicode_GET_LENGTH(b) || PyUnicode_KIND(a) != PyUnicode_KIND(b))
-        return 0;
-    return memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+static inline int same_str(PyObject *a, PyObject *b) {
+    return cread_same_str(a, b);
 }
 
 /* list.count(name) of a list of strings; -1 where an item is no exact str */
@@ -275,6 +231,7 @@ static PyObject *fallback(Hold *h, PyObject *out) {
 
 /* budget(player, units) */
 static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     Hold h = {.n = 0};
     if (nargs != 2)
         return fallback(&h, NULL);
@@ -306,6 +263,7 @@ static PyObject *budget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 /* build_moves(state, seat, made, columns, ranks, made_for, die_build) */
 static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     Hold h = {.n = 0};
     if (nargs != 7)
         return fallback(&h, NULL);
@@ -500,6 +458,7 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
 
 /* takeable(state, seat, budget, columns, masks) */
 static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     Hold h = {.n = 0};
     long long budget;
     if (nargs != 5 || !num(args[2], &budget))
@@ -595,6 +554,7 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
 
 /* affordable(state, seat, budget) */
 static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     Hold h = {.n = 0};
     long long budget;
     if (nargs != 3 || !num(args[2], &budget))
@@ -637,6 +597,7 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
 
 /* station_cost(state, seat): the cost, -1 for a full mat */
 static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     Hold h = {.n = 0};
     if (nargs != 2)
         return fallback(&h, NULL);
@@ -670,7 +631,8 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_listing",
-                                    "The seat's construction moves and prices in C (issue 34).", -1, methods};
+                                    "The seat's construction moves and prices in C (issue 34).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__listing(void) {
 #define INTERN(var, text)                                                                                     \

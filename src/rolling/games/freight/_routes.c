@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_cread.h"
+
 #define MAXC 64        /* cities: one bit each in a 64-bit mask */
 #define MAXLINKS 127   /* links: an int8_t index each */
 #define MAXOWNERS 64   /* owners (the packed counts allow at most 59) */
@@ -1081,60 +1083,7 @@ static PyObject *s_routes_done, *s_saturation, *s_players, *s_dice, *s_spent, *s
     *s_route, *s_friendly;
 static PyObject *kept_map, *kept_ends, *kept_nc; /* the last map seen, its link ends and its cities */
 
-/* ---- slotted attributes read from their slots (issue 34, round 4) ----
-   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
-   member descriptor (about 200 instructions). Where the object's type reads attributes the
-   generic way and the name is an object member descriptor there, the offsets are kept per type
-   (its identity and version tag, which changes whenever the type is changed) and the attribute
-   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
-#include <structmember.h>
-
-#define NSLOTNAMES 8
-typedef struct {
-    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
-    unsigned int tag;
-    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
-} Slots;
-
-static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
-{
-    sc->type = NULL;
-    for (int k = 0; k < n; k++)
-        sc->off[k] = -1;
-    if (t->tp_getattro != PyObject_GenericGetAttr)
-        return;
-    for (int k = 0; k < n; k++) {
-        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
-        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
-            if (md->type == T_OBJECT_EX && md->offset > 0)
-                sc->off[k] = md->offset;
-        }
-    }
-    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
-        sc->type = t;
-        sc->tag = t->tp_version_tag;
-    }
-}
-
-/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
-static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
-        slots_learn(sc, t, names, n);
-    Py_ssize_t off = sc->off[k];
-    if (off > 0) {
-        PyObject *v = *(PyObject **)((char *)o + off);
-        if (v) {
-            Py_INCREF(v);
-            return v;
-        }
-    }
-    return PyObject_GetAttr(o, names[k]);
-}
-
-/* the player's attributes enumerate reads, in Slots order */
+/* the player's attributes enumerate reads, in Slots order (read from their slots: slot_attr, _cread.h) */
 static PyObject *player_names[6];
 static Slots player_slots;
 enum { P_DICE, P_SPENT, P_LINKS_OWNED, P_MARKERS, P_STATIONS, P_IMPROVEMENTS };

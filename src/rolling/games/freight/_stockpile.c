@@ -23,34 +23,17 @@
 #include <Python.h>
 #include <string.h>
 
+#include "_cread.h"
+
 #define BITS 8
 #define MASK 255
 #define MAX_SPLIT 64
 #define MAX_WAYS 512
 
 /* the int as a long long; 0 with *ok = 0 and no exception where it is no int or does not fit */
-static long long as_long(PyObject *o, int *ok) {
-    if (!PyLong_Check(o)) {
-        *ok = 0;
-        return 0;
-    }
-#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
-    /* an int of one digit (all the codes, counts and supplies) read from its digit: CPython 3.11's
-       layout, where Py_SIZE is the signed number of digits */
-    if (PyLong_CheckExact(o)) {
-        Py_ssize_t size = Py_SIZE(o);
-        if (size == 0)
-            return 0;
-        if (size == 1)
-            return (long long)((PyLongObject *)o)->ob_digit[0];
-        if (size == -1)
-            return -(long long)((PyLongObject *)o)->ob_digit[0];
-    }
-#endif
-    int over = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &over);
-    if (over || (v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
+static inline long long as_long(PyObject *o, int *ok) {
+    long long v;
+    if (!cread_long(o, &v)) {
         *ok = 0;
         return 0;
     }
@@ -71,6 +54,19 @@ static inline long long taken(long long v, int k, long long penalty, const long 
     if (m < 0)
         m = 0;
     return m < supply[k] ? m : supply[k];
+}
+
+/* the order of outcomes 0..n-1 by most markers first (total), equal totals in their order (a
+   stable insertion sort, as sorted's) */
+static inline void most_first(const long long *total, Py_ssize_t n, Py_ssize_t *order) {
+    for (Py_ssize_t o = 0; o < n; o++) {
+        Py_ssize_t at = o;
+        while (at > 0 && total[order[at - 1]] < total[o]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = o;
+    }
 }
 
 /* the markers tuples of counts 0..7 each, made once and shared (a tuple of ints is immutable) */
@@ -254,16 +250,8 @@ static PyObject *options(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         n_out++;
     }
 
-    /* most markers first, equal totals in their order (a stable insertion sort, as sorted's) */
     Py_ssize_t order[MAX_WAYS];
-    for (Py_ssize_t o = 0; o < n_out; o++) {
-        Py_ssize_t at = o;
-        while (at > 0 && total[order[at - 1]] < total[o]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = o;
-    }
+    most_first(total, n_out, order);
     PyObject *out = PyTuple_New(n_out);
     if (out == NULL)
         return NULL;
@@ -299,60 +287,7 @@ static PyObject *options(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_players, *s_improvements, *s_dice, *s_spent, *s_die_kinds, *s_supply;
 
-/* ---- slotted attributes read from their slots (issue 34, round 4) ----
-   A Player keeps its attributes in __slots__: PyObject_GetAttr finds each through the type's
-   member descriptor (about 200 instructions). Where the object's type reads attributes the
-   generic way and the name is an object member descriptor there, the offsets are kept per type
-   (its identity and version tag, which changes whenever the type is changed) and the attribute
-   is read from its slot; anything else, or an empty slot, goes through PyObject_GetAttr. */
-#include <structmember.h>
-
-#define NSLOTNAMES 8
-typedef struct {
-    PyTypeObject *type; /* the type the offsets are of (not held: its version tag is checked too) */
-    unsigned int tag;
-    Py_ssize_t off[NSLOTNAMES]; /* -1: read by PyObject_GetAttr */
-} Slots;
-
-static void slots_learn(Slots *sc, PyTypeObject *t, PyObject *const *names, int n)
-{
-    sc->type = NULL;
-    for (int k = 0; k < n; k++)
-        sc->off[k] = -1;
-    if (t->tp_getattro != PyObject_GenericGetAttr)
-        return;
-    for (int k = 0; k < n; k++) {
-        PyObject *d = _PyType_Lookup(t, names[k]); /* borrowed */
-        if (d && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-            PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
-            if (md->type == T_OBJECT_EX && md->offset > 0)
-                sc->off[k] = md->offset;
-        }
-    }
-    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
-        sc->type = t;
-        sc->tag = t->tp_version_tag;
-    }
-}
-
-/* o.<names[k]>, a new reference (NULL with the error of PyObject_GetAttr) */
-static inline PyObject *slot_attr(Slots *sc, PyObject *o, int k, PyObject *const *names, int n)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    if (t != sc->type || !(t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || t->tp_version_tag != sc->tag)
-        slots_learn(sc, t, names, n);
-    Py_ssize_t off = sc->off[k];
-    if (off > 0) {
-        PyObject *v = *(PyObject **)((char *)o + off);
-        if (v) {
-            Py_INCREF(v);
-            return v;
-        }
-    }
-    return PyObject_GetAttr(o, names[k]);
-}
-
-/* the player's attributes options_of reads, in Slots order */
+/* the player's attributes options_of reads, in Slots order (read from their slots: slot_attr, _cread.h) */
 static PyObject *player_names[4];
 static Slots player_slots;
 enum { P_IMPROVEMENTS, P_DICE, P_SPENT, P_DIE_KINDS };
@@ -381,15 +316,12 @@ static PyObject *attr(PyObject *o, PyObject *name, int *err) {
     return v;
 }
 
-/* 1 where o equals the str s (o an exact str), 0 where not, -1 where o is no exact str */
+/* 1 where o equals the str s (o an exact str), 0 where not, -1 where o is no exact str (or
+   cannot be read) */
 static inline int same_str(PyObject *o, PyObject *s) {
-    if (o == s)
-        return 1;
     if (!PyUnicode_CheckExact(o))
-        return -1;
-    if (PyUnicode_GET_LENGTH(o) != PyUnicode_GET_LENGTH(s))
-        return 0;
-    return PyUnicode_Compare(o, s) == 0;
+        return o == s ? 1 : -1;
+    return cread_same_str(o, s);
 }
 
 typedef struct {
@@ -637,16 +569,8 @@ static PyObject *options_of(PyObject *self, PyObject *const *args, Py_ssize_t na
         clen[k] = PyUnicode_GET_LENGTH(nm);
     }
 
-    /* most markers first, equal totals in their order (a stable insertion sort, as sorted's) */
     Py_ssize_t order[MAX_WAYS];
-    for (Py_ssize_t o = 0; o < n_out; o++) {
-        Py_ssize_t at = o;
-        while (at > 0 && total[order[at - 1]] < total[o]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = o;
-    }
+    most_first(total, n_out, order);
     /* the stores, text first (nothing Python runs until they are all written) */
     static char text[MAX_WAYS][MAX_SPLIT * 34];
     Py_ssize_t text_len[MAX_WAYS];
@@ -716,7 +640,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_stockpile",
-                                    "The stockpile options of Rolling Freight in C (issue 34).", -1, methods};
+                                    "The stockpile options of Rolling Freight in C (issue 34).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__stockpile(void) {
     if (!(s_players = PyUnicode_InternFromString("players")) || !(s_improvements = PyUnicode_InternFromString("improvements"))

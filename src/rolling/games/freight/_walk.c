@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_cread.h"
+
 typedef unsigned __int128 u128;
 
 #define LIMBS 4 /* the most words of a partial state */
@@ -113,20 +115,11 @@ static int to_limbs(PyObject *v, uint64_t *out, int limbs)
    small): 1 read, 0 ask the slow way. */
 ALWAYS int small_int(PyObject *v, int64_t *out)
 {
-    if (!PyLong_CheckExact(v))
+    long long x;
+    if (!PyLong_CheckExact(v) || !cread_small(v, &x))
         return 0;
-#if PY_VERSION_HEX >= 0x030C0000
-    if (!PyUnstable_Long_IsCompact((PyLongObject *)v))
-        return 0;
-    *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)v);
+    *out = (int64_t)x;
     return 1;
-#else
-    Py_ssize_t size = Py_SIZE(v);
-    if (size < -1 || size > 1)
-        return 0;
-    *out = size * (int64_t)((PyLongObject *)v)->ob_digit[0];
-    return 1;
-#endif
 }
 
 ALWAYS int to_i64(PyObject *v, int64_t *out)
@@ -949,17 +942,10 @@ typedef struct {
     uint64_t val[6];
 } Bits;
 
-/* two exact strs of the same hash equal (as a set finds them) */
+/* two exact strs of the same hash equal (as a set finds them; one that cannot be read: not) */
 static inline int same_str(PyObject *a, PyObject *b)
 {
-#if PY_VERSION_HEX < 0x030C0000
-    if (!PyUnicode_IS_READY(a) || !PyUnicode_IS_READY(b))
-        return PyUnicode_Compare(a, b) == 0;
-#endif
-    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
-    int kind = PyUnicode_KIND(a);
-    return n == PyUnicode_GET_LENGTH(b) && kind == (int)PyUnicode_KIND(b)
-           && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
+    return cread_same_str(a, b) > 0;
 }
 
 /* the contracts a class's tokens feed as bits, for a class whose colours fed were read (nfeed >=
