@@ -1010,7 +1010,9 @@ static int as_bool(PyObject *v, int *out)
     return 0;
 }
 
-static PyObject *fronts_of(PyObject *const *args);
+/* `xcol`, `xempty`: one more contract after those of args[3] (a contract taken: its colour, an
+   exact str, and its empty squares), or `xcol` NULL */
+static PyObject *fronts_of(PyObject *const *args, PyObject *xcol, int64_t xempty);
 
 static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1031,7 +1033,7 @@ static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (busy)
         Py_RETURN_NONE;
     busy = 1;
-    PyObject *result = fronts_of(args);
+    PyObject *result = fronts_of(args, NULL, 0);
     busy = 0;
     return result;
 }
@@ -1062,7 +1064,7 @@ static int bit_length(int64_t x)
     return x ? 64 - __builtin_clzll((uint64_t)x) : 0;
 }
 
-static PyObject *fronts_of(PyObject *const *args)
+static PyObject *fronts_of(PyObject *const *args, PyObject *xcol, int64_t xempty)
 {
     PyObject *table = args[0], *keys = args[1], *counts = args[2], *contracts = args[3], *targets = args[7];
     int64_t left;
@@ -1084,7 +1086,7 @@ static PyObject *fronts_of(PyObject *const *args)
     }
     int max_listed = (int)ml;
     Py_ssize_t n = PyTuple_GET_SIZE(keys);
-    int nc = (int)PyTuple_GET_SIZE(contracts);
+    int nc0 = (int)PyTuple_GET_SIZE(contracts), nc = nc0 + (xcol != NULL);
     Py_ssize_t nin = (Py_ssize_t)1 << (nc < 7 ? nc : 0);
     if (PyTuple_GET_SIZE(counts) != n || nc > 6 || n > 60)
         Py_RETURN_NONE;
@@ -1104,12 +1106,20 @@ static PyObject *fronts_of(PyObject *const *args)
     rb.n = 0;
     int64_t empty[6];
     for (int i = 0; i < nc; i++) {
-        PyObject *c = PyTuple_GET_ITEM(contracts, i);
-        if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 0)))
-            goto unfit;
-        if ((r = to_i64(PyTuple_GET_ITEM(c, 1), &empty[i])) != 1 || empty[i] >= (1 << 16))
-            goto unfit;
-        PyObject *col = PyTuple_GET_ITEM(c, 0);
+        PyObject *col;
+        if (i < nc0) {
+            PyObject *c = PyTuple_GET_ITEM(contracts, i);
+            if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 0)))
+                goto unfit;
+            if ((r = to_i64(PyTuple_GET_ITEM(c, 1), &empty[i])) != 1 || empty[i] >= (1 << 16))
+                goto unfit;
+            col = PyTuple_GET_ITEM(c, 0);
+        } else { /* the contract taken */
+            if (!PyUnicode_CheckExact(xcol) || xempty >= (1 << 16))
+                goto unfit;
+            empty[i] = xempty;
+            col = xcol;
+        }
         Py_hash_t h = PyObject_Hash(col);
         if (h == -1)
             goto fail;
@@ -1756,14 +1766,38 @@ static PyObject *seat_vectorcall(PyObject *type, PyObject *const *args, size_t n
     return seat_make((PyTypeObject *)type, args[0], args[1]);
 }
 
+/* payways._taking's contracts: `contracts` and the contract taken on a link of colour `tc` and
+   length `tl` (a new reference, NULL on error) */
+static PyObject *taking(PyObject *contracts, PyObject *tc, PyObject *tl)
+{
+    PyObject *one = PyLong_FromLong(1);
+    PyObject *e = one ? PyNumber_Subtract(tl, one) : NULL;
+    PyObject *pair = e ? PyTuple_Pack(2, tc, e) : NULL;
+    PyObject *more = pair ? PyTuple_Pack(1, pair) : NULL;
+    PyObject *out = more ? PySequence_Concat(contracts, more) : NULL;
+    Py_XDECREF(one);
+    Py_XDECREF(e);
+    Py_XDECREF(pair);
+    Py_XDECREF(more);
+    return out;
+}
+
 /* payways._fronts(keys, counts, colour, kind, second, contracts, left, targets): the compiled walk
    called here (its table looked up here), or the Python function where anything is not as the
-   compiled walk takes it */
+   compiled walk takes it. `tc`, `tl`: the colour and length of the link of a contract taken (its
+   contract one more after `contracts`, payways._taking: told the compiled walk apart, no tuples
+   made), or NULL. */
 static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *second, PyObject *contracts,
-                           PyObject *left, PyObject *targets)
+                           PyObject *left, PyObject *targets, PyObject *tc, PyObject *tl)
 {
     PyObject *kind = route ? s_route : s_buy;
-    if (cfg.direct && !busy) {
+    PyObject *xcol = NULL;
+    int64_t xempty = 0;
+    if (tc && PyUnicode_CheckExact(tc) && small_int(tl, &xempty)) {
+        xcol = tc;
+        xempty--;
+    }
+    if (cfg.direct && !busy && (!tc || xcol)) {
         PyObject *table = NULL;
         int sec = second == Py_True ? 1 : second == Py_False ? 0 : -1;
         for (int k = 0; k < cfg.ntables && !table; k++)
@@ -1799,7 +1833,7 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
                                  colour == Py_None ? Py_True : Py_False, targets, cfg.max_listed};
             Py_INCREF(table); /* held while walked */
             busy = 1;
-            PyObject *got = fronts_of(args);
+            PyObject *got = fronts_of(args, xcol, xempty);
             busy = 0;
             if (!got && PyErr_ExceptionMatches(PyExc_KeyError)) {
                 /* a class new to this kind of walk: its info into the table, then walked
@@ -1823,7 +1857,7 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
                     return NULL;
                 }
                 busy = 1;
-                got = fronts_of(args);
+                got = fronts_of(args, xcol, xempty);
                 busy = 0;
             }
             Py_DECREF(table);
@@ -1838,8 +1872,14 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
         } else if (PyErr_Occurred())
             return NULL;
     }
-    PyObject *a[8] = {s->keys, s->counts, colour, kind, second, contracts, left, targets};
-    return PyObject_Vectorcall(cfg.py_fronts, a, 8, NULL);
+    PyObject *all = tc ? taking(contracts, tc, tl) : contracts;
+    if (!all)
+        return NULL;
+    PyObject *a[8] = {s->keys, s->counts, colour, kind, second, all, left, targets};
+    PyObject *got = PyObject_Vectorcall(cfg.py_fronts, a, 8, NULL);
+    if (tc)
+        Py_DECREF(all);
+    return got;
 }
 
 /* tuple(sorted(set(items) | extra - skip.keys())) */
@@ -2024,17 +2064,12 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         left = s->left;
         Py_INCREF(contracts);
         Py_INCREF(left);
-    } else { /* payways._taking */
+    } else { /* payways._taking: the contract taken told seat_walk apart (tc, tl) */
+        contracts = s->contracts;
+        Py_INCREF(contracts);
         PyObject *one = PyLong_FromLong(1);
-        PyObject *e = one ? PyNumber_Subtract(tl, one) : NULL;
-        PyObject *pair = e ? PyTuple_Pack(2, tc, e) : NULL;
-        PyObject *more = pair ? PyTuple_Pack(1, pair) : NULL;
-        contracts = more ? PySequence_Concat(s->contracts, more) : NULL;
-        left = contracts ? PyNumber_Subtract(s->left, one) : NULL;
+        left = one ? PyNumber_Subtract(s->left, one) : NULL;
         Py_XDECREF(one);
-        Py_XDECREF(e);
-        Py_XDECREF(pair);
-        Py_XDECREF(more);
         if (!left)
             goto done;
     }
@@ -2073,7 +2108,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         if (!targets)
             goto done;
-        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        got = seat_walk(s, colour, route, second, contracts, left, targets, tc, tl);
         if (!got || SET_KNOWN(mine, at, got, h) < 0)
             goto done;
         out = got;
@@ -2085,7 +2120,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         if (!(targets = sorted_set(also, generic, known)))
             goto done;
-        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        got = seat_walk(s, colour, route, second, contracts, left, targets, tc, tl);
         if (!got || PyDict_Update(known, got) < 0)
             goto done;
         out = known;
