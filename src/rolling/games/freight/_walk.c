@@ -27,6 +27,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,66 +198,201 @@ static PyObject *payment(u128 val, Py_ssize_t n, int size)
     return pay;
 }
 
-/* The fronts made lately (a tuple of payments), by the payments in them: the same fronts recur
-   (one in two), and a tuple does not change, so one tuple serves them all. A front held here
-   holds its payments, so a payment at the address of one of them is that one: fronts are matched
-   by the addresses of their payments. A front takes its slot over from the one there. */
+/* A front as the walk made it (issue 34): a read-only sequence of its payments, each a tuple of
+   tokens spent per class (see payment), made only when read: a listing reads the length of most
+   fronts and one payment of few (the random bot) or each in turn. Equal to the tuple of its
+   payments (compares, hashes, prints, iterates and pickles as that tuple, made once and kept). It
+   holds no object but that tuple of tuples of ints (no cycle through it: not tracked by the
+   garbage collector, and no count towards a collection). */
+typedef struct {
+    PyObject_VAR_HEAD /* ob_size: the payments */
+    PyObject *tup;    /* the tuple of the payments once made (held), else NULL */
+    Py_ssize_t n;     /* classes */
+    int size;         /* bits a digit */
+    uint64_t val[1];  /* each payment's digits: low word, high word */
+} FrontObj;
+
+static PyTypeObject FrontType;
+
+static inline u128 front_val(const FrontObj *f, Py_ssize_t i)
+{
+    return (u128)f->val[2 * i] | (u128)f->val[2 * i + 1] << 64;
+}
+
+/* the tuple of the payments (borrowed: the front keeps it), NULL on error */
+static PyObject *front_all(FrontObj *f)
+{
+    if (!f->tup) {
+        Py_ssize_t nf = Py_SIZE(f);
+        PyObject *tup = PyTuple_New(nf);
+        if (!tup)
+            return NULL;
+        for (Py_ssize_t i = 0; i < nf; i++) {
+            PyObject *pay = payment(front_val(f, i), f->n, f->size);
+            if (!pay) {
+                Py_DECREF(tup);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(tup, i, pay);
+        }
+        f->tup = tup;
+    }
+    return f->tup;
+}
+
+static void front_dealloc(FrontObj *f)
+{
+    Py_XDECREF(f->tup);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+static Py_ssize_t front_len(FrontObj *f)
+{
+    return Py_SIZE(f);
+}
+
+static PyObject *front_item(FrontObj *f, Py_ssize_t i)
+{
+    if (i < 0 || i >= Py_SIZE(f)) {
+        PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+        return NULL;
+    }
+    return payment(front_val(f, i), f->n, f->size);
+}
+
+static PyObject *front_subscript(FrontObj *f, PyObject *key)
+{
+    if (PyIndex_Check(key)) {
+        Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred())
+            return NULL;
+        if (i < 0)
+            i += Py_SIZE(f);
+        return front_item(f, i);
+    }
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_GetItem(tup, key) : NULL;
+}
+
+static PyObject *front_iter(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_GetIter(tup) : NULL;
+}
+
+/* as its tuple: a front or a tuple, else NotImplemented (borrowed, NULL on error) */
+static PyObject *as_tuple(PyObject *v)
+{
+    if (Py_IS_TYPE(v, &FrontType))
+        return front_all((FrontObj *)v);
+    return PyTuple_Check(v) ? v : Py_NotImplemented;
+}
+
+static PyObject *front_richcompare(PyObject *a, PyObject *b, int op)
+{
+    PyObject *ta = as_tuple(a), *tb = ta && ta != Py_NotImplemented ? as_tuple(b) : ta;
+    if (!tb)
+        return NULL;
+    if (tb == Py_NotImplemented)
+        Py_RETURN_NOTIMPLEMENTED;
+    return PyObject_RichCompare(ta, tb, op);
+}
+
+static Py_hash_t front_hash(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_Hash(tup) : -1;
+}
+
+static PyObject *front_repr(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_Repr(tup) : NULL;
+}
+
+static PyObject *front_reduce(FrontObj *f, PyObject *unused)
+{
+    (void)unused;
+    PyObject *tup = front_all(f);
+    return tup ? Py_BuildValue("(O(O))", (PyObject *)&PyTuple_Type, tup) : NULL;
+}
+
+static PySequenceMethods front_as_sequence = {
+    .sq_length = (lenfunc)front_len,
+    .sq_item = (ssizeargfunc)front_item,
+};
+
+static PyMappingMethods front_as_mapping = {
+    .mp_length = (lenfunc)front_len,
+    .mp_subscript = (binaryfunc)front_subscript,
+};
+
+static PyMethodDef front_methods[] = {
+    {"__reduce__", (PyCFunction)front_reduce, METH_NOARGS, "pickled, and copied, as the tuple of its payments"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject FrontType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rolling.games.freight._walk.Front",
+    .tp_doc = "A price's front as the compiled walk made it: a read-only sequence of payments (tuples of tokens\n"
+              "spent per class), each made when read; equal to, and hashed as, the tuple of them.",
+    .tp_basicsize = offsetof(FrontObj, val),
+    .tp_itemsize = 2 * sizeof(uint64_t),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)front_dealloc,
+    .tp_as_sequence = &front_as_sequence,
+    .tp_as_mapping = &front_as_mapping,
+    .tp_iter = (getiterfunc)front_iter,
+    .tp_richcompare = front_richcompare,
+    .tp_hash = (hashfunc)front_hash,
+    .tp_repr = (reprfunc)front_repr,
+    .tp_methods = front_methods,
+};
+
+/* The fronts made lately, by their payments' digits: the same fronts recur (one in two), and a
+   front does not change, so one serves them all. A front takes its slot over from the one there. */
 #define FRONTS_BITS 10
 #define FRONT_MOST 32 /* the most payments of a front remembered */
 static PyObject *front_memo[1 << FRONTS_BITS]; /* held */
 
 /* the front of the payments of digits `val[0..nf)` (see payment): a new reference, NULL on
-   error */
+   error; the empty tuple where there is none */
 static PyObject *front_tuple(const u128 *val, size_t nf, Py_ssize_t n, int size)
 {
-    PyObject *pays[FRONT_MOST];
-    if (!nf || nf > FRONT_MOST) { /* no tuple to make (the empty one is Python's), or too long */
-        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
-        if (!tup)
-            return NULL;
-        for (size_t i = 0; i < nf; i++) {
-            PyObject *pay = payment(val[i], n, size);
-            if (!pay) {
-                Py_DECREF(tup);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
-        }
-        return tup;
-    }
-    uint64_t h = nf;
-    for (size_t i = 0; i < nf; i++) {
-        if (!(pays[i] = payment(val[i], n, size))) {
-            while (i--)
-                Py_DECREF(pays[i]);
-            return NULL;
-        }
-        h = (h ^ ((uintptr_t)pays[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
-    }
-    PyObject **m = &front_memo[h >> (64 - FRONTS_BITS)], *old = *m;
-    if (old && PyTuple_GET_SIZE(old) == (Py_ssize_t)nf) {
-        size_t i = 0;
-        while (i < nf && PyTuple_GET_ITEM(old, (Py_ssize_t)i) == pays[i])
-            i++;
-        if (i == nf) {
-            for (i = 0; i < nf; i++)
-                Py_DECREF(pays[i]);
-            Py_INCREF(old);
-            return old;
-        }
-    }
-    PyObject *tup = PyTuple_New((Py_ssize_t)nf);
-    if (!tup) {
-        for (size_t i = 0; i < nf; i++)
-            Py_DECREF(pays[i]);
-        return NULL;
-    }
+    if (!nf)
+        return PyTuple_New(0);
+    uint64_t h = nf ^ (uint64_t)(n << 8 | size) << 32;
     for (size_t i = 0; i < nf; i++)
-        PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pays[i]);
-    Py_INCREF(tup);
-    *m = tup;
-    Py_XDECREF(old);
-    return tup;
+        h = (h ^ (uint64_t)val[i] ^ (uint64_t)(val[i] >> 64) * 0xC2B2AE3D27D4EB4FULL) * 0x9E3779B97F4A7C15ULL;
+    PyObject **m = nf <= FRONT_MOST ? &front_memo[h >> (64 - FRONTS_BITS)] : NULL, *old = m ? *m : NULL;
+    if (old) {
+        FrontObj *o = (FrontObj *)old;
+        if (Py_SIZE(o) == (Py_ssize_t)nf && o->n == n && o->size == size) {
+            size_t i = 0;
+            while (i < nf && front_val(o, (Py_ssize_t)i) == val[i])
+                i++;
+            if (i == nf) {
+                Py_INCREF(old);
+                return old;
+            }
+        }
+    }
+    FrontObj *f = PyObject_NewVar(FrontObj, &FrontType, (Py_ssize_t)nf);
+    if (!f)
+        return NULL;
+    f->tup = NULL;
+    f->n = n;
+    f->size = size;
+    for (size_t i = 0; i < nf; i++) {
+        f->val[2 * i] = (uint64_t)val[i];
+        f->val[2 * i + 1] = (uint64_t)(val[i] >> 64);
+    }
+    if (m) {
+        Py_INCREF(f);
+        *m = (PyObject *)f;
+        Py_XDECREF(old);
+    }
+    return (PyObject *)f;
 }
 
 /* ---- tables: a partial state -> its best payment so far (the largest) ---- */
@@ -2216,18 +2352,25 @@ static PyObject *seat_best(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyO
     Py_DECREF(all);
     if (!front)
         return NULL;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *spent = NULL;
     Py_ssize_t n;
-    if (!PyTuple_Check(front) || !PyTuple_Check(s->toks)) {
-        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front and the tokens are tuples");
+    int made = Py_IS_TYPE(front, &FrontType);
+    if (!(made || PyTuple_Check(front)) || !PyTuple_Check(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front is a tuple or a Front, the tokens a tuple");
         goto done;
     }
-    if (!PyTuple_GET_SIZE(front)) {
+    if (!Py_SIZE(front)) {
         out = Py_None;
         Py_INCREF(out);
         goto done;
     }
-    PyObject *spent = PyTuple_GET_ITEM(front, 0);
+    if (made) { /* its first payment, made */
+        if (!(spent = front_item((FrontObj *)front, 0)))
+            goto done;
+    } else {
+        spent = PyTuple_GET_ITEM(front, 0);
+        Py_INCREF(spent);
+    }
     if (!PyTuple_Check(spent) || (n = PyTuple_GET_SIZE(spent)) > PyTuple_GET_SIZE(s->toks)) {
         PyErr_SetString(PyExc_TypeError, "_walk.Seat: a payment is a tuple of counts per class");
         goto done;
@@ -2253,6 +2396,7 @@ fail:
         PyErr_SetString(PyExc_TypeError, "_walk.Seat: the tokens of each class are a tuple");
     Py_CLEAR(out);
 done:
+    Py_XDECREF(spent);
     Py_DECREF(front);
     return out;
 }
@@ -2344,8 +2488,13 @@ static int seat_init_module(PyObject *m)
             return -1;
     if (!empty_tuple && !(empty_tuple = PyTuple_New(0)))
         return -1;
-    if (PyType_Ready(&SeatType) < 0)
+    if (PyType_Ready(&SeatType) < 0 || PyType_Ready(&FrontType) < 0)
         return -1;
+    Py_INCREF(&FrontType);
+    if (PyModule_AddObject(m, "Front", (PyObject *)&FrontType) < 0) {
+        Py_DECREF(&FrontType);
+        return -1;
+    }
     Py_INCREF(&SeatType);
     if (PyModule_AddObject(m, "Seat", (PyObject *)&SeatType) < 0) {
         Py_DECREF(&SeatType);
