@@ -2125,6 +2125,21 @@ done:
     return mine;
 }
 
+/* the prices 0..63 alone, `(price,)`, held from their first use: the prices of most walks */
+static PyObject *single[64];
+
+/* `(price,)`: a new reference, NULL on error */
+static PyObject *single_price(PyObject *price)
+{
+    int64_t t;
+    if (!small_int(price, &t) || t < 0 || t >= 64)
+        return PyTuple_Pack(1, price);
+    if (!single[t] && !(single[t] = PyTuple_Pack(1, price)))
+        return NULL;
+    Py_INCREF(single[t]);
+    return single[t];
+}
+
 /* SeatPayments.fronts(colour, generic, purpose, second=False, take=None, also=()) */
 static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, PyObject *purpose, PyObject *second,
                                   PyObject *take, PyObject *also)
@@ -2211,7 +2226,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
     }
     if (!known) {
         if (!also_true)
-            targets = PyTuple_Pack(1, generic);
+            targets = single_price(generic);
         else {
             int has = PySequence_Contains(also, generic);
             if (has < 0)
