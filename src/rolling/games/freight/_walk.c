@@ -2140,6 +2140,54 @@ static PyObject *single_price(PyObject *price)
     return single[t];
 }
 
+/* The memo keys made lately (payways.SeatPayments.fronts' `at`: the walk's colour, kind, second
+   and the contract taken), with their hashes, by the very objects in them: a listing asks for the
+   same few, and a tuple does not change, so one serves them all. A key takes its slot over from
+   the one there. */
+#define ATS_BITS 6
+static struct {
+    PyObject *at; /* held */
+    Py_hash_t hash;
+} ats[1 << ATS_BITS];
+
+/* the tuple of `items[0..n)` (n <= 5) and its hash: a new reference, NULL on error */
+static PyObject *at_key(PyObject *const *items, Py_ssize_t n, Py_hash_t *hash)
+{
+    uint64_t x = (uint64_t)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        x = (x ^ ((uintptr_t)items[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    __typeof__(ats[0]) *m = &ats[x >> (64 - ATS_BITS)];
+    if (m->at && PyTuple_GET_SIZE(m->at) == n) {
+        Py_ssize_t i = 0;
+        while (i < n && PyTuple_GET_ITEM(m->at, i) == items[i])
+            i++;
+        if (i == n) {
+            *hash = m->hash;
+            Py_INCREF(m->at);
+            return m->at;
+        }
+    }
+    PyObject *at = PyTuple_New(n);
+    if (!at)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(at, i, items[i]);
+    }
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1) {
+        Py_DECREF(at);
+        return NULL;
+    }
+    PyObject *old = m->at;
+    Py_INCREF(at);
+    m->at = at;
+    m->hash = h;
+    Py_XDECREF(old);
+    *hash = h;
+    return at;
+}
+
 /* SeatPayments.fronts(colour, generic, purpose, second=False, take=None, also=()) */
 static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, PyObject *purpose, PyObject *second,
                                   PyObject *take, PyObject *also)
@@ -2156,25 +2204,29 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         s->known = mine;
     }
-    int route = PyObject_RichCompareBool(purpose, s_route, Py_EQ);
+    /* (an exact str compared in place: `purpose == "route"`) */
+    int route = purpose == s_route ? 1
+                : PyUnicode_CheckExact(purpose) ? PyUnicode_GET_LENGTH(purpose) == PyUnicode_GET_LENGTH(s_route)
+                                                       && same_str(purpose, s_route)
+                                                 : PyObject_RichCompareBool(purpose, s_route, Py_EQ);
     if (route < 0)
         return NULL;
     PyObject *kind = route ? s_route : s_buy;
     PyObject *at, *tc = NULL, *tl = NULL;
-    if (take == Py_None)
-        at = PyTuple_Pack(3, colour, kind, second);
-    else {
+    Py_hash_t h = -1;
+    if (take == Py_None) {
+        PyObject *items[3] = {colour, kind, second};
+        at = at_key(items, 3, &h);
+    } else {
         if (!(tc = PyObject_GetAttr(take, s_colour)) || !(tl = PyObject_GetAttr(take, s_length))) {
             Py_XDECREF(tc);
             return NULL;
         }
-        at = PyTuple_Pack(5, colour, kind, second, tc, tl);
+        PyObject *items[5] = {colour, kind, second, tc, tl};
+        at = at_key(items, 5, &h);
     }
     PyObject *known = NULL, *contracts = NULL, *left = NULL, *targets = NULL, *got = NULL, *out = NULL;
     if (!at)
-        goto done;
-    Py_hash_t h = PyObject_Hash(at);
-    if (h == -1)
         goto done;
     known = GET_KNOWN(mine, at, h);
     if (!known && PyErr_Occurred())
