@@ -173,6 +173,42 @@ def test_a_front_made_again_is_the_tuple_made_before(colour, kind, target):
     assert payways._fronts_c(*other) == payways._fronts_py(*other)
 
 
+@compiled
+def test_a_compiled_front_reads_as_the_tuple_of_its_payments():
+    """Issue 34: a front of the compiled walk (``_walk.Front``: each payment's tuple made only when
+    read) is the tuple of its payments to every reader: its length, its items (counted from the
+    end too, IndexError past it), slices, iteration, comparisons either way round, hash, repr,
+    pickling and copying (as that tuple); a price with no payment has the empty tuple."""
+    import copy
+    import pickle
+
+    from rolling.games.freight import _walk
+
+    a, b = COLOURS[0], COLOURS[1]
+    keys = (("d", "wild", False), ("d", "any2", False), ("d", a, False), ("d", f"{a}/{b}", True), ("m", 0), ("m", 2))
+    args = (keys, (1, 2, 1, 1, 3, 2), None, "buy", False, ((a, 3), (b, 2)), 30, (3, 40))
+    got = payways._fronts_c(*args)
+    want = payways._fronts_py(*args)
+    assert got == want and want == got
+    front, tup = got[3], want[3]
+    assert type(front) is _walk.Front and type(tup) is tuple and len(tup) > 1
+    assert len(front) == len(tup) and front
+    assert [front[k] for k in range(len(tup))] == list(tup)
+    assert front[-1] == tup[-1] and front[-len(tup)] == tup[0] and front[1:] == tup[1:] and front[::-1] == tup[::-1]
+    for k in (len(tup), -len(tup) - 1):
+        with pytest.raises(IndexError):
+            front[k]
+    assert tuple(front) == tup and list(front) == list(tup) and tup[0] in front
+    assert front == tup and tup == front and not front != tup and front == front
+    assert front < (*tup, tup[0]) and (*tup, tup[0]) > front and front <= tup and front >= tup
+    assert front != list(tup) and front != got[40]
+    assert hash(front) == hash(tup) and repr(front) == repr(tup)
+    for back in (pickle.loads(pickle.dumps(front)), copy.copy(front), copy.deepcopy(front)):
+        assert back == tup
+    assert type(pickle.loads(pickle.dumps(front))) is tuple
+    assert got[40] == () and type(got[40]) is tuple
+
+
 FACE_NAMES = [c for c in COLOURS] + [f"{a}/{b}" for i, a in enumerate(COLOURS) for b in COLOURS[i + 1:]] + list(SYMBOLS)
 
 

@@ -27,6 +27,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,66 +191,201 @@ static PyObject *payment(u128 val, Py_ssize_t n, int size)
     return pay;
 }
 
-/* The fronts made lately (a tuple of payments), by the payments in them: the same fronts recur
-   (one in two), and a tuple does not change, so one tuple serves them all. A front held here
-   holds its payments, so a payment at the address of one of them is that one: fronts are matched
-   by the addresses of their payments. A front takes its slot over from the one there. */
+/* A front as the walk made it (issue 34): a read-only sequence of its payments, each a tuple of
+   tokens spent per class (see payment), made only when read: a listing reads the length of most
+   fronts and one payment of few (the random bot) or each in turn. Equal to the tuple of its
+   payments (compares, hashes, prints, iterates and pickles as that tuple, made once and kept). It
+   holds no object but that tuple of tuples of ints (no cycle through it: not tracked by the
+   garbage collector, and no count towards a collection). */
+typedef struct {
+    PyObject_VAR_HEAD /* ob_size: the payments */
+    PyObject *tup;    /* the tuple of the payments once made (held), else NULL */
+    Py_ssize_t n;     /* classes */
+    int size;         /* bits a digit */
+    uint64_t val[1];  /* each payment's digits: low word, high word */
+} FrontObj;
+
+static PyTypeObject FrontType;
+
+static inline u128 front_val(const FrontObj *f, Py_ssize_t i)
+{
+    return (u128)f->val[2 * i] | (u128)f->val[2 * i + 1] << 64;
+}
+
+/* the tuple of the payments (borrowed: the front keeps it), NULL on error */
+static PyObject *front_all(FrontObj *f)
+{
+    if (!f->tup) {
+        Py_ssize_t nf = Py_SIZE(f);
+        PyObject *tup = PyTuple_New(nf);
+        if (!tup)
+            return NULL;
+        for (Py_ssize_t i = 0; i < nf; i++) {
+            PyObject *pay = payment(front_val(f, i), f->n, f->size);
+            if (!pay) {
+                Py_DECREF(tup);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(tup, i, pay);
+        }
+        f->tup = tup;
+    }
+    return f->tup;
+}
+
+static void front_dealloc(FrontObj *f)
+{
+    Py_XDECREF(f->tup);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+static Py_ssize_t front_len(FrontObj *f)
+{
+    return Py_SIZE(f);
+}
+
+static PyObject *front_item(FrontObj *f, Py_ssize_t i)
+{
+    if (i < 0 || i >= Py_SIZE(f)) {
+        PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+        return NULL;
+    }
+    return payment(front_val(f, i), f->n, f->size);
+}
+
+static PyObject *front_subscript(FrontObj *f, PyObject *key)
+{
+    if (PyIndex_Check(key)) {
+        Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+        if (i == -1 && PyErr_Occurred())
+            return NULL;
+        if (i < 0)
+            i += Py_SIZE(f);
+        return front_item(f, i);
+    }
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_GetItem(tup, key) : NULL;
+}
+
+static PyObject *front_iter(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_GetIter(tup) : NULL;
+}
+
+/* as its tuple: a front or a tuple, else NotImplemented (borrowed, NULL on error) */
+static PyObject *as_tuple(PyObject *v)
+{
+    if (Py_IS_TYPE(v, &FrontType))
+        return front_all((FrontObj *)v);
+    return PyTuple_Check(v) ? v : Py_NotImplemented;
+}
+
+static PyObject *front_richcompare(PyObject *a, PyObject *b, int op)
+{
+    PyObject *ta = as_tuple(a), *tb = ta && ta != Py_NotImplemented ? as_tuple(b) : ta;
+    if (!tb)
+        return NULL;
+    if (tb == Py_NotImplemented)
+        Py_RETURN_NOTIMPLEMENTED;
+    return PyObject_RichCompare(ta, tb, op);
+}
+
+static Py_hash_t front_hash(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_Hash(tup) : -1;
+}
+
+static PyObject *front_repr(FrontObj *f)
+{
+    PyObject *tup = front_all(f);
+    return tup ? PyObject_Repr(tup) : NULL;
+}
+
+static PyObject *front_reduce(FrontObj *f, PyObject *unused)
+{
+    (void)unused;
+    PyObject *tup = front_all(f);
+    return tup ? Py_BuildValue("(O(O))", (PyObject *)&PyTuple_Type, tup) : NULL;
+}
+
+static PySequenceMethods front_as_sequence = {
+    .sq_length = (lenfunc)front_len,
+    .sq_item = (ssizeargfunc)front_item,
+};
+
+static PyMappingMethods front_as_mapping = {
+    .mp_length = (lenfunc)front_len,
+    .mp_subscript = (binaryfunc)front_subscript,
+};
+
+static PyMethodDef front_methods[] = {
+    {"__reduce__", (PyCFunction)front_reduce, METH_NOARGS, "pickled, and copied, as the tuple of its payments"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject FrontType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rolling.games.freight._walk.Front",
+    .tp_doc = "A price's front as the compiled walk made it: a read-only sequence of payments (tuples of tokens\n"
+              "spent per class), each made when read; equal to, and hashed as, the tuple of them.",
+    .tp_basicsize = offsetof(FrontObj, val),
+    .tp_itemsize = 2 * sizeof(uint64_t),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)front_dealloc,
+    .tp_as_sequence = &front_as_sequence,
+    .tp_as_mapping = &front_as_mapping,
+    .tp_iter = (getiterfunc)front_iter,
+    .tp_richcompare = front_richcompare,
+    .tp_hash = (hashfunc)front_hash,
+    .tp_repr = (reprfunc)front_repr,
+    .tp_methods = front_methods,
+};
+
+/* The fronts made lately, by their payments' digits: the same fronts recur (one in two), and a
+   front does not change, so one serves them all. A front takes its slot over from the one there. */
 #define FRONTS_BITS 10
 #define FRONT_MOST 32 /* the most payments of a front remembered */
 static PyObject *front_memo[1 << FRONTS_BITS]; /* held */
 
 /* the front of the payments of digits `val[0..nf)` (see payment): a new reference, NULL on
-   error */
+   error; the empty tuple where there is none */
 static PyObject *front_tuple(const u128 *val, size_t nf, Py_ssize_t n, int size)
 {
-    PyObject *pays[FRONT_MOST];
-    if (!nf || nf > FRONT_MOST) { /* no tuple to make (the empty one is Python's), or too long */
-        PyObject *tup = PyTuple_New((Py_ssize_t)nf);
-        if (!tup)
-            return NULL;
-        for (size_t i = 0; i < nf; i++) {
-            PyObject *pay = payment(val[i], n, size);
-            if (!pay) {
-                Py_DECREF(tup);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pay);
-        }
-        return tup;
-    }
-    uint64_t h = nf;
-    for (size_t i = 0; i < nf; i++) {
-        if (!(pays[i] = payment(val[i], n, size))) {
-            while (i--)
-                Py_DECREF(pays[i]);
-            return NULL;
-        }
-        h = (h ^ ((uintptr_t)pays[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
-    }
-    PyObject **m = &front_memo[h >> (64 - FRONTS_BITS)], *old = *m;
-    if (old && PyTuple_GET_SIZE(old) == (Py_ssize_t)nf) {
-        size_t i = 0;
-        while (i < nf && PyTuple_GET_ITEM(old, (Py_ssize_t)i) == pays[i])
-            i++;
-        if (i == nf) {
-            for (i = 0; i < nf; i++)
-                Py_DECREF(pays[i]);
-            Py_INCREF(old);
-            return old;
-        }
-    }
-    PyObject *tup = PyTuple_New((Py_ssize_t)nf);
-    if (!tup) {
-        for (size_t i = 0; i < nf; i++)
-            Py_DECREF(pays[i]);
-        return NULL;
-    }
+    if (!nf)
+        return PyTuple_New(0);
+    uint64_t h = nf ^ (uint64_t)(n << 8 | size) << 32;
     for (size_t i = 0; i < nf; i++)
-        PyTuple_SET_ITEM(tup, (Py_ssize_t)i, pays[i]);
-    Py_INCREF(tup);
-    *m = tup;
-    Py_XDECREF(old);
-    return tup;
+        h = (h ^ (uint64_t)val[i] ^ (uint64_t)(val[i] >> 64) * 0xC2B2AE3D27D4EB4FULL) * 0x9E3779B97F4A7C15ULL;
+    PyObject **m = nf <= FRONT_MOST ? &front_memo[h >> (64 - FRONTS_BITS)] : NULL, *old = m ? *m : NULL;
+    if (old) {
+        FrontObj *o = (FrontObj *)old;
+        if (Py_SIZE(o) == (Py_ssize_t)nf && o->n == n && o->size == size) {
+            size_t i = 0;
+            while (i < nf && front_val(o, (Py_ssize_t)i) == val[i])
+                i++;
+            if (i == nf) {
+                Py_INCREF(old);
+                return old;
+            }
+        }
+    }
+    FrontObj *f = PyObject_NewVar(FrontObj, &FrontType, (Py_ssize_t)nf);
+    if (!f)
+        return NULL;
+    f->tup = NULL;
+    f->n = n;
+    f->size = size;
+    for (size_t i = 0; i < nf; i++) {
+        f->val[2 * i] = (uint64_t)val[i];
+        f->val[2 * i + 1] = (uint64_t)(val[i] >> 64);
+    }
+    if (m) {
+        Py_INCREF(f);
+        *m = (PyObject *)f;
+        Py_XDECREF(old);
+    }
+    return (PyObject *)f;
 }
 
 /* ---- tables: a partial state -> its best payment so far (the largest) ---- */
@@ -996,7 +1132,9 @@ static int as_bool(PyObject *v, int *out)
     return 0;
 }
 
-static PyObject *fronts_of(PyObject *const *args);
+/* `xcol`, `xempty`: one more contract after those of args[3] (a contract taken: its colour, an
+   exact str, and its empty squares), or `xcol` NULL */
+static PyObject *fronts_of(PyObject *const *args, PyObject *xcol, int64_t xempty);
 
 static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1017,7 +1155,7 @@ static PyObject *walk_fronts(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (busy)
         Py_RETURN_NONE;
     busy = 1;
-    PyObject *result = fronts_of(args);
+    PyObject *result = fronts_of(args, NULL, 0);
     busy = 0;
     return result;
 }
@@ -1048,7 +1186,7 @@ static int bit_length(int64_t x)
     return x ? 64 - __builtin_clzll((uint64_t)x) : 0;
 }
 
-static PyObject *fronts_of(PyObject *const *args)
+static PyObject *fronts_of(PyObject *const *args, PyObject *xcol, int64_t xempty)
 {
     PyObject *table = args[0], *keys = args[1], *counts = args[2], *contracts = args[3], *targets = args[7];
     int64_t left;
@@ -1070,7 +1208,7 @@ static PyObject *fronts_of(PyObject *const *args)
     }
     int max_listed = (int)ml;
     Py_ssize_t n = PyTuple_GET_SIZE(keys);
-    int nc = (int)PyTuple_GET_SIZE(contracts);
+    int nc0 = (int)PyTuple_GET_SIZE(contracts), nc = nc0 + (xcol != NULL);
     Py_ssize_t nin = (Py_ssize_t)1 << (nc < 7 ? nc : 0);
     if (PyTuple_GET_SIZE(counts) != n || nc > 6 || n > 60)
         Py_RETURN_NONE;
@@ -1090,12 +1228,20 @@ static PyObject *fronts_of(PyObject *const *args)
     rb.n = 0;
     int64_t empty[6];
     for (int i = 0; i < nc; i++) {
-        PyObject *c = PyTuple_GET_ITEM(contracts, i);
-        if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 0)))
-            goto unfit;
-        if ((r = to_i64(PyTuple_GET_ITEM(c, 1), &empty[i])) != 1 || empty[i] >= (1 << 16))
-            goto unfit;
-        PyObject *col = PyTuple_GET_ITEM(c, 0);
+        PyObject *col;
+        if (i < nc0) {
+            PyObject *c = PyTuple_GET_ITEM(contracts, i);
+            if (!PyTuple_Check(c) || PyTuple_GET_SIZE(c) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(c, 0)))
+                goto unfit;
+            if ((r = to_i64(PyTuple_GET_ITEM(c, 1), &empty[i])) != 1 || empty[i] >= (1 << 16))
+                goto unfit;
+            col = PyTuple_GET_ITEM(c, 0);
+        } else { /* the contract taken */
+            if (!PyUnicode_CheckExact(xcol) || xempty >= (1 << 16))
+                goto unfit;
+            empty[i] = xempty;
+            col = xcol;
+        }
         Py_hash_t h = PyObject_Hash(col);
         if (h == -1)
             goto fail;
@@ -1742,14 +1888,38 @@ static PyObject *seat_vectorcall(PyObject *type, PyObject *const *args, size_t n
     return seat_make((PyTypeObject *)type, args[0], args[1]);
 }
 
+/* payways._taking's contracts: `contracts` and the contract taken on a link of colour `tc` and
+   length `tl` (a new reference, NULL on error) */
+static PyObject *taking(PyObject *contracts, PyObject *tc, PyObject *tl)
+{
+    PyObject *one = PyLong_FromLong(1);
+    PyObject *e = one ? PyNumber_Subtract(tl, one) : NULL;
+    PyObject *pair = e ? PyTuple_Pack(2, tc, e) : NULL;
+    PyObject *more = pair ? PyTuple_Pack(1, pair) : NULL;
+    PyObject *out = more ? PySequence_Concat(contracts, more) : NULL;
+    Py_XDECREF(one);
+    Py_XDECREF(e);
+    Py_XDECREF(pair);
+    Py_XDECREF(more);
+    return out;
+}
+
 /* payways._fronts(keys, counts, colour, kind, second, contracts, left, targets): the compiled walk
    called here (its table looked up here), or the Python function where anything is not as the
-   compiled walk takes it */
+   compiled walk takes it. `tc`, `tl`: the colour and length of the link of a contract taken (its
+   contract one more after `contracts`, payways._taking: told the compiled walk apart, no tuples
+   made), or NULL. */
 static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *second, PyObject *contracts,
-                           PyObject *left, PyObject *targets)
+                           PyObject *left, PyObject *targets, PyObject *tc, PyObject *tl)
 {
     PyObject *kind = route ? s_route : s_buy;
-    if (cfg.direct && !busy) {
+    PyObject *xcol = NULL;
+    int64_t xempty = 0;
+    if (tc && PyUnicode_CheckExact(tc) && small_int(tl, &xempty)) {
+        xcol = tc;
+        xempty--;
+    }
+    if (cfg.direct && !busy && (!tc || xcol)) {
         PyObject *table = NULL;
         int sec = second == Py_True ? 1 : second == Py_False ? 0 : -1;
         for (int k = 0; k < cfg.ntables && !table; k++)
@@ -1785,7 +1955,7 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
                                  colour == Py_None ? Py_True : Py_False, targets, cfg.max_listed};
             Py_INCREF(table); /* held while walked */
             busy = 1;
-            PyObject *got = fronts_of(args);
+            PyObject *got = fronts_of(args, xcol, xempty);
             busy = 0;
             if (!got && PyErr_ExceptionMatches(PyExc_KeyError)) {
                 /* a class new to this kind of walk: its info into the table, then walked
@@ -1809,7 +1979,7 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
                     return NULL;
                 }
                 busy = 1;
-                got = fronts_of(args);
+                got = fronts_of(args, xcol, xempty);
                 busy = 0;
             }
             Py_DECREF(table);
@@ -1824,8 +1994,14 @@ static PyObject *seat_walk(Seat *s, PyObject *colour, int route, PyObject *secon
         } else if (PyErr_Occurred())
             return NULL;
     }
-    PyObject *a[8] = {s->keys, s->counts, colour, kind, second, contracts, left, targets};
-    return PyObject_Vectorcall(cfg.py_fronts, a, 8, NULL);
+    PyObject *all = tc ? taking(contracts, tc, tl) : contracts;
+    if (!all)
+        return NULL;
+    PyObject *a[8] = {s->keys, s->counts, colour, kind, second, all, left, targets};
+    PyObject *got = PyObject_Vectorcall(cfg.py_fronts, a, 8, NULL);
+    if (tc)
+        Py_DECREF(all);
+    return got;
 }
 
 /* tuple(sorted(set(items) | extra - skip.keys())) */
@@ -1935,6 +2111,69 @@ done:
     return mine;
 }
 
+/* the prices 0..63 alone, `(price,)`, held from their first use: the prices of most walks */
+static PyObject *single[64];
+
+/* `(price,)`: a new reference, NULL on error */
+static PyObject *single_price(PyObject *price)
+{
+    int64_t t;
+    if (!small_int(price, &t) || t < 0 || t >= 64)
+        return PyTuple_Pack(1, price);
+    if (!single[t] && !(single[t] = PyTuple_Pack(1, price)))
+        return NULL;
+    Py_INCREF(single[t]);
+    return single[t];
+}
+
+/* The memo keys made lately (payways.SeatPayments.fronts' `at`: the walk's colour, kind, second
+   and the contract taken), with their hashes, by the very objects in them: a listing asks for the
+   same few, and a tuple does not change, so one serves them all. A key takes its slot over from
+   the one there. */
+#define ATS_BITS 6
+static struct {
+    PyObject *at; /* held */
+    Py_hash_t hash;
+} ats[1 << ATS_BITS];
+
+/* the tuple of `items[0..n)` (n <= 5) and its hash: a new reference, NULL on error */
+static PyObject *at_key(PyObject *const *items, Py_ssize_t n, Py_hash_t *hash)
+{
+    uint64_t x = (uint64_t)n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        x = (x ^ ((uintptr_t)items[i] >> 4)) * 0x9E3779B97F4A7C15ULL;
+    __typeof__(ats[0]) *m = &ats[x >> (64 - ATS_BITS)];
+    if (m->at && PyTuple_GET_SIZE(m->at) == n) {
+        Py_ssize_t i = 0;
+        while (i < n && PyTuple_GET_ITEM(m->at, i) == items[i])
+            i++;
+        if (i == n) {
+            *hash = m->hash;
+            Py_INCREF(m->at);
+            return m->at;
+        }
+    }
+    PyObject *at = PyTuple_New(n);
+    if (!at)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(items[i]);
+        PyTuple_SET_ITEM(at, i, items[i]);
+    }
+    Py_hash_t h = PyObject_Hash(at);
+    if (h == -1) {
+        Py_DECREF(at);
+        return NULL;
+    }
+    PyObject *old = m->at;
+    Py_INCREF(at);
+    m->at = at;
+    m->hash = h;
+    Py_XDECREF(old);
+    *hash = h;
+    return at;
+}
+
 /* SeatPayments.fronts(colour, generic, purpose, second=False, take=None, also=()) */
 static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, PyObject *purpose, PyObject *second,
                                   PyObject *take, PyObject *also)
@@ -1951,25 +2190,29 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         s->known = mine;
     }
-    int route = PyObject_RichCompareBool(purpose, s_route, Py_EQ);
+    /* (an exact str compared in place: `purpose == "route"`) */
+    int route = purpose == s_route ? 1
+                : PyUnicode_CheckExact(purpose) ? PyUnicode_GET_LENGTH(purpose) == PyUnicode_GET_LENGTH(s_route)
+                                                       && same_str(purpose, s_route)
+                                                 : PyObject_RichCompareBool(purpose, s_route, Py_EQ);
     if (route < 0)
         return NULL;
     PyObject *kind = route ? s_route : s_buy;
     PyObject *at, *tc = NULL, *tl = NULL;
-    if (take == Py_None)
-        at = PyTuple_Pack(3, colour, kind, second);
-    else {
+    Py_hash_t h = -1;
+    if (take == Py_None) {
+        PyObject *items[3] = {colour, kind, second};
+        at = at_key(items, 3, &h);
+    } else {
         if (!(tc = PyObject_GetAttr(take, s_colour)) || !(tl = PyObject_GetAttr(take, s_length))) {
             Py_XDECREF(tc);
             return NULL;
         }
-        at = PyTuple_Pack(5, colour, kind, second, tc, tl);
+        PyObject *items[5] = {colour, kind, second, tc, tl};
+        at = at_key(items, 5, &h);
     }
     PyObject *known = NULL, *contracts = NULL, *left = NULL, *targets = NULL, *got = NULL, *out = NULL;
     if (!at)
-        goto done;
-    Py_hash_t h = PyObject_Hash(at);
-    if (h == -1)
         goto done;
     known = GET_KNOWN(mine, at, h);
     if (!known && PyErr_Occurred())
@@ -2010,23 +2253,18 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         left = s->left;
         Py_INCREF(contracts);
         Py_INCREF(left);
-    } else { /* payways._taking */
+    } else { /* payways._taking: the contract taken told seat_walk apart (tc, tl) */
+        contracts = s->contracts;
+        Py_INCREF(contracts);
         PyObject *one = PyLong_FromLong(1);
-        PyObject *e = one ? PyNumber_Subtract(tl, one) : NULL;
-        PyObject *pair = e ? PyTuple_Pack(2, tc, e) : NULL;
-        PyObject *more = pair ? PyTuple_Pack(1, pair) : NULL;
-        contracts = more ? PySequence_Concat(s->contracts, more) : NULL;
-        left = contracts ? PyNumber_Subtract(s->left, one) : NULL;
+        left = one ? PyNumber_Subtract(s->left, one) : NULL;
         Py_XDECREF(one);
-        Py_XDECREF(e);
-        Py_XDECREF(pair);
-        Py_XDECREF(more);
         if (!left)
             goto done;
     }
     if (!known) {
         if (!also_true)
-            targets = PyTuple_Pack(1, generic);
+            targets = single_price(generic);
         else {
             int has = PySequence_Contains(also, generic);
             if (has < 0)
@@ -2059,7 +2297,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         if (!targets)
             goto done;
-        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        got = seat_walk(s, colour, route, second, contracts, left, targets, tc, tl);
         if (!got || SET_KNOWN(mine, at, got, h) < 0)
             goto done;
         out = got;
@@ -2071,7 +2309,7 @@ static PyObject *seat_fronts_impl(Seat *s, PyObject *colour, PyObject *generic, 
         }
         if (!(targets = sorted_set(also, generic, known)))
             goto done;
-        got = seat_walk(s, colour, route, second, contracts, left, targets);
+        got = seat_walk(s, colour, route, second, contracts, left, targets, tc, tl);
         if (!got || PyDict_Update(known, got) < 0)
             goto done;
         out = known;
@@ -2167,18 +2405,25 @@ static PyObject *seat_best(Seat *s, PyObject *const *args, Py_ssize_t nargs, PyO
     Py_DECREF(all);
     if (!front)
         return NULL;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *spent = NULL;
     Py_ssize_t n;
-    if (!PyTuple_Check(front) || !PyTuple_Check(s->toks)) {
-        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front and the tokens are tuples");
+    int made = Py_IS_TYPE(front, &FrontType);
+    if (!(made || PyTuple_Check(front)) || !PyTuple_Check(s->toks)) {
+        PyErr_SetString(PyExc_TypeError, "_walk.Seat: a front is a tuple or a Front, the tokens a tuple");
         goto done;
     }
-    if (!PyTuple_GET_SIZE(front)) {
+    if (!Py_SIZE(front)) {
         out = Py_None;
         Py_INCREF(out);
         goto done;
     }
-    PyObject *spent = PyTuple_GET_ITEM(front, 0);
+    if (made) { /* its first payment, made */
+        if (!(spent = front_item((FrontObj *)front, 0)))
+            goto done;
+    } else {
+        spent = PyTuple_GET_ITEM(front, 0);
+        Py_INCREF(spent);
+    }
     if (!PyTuple_Check(spent) || (n = PyTuple_GET_SIZE(spent)) > PyTuple_GET_SIZE(s->toks)) {
         PyErr_SetString(PyExc_TypeError, "_walk.Seat: a payment is a tuple of counts per class");
         goto done;
@@ -2204,6 +2449,7 @@ fail:
         PyErr_SetString(PyExc_TypeError, "_walk.Seat: the tokens of each class are a tuple");
     Py_CLEAR(out);
 done:
+    Py_XDECREF(spent);
     Py_DECREF(front);
     return out;
 }
@@ -2295,8 +2541,13 @@ static int seat_init_module(PyObject *m)
             return -1;
     if (!empty_tuple && !(empty_tuple = PyTuple_New(0)))
         return -1;
-    if (PyType_Ready(&SeatType) < 0)
+    if (PyType_Ready(&SeatType) < 0 || PyType_Ready(&FrontType) < 0)
         return -1;
+    Py_INCREF(&FrontType);
+    if (PyModule_AddObject(m, "Front", (PyObject *)&FrontType) < 0) {
+        Py_DECREF(&FrontType);
+        return -1;
+    }
     Py_INCREF(&SeatType);
     if (PyModule_AddObject(m, "Seat", (PyObject *)&SeatType) < 0) {
         Py_DECREF(&SeatType);
