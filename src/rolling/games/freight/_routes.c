@@ -307,6 +307,7 @@ static PyObject *memo_name[NMEMO];
 static signed char memo_index[NMEMO];
 static PyObject *memo_items[2 * NCOLOURS]; /* key, value, key, value, ... in the dict's order */
 static Py_ssize_t memo_nitems;
+static uint64_t colours_epoch; /* counts the times the kept items were replaced (the board memo's key) */
 
 /* colour_index as read for one call: `memo` is 1 where the kept names serve it (every key an
    exact str), else every name is looked up in the dict */
@@ -352,6 +353,7 @@ static void colours_read(Colours *cs, PyObject *colour_index)
         memo_items[m] = items[m];
     }
     memo_nitems = n;
+    colours_epoch++;
     for (int m = 0; m < nold; m++)
         Py_DECREF(old[m]);
 }
@@ -1161,6 +1163,144 @@ static int int_attr(PyObject *o, PyObject *name, long long *out)
     return r;
 }
 
+/* ---- the board memo (issue 34, round 5) ----
+   prepare's answer for a seat (False, or its Prepared) kept while every object it read is the very
+   same: the map's link ends, the owner list's items (ints), the rings' and cargo's per-city lists,
+   the phase and the number of owners (ints), the colour table's items (colours_read's epoch). The
+   rules never change a city's rings or cargo list in place: they replace it (FreightState.clone
+   shares them between clones; routes.establish, phases, setup), so the same list objects hold the
+   same rings and cargo; each is held here while kept, so no other object takes its address. Most
+   listings meet the board of the one before (84% of the listings of random games), and then prepare
+   reads nothing. */
+#define NSEATMEMO 8
+static struct {
+    int valid, nc, owner_bits;
+    Py_ssize_t nlinks;
+    uint64_t epoch;
+    PyObject *ends, *colour_index, *phase, *n; /* held */
+    PyObject *owner_item[MAXLINKS], *rings_item[MAXC], *cargo_item[MAXC]; /* held */
+    PyObject *ready[NSEATMEMO]; /* per seat: NULL not known, else False or a Prepared (held) */
+} board_kept;
+
+/* whether the kept board is this one (the lists already checked to be lists) */
+static int board_same(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
+                      PyObject *cargo, PyObject *colour_index, int owner_bits)
+{
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    return board_kept.valid && board_kept.ends == ends && board_kept.nc == nc && board_kept.n == n_o
+           && board_kept.phase == phase && board_kept.colour_index == colour_index && board_kept.epoch == colours_epoch
+           && board_kept.owner_bits == owner_bits && board_kept.nlinks == nlinks && PyList_GET_SIZE(rings) == nc
+           && PyList_GET_SIZE(cargo) == nc
+           && !memcmp(board_kept.owner_item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *))
+           && !memcmp(board_kept.rings_item, ((PyListObject *)rings)->ob_item, (size_t)nc * sizeof(PyObject *))
+           && !memcmp(board_kept.cargo_item, ((PyListObject *)cargo)->ob_item, (size_t)nc * sizeof(PyObject *));
+}
+
+/* keep `ready` (prepare's False or Prepared) for the seat on this board (one prepare accepted:
+   nc <= MAXC, nlinks <= MAXLINKS, rings and cargo of nc lists); what is let go is let go last */
+static void board_keep(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
+                       PyObject *cargo, PyObject *colour_index, int owner_bits, long long seat, PyObject *ready)
+{
+    if (seat < 0 || seat >= NSEATMEMO)
+        return;
+    PyObject *old[MAXLINKS + 2 * MAXC + NSEATMEMO + 5];
+    int nold = 0;
+    if (!board_same(ends, nc, owner, n_o, rings, phase, cargo, colour_index, owner_bits)) {
+        if (board_kept.valid) {
+            old[nold++] = board_kept.ends;
+            old[nold++] = board_kept.colour_index;
+            old[nold++] = board_kept.phase;
+            old[nold++] = board_kept.n;
+            for (Py_ssize_t i = 0; i < board_kept.nlinks; i++)
+                old[nold++] = board_kept.owner_item[i];
+            for (int c = 0; c < board_kept.nc; c++) {
+                old[nold++] = board_kept.rings_item[c];
+                old[nold++] = board_kept.cargo_item[c];
+            }
+        }
+        for (int k = 0; k < NSEATMEMO; k++)
+            if (board_kept.ready[k]) {
+                old[nold++] = board_kept.ready[k];
+                board_kept.ready[k] = NULL;
+            }
+        Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+        board_kept.ends = Py_NewRef(ends);
+        board_kept.colour_index = Py_NewRef(colour_index);
+        board_kept.phase = Py_NewRef(phase);
+        board_kept.n = Py_NewRef(n_o);
+        board_kept.nc = nc;
+        board_kept.owner_bits = owner_bits;
+        board_kept.epoch = colours_epoch;
+        board_kept.nlinks = nlinks;
+        for (Py_ssize_t i = 0; i < nlinks; i++)
+            board_kept.owner_item[i] = Py_NewRef(PyList_GET_ITEM(owner, i));
+        for (int c = 0; c < nc; c++) {
+            board_kept.rings_item[c] = Py_NewRef(PyList_GET_ITEM(rings, c));
+            board_kept.cargo_item[c] = Py_NewRef(PyList_GET_ITEM(cargo, c));
+        }
+        board_kept.valid = 1;
+    }
+    if (board_kept.ready[seat])
+        old[nold++] = board_kept.ready[seat];
+    board_kept.ready[seat] = Py_NewRef(ready);
+    for (int k = 0; k < nold; k++)
+        Py_DECREF(old[k]);
+}
+
+/* ---- the state's attributes read in its __dict__ (issue 34, round 5) ----
+   FreightState keeps its attributes in its __dict__: where its type reads attributes the generic
+   way and has no class attribute (a property...) of any name read here (checked once per type and
+   version of the type), d[name] is getattr(state, name) with fewer steps. */
+static PyTypeObject *sdict_type;
+static unsigned int sdict_version;
+static PyObject **sdict_names[] = {&s_routes_done, &s_saturation, &s_players, &s_n, &s_map, &s_owner,
+                                   &s_rings, &s_phase, &s_cargo, &s_stations_used};
+
+static int sdict_ok(PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == sdict_type && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == sdict_version)
+        return 1;
+    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_dictoffset == 0)
+        return 0;
+    for (size_t k = 0; k < sizeof sdict_names / sizeof sdict_names[0]; k++)
+        if (_PyType_Lookup(t, *sdict_names[k]) != NULL)
+            return 0;
+    if (PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) { /* (else checked again next time) */
+        Py_INCREF(t);
+        Py_XSETREF(sdict_type, t);
+        sdict_version = t->tp_version_tag;
+    }
+    return 1;
+}
+
+/* state.<name>, a new reference: from d (the state's __dict__, or NULL) where it is there, else
+   PyObject_GetAttr (NULL with its error) */
+static inline PyObject *sattr(PyObject *d, PyObject *state, PyObject *name)
+{
+    if (d) {
+        PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed; exact str keys: no call */
+        if (v)
+            return Py_NewRef(v);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    return PyObject_GetAttr(state, name);
+}
+
+/* an int state attribute, as int_attr */
+static int int_sattr(PyObject *d, PyObject *state, PyObject *name, long long *out)
+{
+    if (!d)
+        return int_attr(state, name, out);
+    PyObject *v = sattr(d, state, name);
+    if (!v)
+        return 0;
+    int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
+    Py_DECREF(v);
+    return r;
+}
+
 static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -1175,19 +1315,26 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         Py_RETURN_NONE;
     PyObject *result = NULL, *players = NULL, *p = NULL, *dice = NULL, *spent = NULL, *markers = NULL,
              *m = NULL, *owner = NULL, *rings = NULL, *cargo = NULL, *phase = NULL, *n_o = NULL, *ready = NULL,
-             *costs = NULL, *cap_o = NULL, *avail_o = NULL;
+             *costs = NULL, *cap_o = NULL, *avail_o = NULL, *sd = NULL;
     long long seat, done, saturation, links_owned, n, stations, stations_used;
     if (as_ll(args[1], -((long long)1 << 40), (long long)1 << 40, &seat) <= 0)
         goto unfit;
-    if (int_attr(state, s_routes_done, &done) <= 0)
+    if (sdict_ok(state) && (sd = PyObject_GenericGetDict(state, NULL)) && !PyDict_CheckExact(sd))
+        Py_CLEAR(sd);
+    PyErr_Clear();
+    if (int_sattr(sd, state, s_routes_done, &done) <= 0)
         goto unfit;
-    if (done >= 2)
-        return PyList_New(0);
-    if (int_attr(state, s_saturation, &saturation) <= 0)
+    if (done >= 2) {
+        result = PyList_New(0);
+        goto done;
+    }
+    if (int_sattr(sd, state, s_saturation, &saturation) <= 0)
         goto unfit;
-    if (saturation <= 0)
-        return PyList_New(0);
-    players = PyObject_GetAttr(state, s_players);
+    if (saturation <= 0) {
+        result = PyList_New(0);
+        goto done;
+    }
+    players = sattr(sd, state, s_players);
     if (!players || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
         goto unfit;
     p = PyList_GET_ITEM(players, seat);
@@ -1222,9 +1369,9 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         goto done;
     }
     /* prepare, as _prepare_c calls it */
-    if (!(n_o = PyObject_GetAttr(state, s_n)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
+    if (!(n_o = sattr(sd, state, s_n)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
         goto unfit;
-    if (!(m = PyObject_GetAttr(state, s_map)))
+    if (!(m = sattr(sd, state, s_map)))
         goto unfit;
     if (m != kept_map) {
         PyObject *got = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 3), m);
@@ -1238,13 +1385,34 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         Py_XSETREF(kept_map, Py_NewRef(m));
         Py_DECREF(got);
     }
-    if (!(owner = PyObject_GetAttr(state, s_owner)) || !(rings = PyObject_GetAttr(state, s_rings))
-        || !(phase = PyObject_GetAttr(state, s_phase)) || !(cargo = PyObject_GetAttr(state, s_cargo)))
+    if (!(owner = sattr(sd, state, s_owner)) || !(rings = sattr(sd, state, s_rings))
+        || !(phase = sattr(sd, state, s_phase)) || !(cargo = sattr(sd, state, s_cargo)))
         goto unfit;
     {
-        PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, PyTuple_GET_ITEM(ctx, 0), args[1],
-                               PyTuple_GET_ITEM(ctx, 4)};
-        ready = routes_prepare(self, pargs, 10);
+        PyObject *ci = PyTuple_GET_ITEM(ctx, 0), *bits_o = PyTuple_GET_ITEM(ctx, 4);
+        long long bits, ncv;
+        Colours cs;
+        /* the board memo: its key read as prepare reads it (lists, the colour table read first) */
+        int keyed = PyList_Check(owner) && PyList_Check(rings) && PyList_Check(cargo) && PyDict_CheckExact(ci)
+                    && PyLong_CheckExact(kept_nc) && as_ll(kept_nc, 1, MAXC, &ncv) > 0 && PyLong_CheckExact(bits_o)
+                    && as_ll(bits_o, 1, 16, &bits) > 0
+                    && seat < NSEATMEMO;
+        PyErr_Clear(); /* (as_ll's calls: an int out of range) */
+        if (keyed) {
+            colours_read(&cs, ci);
+            keyed = cs.memo;
+        }
+        if (keyed && board_same(kept_ends, (int)ncv, owner, n_o, rings, phase, cargo, ci, (int)bits)
+            && board_kept.ready[seat]) {
+            ready = Py_NewRef(board_kept.ready[seat]);
+        } else {
+            PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, ci, args[1], bits_o};
+            ready = routes_prepare(self, pargs, 10);
+            if (keyed && ready && ready != Py_None && PyList_GET_SIZE(rings) <= MAXC
+                && PyList_GET_SIZE(owner) <= MAXLINKS && PyList_GET_SIZE(rings) == PyList_GET_SIZE(cargo))
+                board_keep(kept_ends, (int)PyList_GET_SIZE(rings), owner, n_o, rings, phase, cargo, ci, (int)bits, seat,
+                           ready);
+        }
     }
     if (!ready || ready == Py_None)
         goto unfit;
@@ -1284,7 +1452,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         result = PyList_New(0);
         goto done;
     }
-    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_attr(state, s_stations_used, &stations_used) <= 0)
+    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_sattr(sd, state, s_stations_used, &stations_used) <= 0)
         goto unfit;
     long long avail = stations - stations_used;
     /* the dice per owner's link (owner_link_cost) */
@@ -1346,6 +1514,7 @@ done:
     Py_XDECREF(costs);
     Py_XDECREF(cap_o);
     Py_XDECREF(avail_o);
+    Py_XDECREF(sd);
     return result;
 }
 
