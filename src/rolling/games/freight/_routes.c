@@ -778,8 +778,198 @@ static struct {
     unsigned char ab[2 * MAXLINKS];
     int8_t own[MAXLINKS];
     uint64_t nbr[MAXC];
-    uint64_t mine[MAXOWNERS][MAXC]; /* per owner (the first n) */
 } links_kept = {.nlinks = -1};
+
+/* what prepare reads from the board, whoever the seat: the links' owners and ends, each city's
+   neighbours over completed links, the cities wanting each colour, and the walks in order */
+typedef struct {
+    int nc, nlinks, n, owner_bits;
+    PyObject *ends; /* bytes (borrowed from the caller, or held by the board memo) */
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC];
+    uint64_t wanting[NCOLOURS];
+    int nwalks;
+    Walk walks[MAXC * NCOLOURS]; /* their colours borrowed from the cargo lists (held by the memo) */
+} Board;
+
+/* prepare's reading of the board into b: 1, 0 where it does not fit (search in Python), -1 error */
+static int prepare_board(PyObject *ends, int nc, PyObject *owner, int n, PyObject *rings, int phase, PyObject *cargo,
+                         PyObject *colour_index, int owner_bits, Board *b)
+{
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
+        || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64
+        || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
+        return 0;
+    int r = 0;
+    b->nc = nc;
+    b->nlinks = (int)nlinks;
+    b->n = n;
+    b->owner_bits = owner_bits;
+    b->ends = ends;
+
+    /* the links: their owners, each city's neighbours over completed links (kept from the last
+       call whose links' ends, cities, owners and owner objects were the same: the owner objects
+       are held while kept, so the same objects are the same numbers) */
+    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
+    int8_t *own = b->own;
+    uint64_t *nbr = b->nbr;
+    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
+        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
+        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
+        memcpy(own, links_kept.own, (size_t)nlinks);
+        memcpy(nbr, links_kept.nbr, sizeof b->nbr);
+    } else {
+        memset(nbr, 0, sizeof b->nbr);
+        const SmallRange owners = small_range(-1, n - 1);
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            long long o;
+            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+                return r;
+            int a = ab[2 * i], bb = ab[2 * i + 1];
+            if (a >= nc || bb >= nc)
+                return 0;
+            own[i] = (int8_t)o;
+            if (o < 0)
+                continue;
+            nbr[a] |= (uint64_t)1 << bb;
+            nbr[bb] |= (uint64_t)1 << a;
+        }
+        /* kept: the new owner objects held first, the old ones let go last */
+        PyObject *old[MAXLINKS];
+        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
+        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            links_kept.item[i] = PyList_GET_ITEM(owner, i);
+            Py_INCREF(links_kept.item[i]);
+        }
+        links_kept.nlinks = nlinks;
+        links_kept.nc = nc;
+        links_kept.n = n;
+        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
+        memcpy(links_kept.own, own, (size_t)nlinks);
+        memcpy(links_kept.nbr, nbr, sizeof b->nbr);
+        for (Py_ssize_t i = 0; i < nold; i++)
+            Py_DECREF(old[i]);
+    }
+
+    Colours cs;
+    colours_read(&cs, colour_index);
+
+    /* the cities whose open rings want each colour (of the cities with completed links: no route
+       reaches another, and a search never looks at whether it wants the cargo) */
+    uint64_t *wanting = b->wanting;
+    memset(wanting, 0, sizeof b->wanting);
+    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
+    for (int c = 0; c < nc; c++) {
+        PyObject *rs = PyList_GET_ITEM(rings, c);
+        if (!PyList_Check(rs))
+            return 0;
+        if (!nbr[c])
+            continue;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
+            PyObject *ring = PyList_GET_ITEM(rs, k);
+            if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
+                return 0;
+            long long ph;
+            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
+                return r;
+            if (ph > phase)
+                continue;
+            PyObject *sat_o = PyList_GET_ITEM(ring, 2);
+            int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
+            if (sat < 0)
+                return -1;
+            if (sat)
+                continue;
+            int ci;
+            r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
+            if (r < 0)
+                return -1;
+            if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
+                wanting[ci] |= (uint64_t)1 << c;
+        }
+    }
+
+    /* the walks: cargo markers in city order (of the cities with completed links), each city's
+       colours in the order first held (that some city wants) */
+    int nwalks = 0;
+    for (int origin = 0; origin < nc; origin++) {
+        PyObject *held = PyList_GET_ITEM(cargo, origin);
+        if (!PyList_Check(held))
+            return 0;
+        if (!nbr[origin])
+            continue;
+        unsigned walked = 0;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
+            PyObject *colour = PyList_GET_ITEM(held, k);
+            int ci;
+            r = colour_of(&cs, colour, &ci);
+            if (r <= 0)
+                return r;
+            if (walked >> ci & 1)
+                continue;
+            walked |= 1u << ci;
+            if (!wanting[ci])
+                continue;
+            b->walks[nwalks].origin = origin;
+            b->walks[nwalks].ci = ci;
+            b->walks[nwalks].colour = colour;
+            nwalks++;
+        }
+    }
+    b->nwalks = nwalks;
+    return 1;
+}
+
+/* prepare's answer for the seat on board b: False where no walk could give a route at any price
+   (_could_route), else a new Prepared; NULL on error (and, where watch is set and b is the board
+   memo's, NULL with no error where that board was replaced while the Prepared was allocated) */
+static uint64_t board_gen; /* counts the boards kept in the board memo (below) */
+
+static PyObject *prepare_seat(const Board *b, int seat, int watch, uint64_t gen)
+{
+    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(b->ends);
+    uint64_t mine[MAXC]; /* each city's neighbours over the seat's links */
+    int could = 0;
+    if (b->nwalks) {
+        memset(mine, 0, (size_t)b->nc * sizeof(uint64_t));
+        for (int i = 0; i < b->nlinks; i++)
+            if (b->own[i] == seat) {
+                int a = ab[2 * i], c = ab[2 * i + 1];
+                mine[a] |= (uint64_t)1 << c;
+                mine[c] |= (uint64_t)1 << a;
+            }
+        for (int k = 0; k < b->nwalks && !could; k++)
+            could = walk_could_route(b->nbr, mine, b->walks[k].origin, b->wanting[b->walks[k].ci]);
+    }
+    if (!could)
+        Py_RETURN_FALSE;
+    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, b->nwalks);
+    if (!p)
+        return NULL;
+    p->ends = NULL;
+    if (watch && gen != board_gen) { /* b was the memo's board, replaced while allocating (by Python code a
+                               collection ran): NULL, no error set */
+        Py_SET_SIZE(p, 0);
+        Py_DECREF(p);
+        return NULL;
+    }
+    p->nc = b->nc;
+    p->nlinks = b->nlinks;
+    p->n = b->n;
+    p->owner_bits = b->owner_bits;
+    p->seat = seat;
+    Py_INCREF(b->ends);
+    p->ends = b->ends;
+    memcpy(p->owner, b->own, (size_t)b->nlinks);
+    memcpy(p->wanting, b->wanting, sizeof b->wanting);
+    for (int k = 0; k < b->nwalks; k++) {
+        p->walks[k] = b->walks[k];
+        Py_INCREF(b->walks[k].colour);
+    }
+    return (PyObject *)p;
+}
 
 static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -795,157 +985,15 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
         || typed_arg(cargo, &PyList_Type) < 0 || typed_arg(colour_index, &PyDict_Type) < 0
         || int_arg(args[8], &seat) < 0 || int_arg(args[9], &owner_bits) < 0)
         return NULL;
-    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
-        || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64 || seat < 0 || seat >= n
-        || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
+    if (seat < 0 || seat >= n)
         Py_RETURN_NONE;
-    int r = 0;
-
-    /* the links: their owners, each city's neighbours over completed links and over the seat's
-       (kept from the last call whose links' ends, cities, owners and owner objects were the same:
-       the owner objects are held while kept, so the same objects are the same numbers) */
-    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
-    int8_t own[MAXLINKS];
-    uint64_t nbr[MAXC], mine[MAXC];
-    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
-        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
-        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
-        memcpy(own, links_kept.own, (size_t)nlinks);
-        memcpy(nbr, links_kept.nbr, sizeof nbr);
-        memcpy(mine, links_kept.mine[seat], sizeof mine);
-    } else {
-        static uint64_t mine_all[MAXOWNERS][MAXC];
-        memset(nbr, 0, sizeof nbr);
-        memset(mine_all, 0, (size_t)n * sizeof mine_all[0]);
-        const SmallRange owners = small_range(-1, n - 1);
-        for (Py_ssize_t i = 0; i < nlinks; i++) {
-            long long o;
-            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
-                goto unfit;
-            int a = ab[2 * i], b = ab[2 * i + 1];
-            if (a >= nc || b >= nc)
-                goto unfit;
-            own[i] = (int8_t)o;
-            if (o < 0)
-                continue;
-            nbr[a] |= (uint64_t)1 << b;
-            nbr[b] |= (uint64_t)1 << a;
-            mine_all[o][a] |= (uint64_t)1 << b;
-            mine_all[o][b] |= (uint64_t)1 << a;
-        }
-        memcpy(mine, mine_all[seat], sizeof mine);
-        /* kept: the new owner objects held first, the old ones let go last */
-        PyObject *old[MAXLINKS];
-        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
-        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
-        for (Py_ssize_t i = 0; i < nlinks; i++) {
-            links_kept.item[i] = PyList_GET_ITEM(owner, i);
-            Py_INCREF(links_kept.item[i]);
-        }
-        links_kept.nlinks = nlinks;
-        links_kept.nc = nc;
-        links_kept.n = n;
-        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
-        memcpy(links_kept.own, own, (size_t)nlinks);
-        memcpy(links_kept.nbr, nbr, sizeof nbr);
-        memcpy(links_kept.mine, mine_all, (size_t)n * sizeof mine_all[0]);
-        for (Py_ssize_t i = 0; i < nold; i++)
-            Py_DECREF(old[i]);
-    }
-
-    Colours cs;
-    colours_read(&cs, colour_index);
-
-    /* the cities whose open rings want each colour (of the cities with completed links: no route
-       reaches another, and a search never looks at whether it wants the cargo) */
-    uint64_t wanting[NCOLOURS] = {0};
-    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
-    for (int c = 0; c < nc; c++) {
-        PyObject *rs = PyList_GET_ITEM(rings, c);
-        if (!PyList_Check(rs))
-            goto unfit;
-        if (!nbr[c])
-            continue;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
-            PyObject *ring = PyList_GET_ITEM(rs, k);
-            if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
-                goto unfit;
-            long long ph;
-            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
-                goto unfit;
-            if (ph > phase)
-                continue;
-            PyObject *sat_o = PyList_GET_ITEM(ring, 2);
-            int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
-            if (sat < 0)
-                return NULL;
-            if (sat)
-                continue;
-            int ci;
-            r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
-            if (r < 0)
-                return NULL;
-            if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
-                wanting[ci] |= (uint64_t)1 << c;
-        }
-    }
-
-    /* the walks: cargo markers in city order (of the cities with completed links), each city's
-       colours in the order first held (that some city wants) */
-    Walk walks[MAXC * NCOLOURS];
-    int nwalks = 0, could = 0;
-    for (int origin = 0; origin < nc; origin++) {
-        PyObject *held = PyList_GET_ITEM(cargo, origin);
-        if (!PyList_Check(held))
-            goto unfit;
-        if (!nbr[origin])
-            continue;
-        unsigned walked = 0;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
-            PyObject *colour = PyList_GET_ITEM(held, k);
-            int ci;
-            r = colour_of(&cs, colour, &ci);
-            if (r < 0)
-                return NULL;
-            if (!r)
-                goto unfit;
-            if (walked >> ci & 1)
-                continue;
-            walked |= 1u << ci;
-            if (!wanting[ci])
-                continue;
-            walks[nwalks].origin = origin;
-            walks[nwalks].ci = ci;
-            walks[nwalks].colour = colour;
-            nwalks++;
-            could = could || walk_could_route(nbr, mine, origin, wanting[ci]);
-        }
-    }
-    if (!could)
-        Py_RETURN_FALSE;
-
-    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, nwalks);
-    if (!p)
+    Board b;
+    int r = prepare_board(ends, nc, owner, n, rings, phase, cargo, colour_index, owner_bits, &b);
+    if (r < 0 || (r == 0 && PyErr_Occurred()))
         return NULL;
-    p->nc = nc;
-    p->nlinks = (int)nlinks;
-    p->n = n;
-    p->owner_bits = owner_bits;
-    p->seat = seat;
-    Py_INCREF(ends);
-    p->ends = ends;
-    memcpy(p->owner, own, (size_t)nlinks);
-    memcpy(p->wanting, wanting, sizeof wanting);
-    for (int k = 0; k < nwalks; k++) {
-        p->walks[k] = walks[k];
-        Py_INCREF(walks[k].colour);
-    }
-    return (PyObject *)p;
-unfit:
-    if (r < 0 || PyErr_Occurred())
-        return NULL;
-    Py_RETURN_NONE; /* does not fit: search in Python */
+    if (r == 0)
+        Py_RETURN_NONE; /* does not fit: search in Python */
+    return prepare_seat(&b, seat, 0, 0);
 }
 
 static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -1177,8 +1225,9 @@ static struct {
     int valid, nc, owner_bits;
     Py_ssize_t nlinks;
     uint64_t epoch;
-    PyObject *ends, *colour_index, *phase, *n; /* held */
+    PyObject *colour_index, *phase, *n; /* held (the ends: board.ends, held) */
     PyObject *owner_item[MAXLINKS], *rings_item[MAXC], *cargo_item[MAXC]; /* held */
+    Board board; /* what prepare read (its walks' colours held) */
     PyObject *ready[NSEATMEMO]; /* per seat: NULL not known, else False or a Prepared (held) */
 } board_kept;
 
@@ -1187,7 +1236,7 @@ static int board_same(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, Py
                       PyObject *cargo, PyObject *colour_index, int owner_bits)
 {
     Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-    return board_kept.valid && board_kept.ends == ends && board_kept.nc == nc && board_kept.n == n_o
+    return board_kept.valid && board_kept.board.ends == ends && board_kept.nc == nc && board_kept.n == n_o
            && board_kept.phase == phase && board_kept.colour_index == colour_index && board_kept.epoch == colours_epoch
            && board_kept.owner_bits == owner_bits && board_kept.nlinks == nlinks && PyList_GET_SIZE(rings) == nc
            && PyList_GET_SIZE(cargo) == nc
@@ -1196,55 +1245,57 @@ static int board_same(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, Py
            && !memcmp(board_kept.cargo_item, ((PyListObject *)cargo)->ob_item, (size_t)nc * sizeof(PyObject *));
 }
 
-/* keep `ready` (prepare's False or Prepared) for the seat on this board (one prepare accepted:
-   nc <= MAXC, nlinks <= MAXLINKS, rings and cargo of nc lists); what is let go is let go last */
-static void board_keep(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
-                       PyObject *cargo, PyObject *colour_index, int owner_bits, long long seat, PyObject *ready)
+/* keep board b (prepare_board's reading of these objects: nc <= MAXC lists of rings and of cargo,
+   nlinks <= MAXLINKS owners) in place of the one kept, no seat's answer known yet; what is let
+   go is let go last */
+static uint64_t board_keep(const Board *b, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
+                       PyObject *cargo, PyObject *colour_index)
 {
-    if (seat < 0 || seat >= NSEATMEMO)
-        return;
-    PyObject *old[MAXLINKS + 2 * MAXC + NSEATMEMO + 5];
+    PyObject *old[MAXLINKS + 2 * MAXC + MAXC * NCOLOURS + NSEATMEMO + 4];
     int nold = 0;
-    if (!board_same(ends, nc, owner, n_o, rings, phase, cargo, colour_index, owner_bits)) {
-        if (board_kept.valid) {
-            old[nold++] = board_kept.ends;
-            old[nold++] = board_kept.colour_index;
-            old[nold++] = board_kept.phase;
-            old[nold++] = board_kept.n;
-            for (Py_ssize_t i = 0; i < board_kept.nlinks; i++)
-                old[nold++] = board_kept.owner_item[i];
-            for (int c = 0; c < board_kept.nc; c++) {
-                old[nold++] = board_kept.rings_item[c];
-                old[nold++] = board_kept.cargo_item[c];
-            }
+    if (board_kept.valid) {
+        old[nold++] = board_kept.board.ends;
+        old[nold++] = board_kept.colour_index;
+        old[nold++] = board_kept.phase;
+        old[nold++] = board_kept.n;
+        for (Py_ssize_t i = 0; i < board_kept.nlinks; i++)
+            old[nold++] = board_kept.owner_item[i];
+        for (int c = 0; c < board_kept.nc; c++) {
+            old[nold++] = board_kept.rings_item[c];
+            old[nold++] = board_kept.cargo_item[c];
         }
-        for (int k = 0; k < NSEATMEMO; k++)
-            if (board_kept.ready[k]) {
-                old[nold++] = board_kept.ready[k];
-                board_kept.ready[k] = NULL;
-            }
-        Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-        board_kept.ends = Py_NewRef(ends);
-        board_kept.colour_index = Py_NewRef(colour_index);
-        board_kept.phase = Py_NewRef(phase);
-        board_kept.n = Py_NewRef(n_o);
-        board_kept.nc = nc;
-        board_kept.owner_bits = owner_bits;
-        board_kept.epoch = colours_epoch;
-        board_kept.nlinks = nlinks;
-        for (Py_ssize_t i = 0; i < nlinks; i++)
-            board_kept.owner_item[i] = Py_NewRef(PyList_GET_ITEM(owner, i));
-        for (int c = 0; c < nc; c++) {
-            board_kept.rings_item[c] = Py_NewRef(PyList_GET_ITEM(rings, c));
-            board_kept.cargo_item[c] = Py_NewRef(PyList_GET_ITEM(cargo, c));
-        }
-        board_kept.valid = 1;
+        for (int k = 0; k < board_kept.board.nwalks; k++)
+            old[nold++] = board_kept.board.walks[k].colour;
     }
-    if (board_kept.ready[seat])
-        old[nold++] = board_kept.ready[seat];
-    board_kept.ready[seat] = Py_NewRef(ready);
+    for (int k = 0; k < NSEATMEMO; k++)
+        if (board_kept.ready[k]) {
+            old[nold++] = board_kept.ready[k];
+            board_kept.ready[k] = NULL;
+        }
+    int nc = b->nc;
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    memcpy(&board_kept.board, b, offsetof(Board, walks) + (size_t)b->nwalks * sizeof(Walk));
+    Py_INCREF(b->ends);
+    for (int k = 0; k < b->nwalks; k++)
+        Py_INCREF(b->walks[k].colour);
+    board_kept.colour_index = Py_NewRef(colour_index);
+    board_kept.phase = Py_NewRef(phase);
+    board_kept.n = Py_NewRef(n_o);
+    board_kept.nc = nc;
+    board_kept.owner_bits = b->owner_bits;
+    board_kept.epoch = colours_epoch;
+    board_kept.nlinks = nlinks;
+    for (Py_ssize_t i = 0; i < nlinks; i++)
+        board_kept.owner_item[i] = Py_NewRef(PyList_GET_ITEM(owner, i));
+    for (int c = 0; c < nc; c++) {
+        board_kept.rings_item[c] = Py_NewRef(PyList_GET_ITEM(rings, c));
+        board_kept.cargo_item[c] = Py_NewRef(PyList_GET_ITEM(cargo, c));
+    }
+    board_kept.valid = 1;
+    uint64_t gen = ++board_gen;
     for (int k = 0; k < nold; k++)
         Py_DECREF(old[k]);
+    return gen;
 }
 
 /* ---- the state's attributes read in its __dict__ (issue 34, round 5) ----
@@ -1390,28 +1441,41 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         goto unfit;
     {
         PyObject *ci = PyTuple_GET_ITEM(ctx, 0), *bits_o = PyTuple_GET_ITEM(ctx, 4);
-        long long bits, ncv;
-        Colours cs;
-        /* the board memo: its key read as prepare reads it (lists, the colour table read first) */
+        /* the board memo: its key read as prepare reads it (the colour table read first) */
+        long long bits, ncv, phv;
         int keyed = PyList_Check(owner) && PyList_Check(rings) && PyList_Check(cargo) && PyDict_CheckExact(ci)
-                    && PyLong_CheckExact(kept_nc) && as_ll(kept_nc, 1, MAXC, &ncv) > 0 && PyLong_CheckExact(bits_o)
-                    && as_ll(bits_o, 1, 16, &bits) > 0
-                    && seat < NSEATMEMO;
-        PyErr_Clear(); /* (as_ll's calls: an int out of range) */
+                    && PyBytes_Check(kept_ends) && as_ll(kept_nc, 1, MAXC, &ncv) > 0 && as_ll(bits_o, 1, 16, &bits) > 0
+                    && as_ll(phase, INT32_MIN, INT32_MAX, &phv) > 0 && seat >= 0 && seat < n && seat < NSEATMEMO;
+        if (PyErr_Occurred())
+            goto unfit;
         if (keyed) {
+            Colours cs;
             colours_read(&cs, ci);
             keyed = cs.memo;
         }
-        if (keyed && board_same(kept_ends, (int)ncv, owner, n_o, rings, phase, cargo, ci, (int)bits)
-            && board_kept.ready[seat]) {
-            ready = Py_NewRef(board_kept.ready[seat]);
+        if (keyed) {
+            uint64_t gen = board_gen;
+            if (!board_same(kept_ends, (int)ncv, owner, n_o, rings, phase, cargo, ci, (int)bits)) {
+                Board local;
+                int r = prepare_board(kept_ends, (int)ncv, owner, (int)n, rings, (int)phv, cargo, ci, (int)bits, &local);
+                if (r <= 0)
+                    goto unfit;
+                gen = board_keep(&local, owner, n_o, rings, phase, cargo, ci);
+            }
+            /* (letting go of objects may have run Python code that asked for another board) */
+            if (board_gen != gen)
+                goto unfit;
+            if (board_kept.ready[seat]) {
+                ready = Py_NewRef(board_kept.ready[seat]);
+            } else {
+                if (!(ready = prepare_seat(&board_kept.board, (int)seat, 1, gen)))
+                    goto unfit;
+                if (board_gen == gen && !board_kept.ready[seat])
+                    board_kept.ready[seat] = Py_NewRef(ready);
+            }
         } else {
             PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, ci, args[1], bits_o};
             ready = routes_prepare(self, pargs, 10);
-            if (keyed && ready && ready != Py_None && PyList_GET_SIZE(rings) <= MAXC
-                && PyList_GET_SIZE(owner) <= MAXLINKS && PyList_GET_SIZE(rings) == PyList_GET_SIZE(cargo))
-                board_keep(kept_ends, (int)PyList_GET_SIZE(rings), owner, n_o, rings, phase, cargo, ci, (int)bits, seat,
-                           ready);
         }
     }
     if (!ready || ready == Py_None)
