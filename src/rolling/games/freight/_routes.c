@@ -1211,6 +1211,11 @@ static int int_attr(PyObject *o, PyObject *name, long long *out)
     return r;
 }
 
+#if PY_VERSION_HEX < 0x030C0000
+/* a dict's version (3.11: changed by every change of the dict, and unique among all dicts) */
+#define DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#endif
+
 /* ---- the board memo (issue 34, round 5) ----
    prepare's answer for a seat (False, or its Prepared) kept while every object it read is the very
    same: the map's link ends, the owner list's items (ints), the rings' and cargo's per-city lists,
@@ -1224,7 +1229,7 @@ static int int_attr(PyObject *o, PyObject *name, long long *out)
 static struct {
     int valid, nc, owner_bits;
     Py_ssize_t nlinks;
-    uint64_t epoch;
+    uint64_t epoch, ci_tag; /* colours_epoch, and (3.11) the colour table's version, when kept */
     PyObject *colour_index, *phase, *n; /* held (the ends: board.ends, held) */
     PyObject *owner_item[MAXLINKS], *rings_item[MAXC], *cargo_item[MAXC]; /* held */
     Board board; /* what prepare read (its walks' colours held) */
@@ -1284,6 +1289,9 @@ static uint64_t board_keep(const Board *b, PyObject *owner, PyObject *n_o, PyObj
     board_kept.nc = nc;
     board_kept.owner_bits = b->owner_bits;
     board_kept.epoch = colours_epoch;
+#ifdef DICT_TAG
+    board_kept.ci_tag = DICT_TAG(colour_index);
+#endif
     board_kept.nlinks = nlinks;
     for (Py_ssize_t i = 0; i < nlinks; i++)
         board_kept.owner_item[i] = Py_NewRef(PyList_GET_ITEM(owner, i));
@@ -1325,26 +1333,63 @@ static int sdict_ok(PyObject *o)
     return 1;
 }
 
-/* state.<name>, a new reference: from d (the state's __dict__, or NULL) where it is there, else
-   PyObject_GetAttr (NULL with its error) */
-static inline PyObject *sattr(PyObject *d, PyObject *state, PyObject *name)
+/* the state's attributes last read, kept while its __dict__ is the same at the same version
+   (3.11, where a dict's version says so: then the same objects are there, no look-up needed) */
+#define NSATTR (sizeof sdict_names / sizeof sdict_names[0])
+enum { SA_ROUTES_DONE, SA_SATURATION, SA_PLAYERS, SA_N, SA_MAP, SA_OWNER, SA_RINGS, SA_PHASE, SA_CARGO,
+       SA_STATIONS_USED };
+#ifdef DICT_TAG
+static struct {
+    PyObject *d; /* not held: (address, version) is unique */
+    uint64_t tag;
+    PyObject *v[NSATTR]; /* held; NULL not read */
+} skept;
+#endif
+
+/* state.<sdict_names[k]>, a new reference: from d (the state's __dict__, or NULL) where it is
+   there, else PyObject_GetAttr (NULL with its error) */
+static PyObject *sattr(PyObject *d, PyObject *state, int k)
 {
-    if (d) {
-        PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed; exact str keys: no call */
-        if (v)
-            return Py_NewRef(v);
-        if (PyErr_Occurred())
-            return NULL;
+    PyObject *name = *sdict_names[k];
+    if (!d)
+        return PyObject_GetAttr(state, name);
+#ifdef DICT_TAG
+    uint64_t tag = DICT_TAG(d);
+    if (d == skept.d && tag == skept.tag && skept.v[k])
+        return Py_NewRef(skept.v[k]);
+#endif
+    PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed; exact str keys: no call */
+    if (!v)
+        return PyErr_Occurred() ? NULL : PyObject_GetAttr(state, name);
+    Py_INCREF(v);
+#ifdef DICT_TAG
+    if (DICT_TAG(d) == tag) { /* (nothing ran meanwhile) */
+        PyObject *old[NSATTR];
+        size_t nold = 0;
+        if (d != skept.d || tag != skept.tag) {
+            for (size_t j = 0; j < NSATTR; j++)
+                if (skept.v[j]) {
+                    old[nold++] = skept.v[j];
+                    skept.v[j] = NULL;
+                }
+            skept.d = d;
+            skept.tag = tag;
+        }
+        if (!skept.v[k])
+            skept.v[k] = Py_NewRef(v);
+        for (size_t j = 0; j < nold; j++)
+            Py_DECREF(old[j]);
     }
-    return PyObject_GetAttr(state, name);
+#endif
+    return v;
 }
 
 /* an int state attribute, as int_attr */
-static int int_sattr(PyObject *d, PyObject *state, PyObject *name, long long *out)
+static int int_sattr(PyObject *d, PyObject *state, int k, long long *out)
 {
     if (!d)
-        return int_attr(state, name, out);
-    PyObject *v = sattr(d, state, name);
+        return int_attr(state, *sdict_names[k], out);
+    PyObject *v = sattr(d, state, k);
     if (!v)
         return 0;
     int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
@@ -1373,19 +1418,19 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     if (sdict_ok(state) && (sd = PyObject_GenericGetDict(state, NULL)) && !PyDict_CheckExact(sd))
         Py_CLEAR(sd);
     PyErr_Clear();
-    if (int_sattr(sd, state, s_routes_done, &done) <= 0)
+    if (int_sattr(sd, state, SA_ROUTES_DONE, &done) <= 0)
         goto unfit;
     if (done >= 2) {
         result = PyList_New(0);
         goto done;
     }
-    if (int_sattr(sd, state, s_saturation, &saturation) <= 0)
+    if (int_sattr(sd, state, SA_SATURATION, &saturation) <= 0)
         goto unfit;
     if (saturation <= 0) {
         result = PyList_New(0);
         goto done;
     }
-    players = sattr(sd, state, s_players);
+    players = sattr(sd, state, SA_PLAYERS);
     if (!players || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
         goto unfit;
     p = PyList_GET_ITEM(players, seat);
@@ -1420,9 +1465,9 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         goto done;
     }
     /* prepare, as _prepare_c calls it */
-    if (!(n_o = sattr(sd, state, s_n)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
+    if (!(n_o = sattr(sd, state, SA_N)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
         goto unfit;
-    if (!(m = sattr(sd, state, s_map)))
+    if (!(m = sattr(sd, state, SA_MAP)))
         goto unfit;
     if (m != kept_map) {
         PyObject *got = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 3), m);
@@ -1436,8 +1481,8 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         Py_XSETREF(kept_map, Py_NewRef(m));
         Py_DECREF(got);
     }
-    if (!(owner = sattr(sd, state, s_owner)) || !(rings = sattr(sd, state, s_rings))
-        || !(phase = sattr(sd, state, s_phase)) || !(cargo = sattr(sd, state, s_cargo)))
+    if (!(owner = sattr(sd, state, SA_OWNER)) || !(rings = sattr(sd, state, SA_RINGS))
+        || !(phase = sattr(sd, state, SA_PHASE)) || !(cargo = sattr(sd, state, SA_CARGO)))
         goto unfit;
     {
         PyObject *ci = PyTuple_GET_ITEM(ctx, 0), *bits_o = PyTuple_GET_ITEM(ctx, 4);
@@ -1448,7 +1493,14 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
                     && as_ll(phase, INT32_MIN, INT32_MAX, &phv) > 0 && seat >= 0 && seat < n && seat < NSEATMEMO;
         if (PyErr_Occurred())
             goto unfit;
-        if (keyed) {
+#ifdef DICT_TAG
+        /* the colour table unchanged since the board was kept: the names kept are its own */
+        int same_ci = board_kept.valid && ci == board_kept.colour_index && DICT_TAG(ci) == board_kept.ci_tag
+                      && board_kept.epoch == colours_epoch;
+#else
+        int same_ci = 0;
+#endif
+        if (keyed && !same_ci) {
             Colours cs;
             colours_read(&cs, ci);
             keyed = cs.memo;
@@ -1516,7 +1568,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         result = PyList_New(0);
         goto done;
     }
-    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_sattr(sd, state, s_stations_used, &stations_used) <= 0)
+    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_sattr(sd, state, SA_STATIONS_USED, &stations_used) <= 0)
         goto unfit;
     long long avail = stations - stations_used;
     /* the dice per owner's link (owner_link_cost) */
