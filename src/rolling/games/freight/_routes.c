@@ -194,16 +194,22 @@ typedef struct {
     size_t n, cap, size;
 } Vec;
 
-static void *vec_push(Vec *v)
+static void *vec_grow_push(Vec *v)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 256;
-        void *p = realloc(v->p, cap * v->size);
-        if (!p)
-            return NULL;
-        v->p = p;
-        v->cap = cap;
-    }
+    size_t cap = v->cap ? 2 * v->cap : 256;
+    void *p = realloc(v->p, cap * v->size);
+    if (!p)
+        return NULL;
+    v->p = p;
+    v->cap = cap;
+    return (char *)v->p + v->size * v->n++;
+}
+
+/* (inline: the walk pushes at every step; the buffers are kept, so they seldom grow) */
+static inline void *vec_push(Vec *v)
+{
+    if (v->n == v->cap)
+        return vec_grow_push(v);
     return (char *)v->p + v->size * v->n++;
 }
 
@@ -1397,6 +1403,19 @@ static int int_sattr(PyObject *d, PyObject *state, int k, long long *out)
     return r;
 }
 
+#ifdef DICT_TAG
+/* a face's units for a route (a first, a second) as last looked up, kept while the table (not
+   held: (address, version) is unique) is at the same version; each face held */
+#define NUNITS 16
+typedef struct {
+    PyObject *dict;
+    uint64_t tag;
+    PyObject *face[NUNITS];
+    long long units[NUNITS];
+} UnitsKept;
+static UnitsKept units_kept[2];
+#endif
+
 static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -1551,18 +1570,43 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     for (Py_ssize_t i = 0; i < nd; i++) {
         if (PyList_GET_ITEM(spent, i) != Py_False)
             continue;
-        PyObject *u = PyDict_GetItemWithError(units, PyList_GET_ITEM(dice, i)), *made = NULL;
+        PyObject *face = PyList_GET_ITEM(dice, i);
+        long long x;
+#ifdef DICT_TAG
+        /* the face's units as last looked up in this table, at its version */
+        size_t place = (size_t)(((uint64_t)(uintptr_t)face * 0x9E3779B97F4A7C15ULL) >> 60);
+        UnitsKept *uk = &units_kept[second];
+        uint64_t tag = DICT_TAG(units);
+        if (uk->dict == units && uk->tag == tag && uk->face[place] == face) {
+            budget += uk->units[place];
+            continue;
+        }
+#endif
+        PyObject *u = PyDict_GetItemWithError(units, face), *made = NULL;
         if (!u && !PyErr_Occurred()) { /* a face met first: entered in the table, as generic_budget does */
             made = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ctx, 6), PyList_GET_ITEM(dice, i),
                                                 second ? Py_True : Py_False, NULL);
             u = made;
         }
-        long long x;
         int fits = u && PyLong_CheckExact(u) && as_ll(u, -((long long)1 << 40), (long long)1 << 40, &x) > 0;
         Py_XDECREF(made);
         if (!fits || PyList_GET_SIZE(dice) != nd || PyList_GET_SIZE(spent) != nd) /* a call may have run */
             goto unfit;
         budget += x;
+#ifdef DICT_TAG
+        if (!made && DICT_TAG(units) == tag) { /* (nothing ran: kept, the face held) */
+            if (uk->dict != units || uk->tag != tag) {
+                for (int k = 0; k < NUNITS; k++)
+                    Py_CLEAR(uk->face[k]); /* strs: no code runs */
+                uk->dict = units;
+                uk->tag = tag;
+            }
+            PyObject *was = uk->face[place];
+            uk->face[place] = Py_NewRef(face);
+            uk->units[place] = x;
+            Py_XDECREF(was);
+        }
+#endif
     }
     if (budget <= 0) {
         result = PyList_New(0);
