@@ -720,6 +720,7 @@ static int typed_arg(PyObject *v, PyTypeObject *type)
    it, held) */
 typedef struct {
     int origin, ci;
+    int live; /* (in a Prepared) whether walk_could_route for its seat: else it gives no route */
     PyObject *colour;
 } Walk;
 
@@ -920,6 +921,7 @@ static int prepare_board(PyObject *ends, int nc, PyObject *owner, int n, PyObjec
                 continue;
             b->walks[nwalks].origin = origin;
             b->walks[nwalks].ci = ci;
+            b->walks[nwalks].live = 0;
             b->walks[nwalks].colour = colour;
             nwalks++;
         }
@@ -938,6 +940,7 @@ static PyObject *prepare_seat(const Board *b, int seat, int watch, uint64_t gen)
     const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(b->ends);
     uint64_t mine[MAXC]; /* each city's neighbours over the seat's links */
     int could = 0;
+    unsigned char live[MAXC * NCOLOURS];
     if (b->nwalks) {
         memset(mine, 0, (size_t)b->nc * sizeof(uint64_t));
         for (int i = 0; i < b->nlinks; i++)
@@ -946,8 +949,8 @@ static PyObject *prepare_seat(const Board *b, int seat, int watch, uint64_t gen)
                 mine[a] |= (uint64_t)1 << c;
                 mine[c] |= (uint64_t)1 << a;
             }
-        for (int k = 0; k < b->nwalks && !could; k++)
-            could = walk_could_route(b->nbr, mine, b->walks[k].origin, b->wanting[b->walks[k].ci]);
+        for (int k = 0; k < b->nwalks; k++)
+            could += live[k] = walk_could_route(b->nbr, mine, b->walks[k].origin, b->wanting[b->walks[k].ci]);
     }
     if (!could)
         Py_RETURN_FALSE;
@@ -972,6 +975,7 @@ static PyObject *prepare_seat(const Board *b, int seat, int watch, uint64_t gen)
     memcpy(p->wanting, b->wanting, sizeof b->wanting);
     for (int k = 0; k < b->nwalks; k++) {
         p->walks[k] = b->walks[k];
+        p->walks[k].live = live[k];
         Py_INCREF(b->walks[k].colour);
     }
     return (PyObject *)p;
@@ -1064,7 +1068,7 @@ static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t
         for (Py_ssize_t k = 0; k < nwalks; k++) {
             int origin = p->walks[k].origin;
             uint64_t wmask = p->wanting[p->walks[k].ci];
-            if (g->nsteps[origin]) {
+            if (p->walks[k].live && g->nsteps[origin]) { /* (a walk that could not route gives none) */
                 const int64_t *rest = cheapest_rest(g, wmask);
                 if (rest[origin] >= 0 && walk(g, w, origin, wmask, rest, cap, own_shift, own_mask, slack) < 0) {
                     PyErr_NoMemory();
