@@ -1006,38 +1006,16 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
     return prepare_seat(&b, seat, 0, 0);
 }
 
-static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* search() for prepared p, the dice per owner's link cost_of (p->n of them, 0..MAX_COST) */
+static PyObject *search_impl(const Prepared *p, const int64_t *cost_of, long long cap, long long avail, long long slack)
 {
-    (void)self;
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
-    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
-        return NULL;
-    const Prepared *p = (const Prepared *)args[0];
-    int r = 0;
-    long long cap, avail, slack;
-    if (PyTuple_GET_SIZE(costs) != p->n)
-        Py_RETURN_NONE;
-    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
-        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
-        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
-        goto unfit;
-
     /* the graph's key: the map's link ends, the links' owners, the dice per owner's link */
     GraphKey key;
     key.nc = p->nc;
     key.nlinks = p->nlinks;
     key.n = p->n;
     key.owner_bits = p->owner_bits;
-    for (Py_ssize_t o = 0; o < p->n; o++) {
-        long long x;
-        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
-            goto unfit;
-        key.cost_of[o] = x;
-    }
+    memcpy(key.cost_of, cost_of, (size_t)p->n * sizeof(int64_t));
     memcpy(key.ends, PyBytes_AS_STRING(p->ends), 2 * (size_t)p->nlinks);
     memcpy(key.owner, p->owner, (size_t)p->nlinks);
 
@@ -1118,6 +1096,38 @@ done:
         work_free(w);
     }
     return result;
+}
+
+static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
+    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
+        return NULL;
+    const Prepared *p = (const Prepared *)args[0];
+    int r = 0;
+    long long cap, avail, slack;
+    if (PyTuple_GET_SIZE(costs) != p->n)
+        Py_RETURN_NONE;
+    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
+        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
+        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
+        goto unfit;
+
+    {
+        int64_t cost_of[MAXOWNERS];
+        for (Py_ssize_t o = 0; o < p->n; o++) {
+            long long x;
+            if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
+                goto unfit;
+            cost_of[o] = x;
+        }
+        return search_impl(p, cost_of, cap, avail, slack);
+    }
 unfit:
     if (r < 0 || PyErr_Occurred())
         return NULL;
@@ -1620,7 +1630,8 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         goto unfit;
     long long avail = stations - stations_used;
     /* the dice per owner's link (owner_link_cost) */
-    if (n > PyList_GET_SIZE(players) || !(costs = PyTuple_New((Py_ssize_t)n)))
+    int64_t cost_of[MAXOWNERS];
+    if (n > PyList_GET_SIZE(players))
         goto unfit;
     for (long long o = 0; o < n; o++) {
         long long c = 1;
@@ -1647,13 +1658,15 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
                 goto unfit;
             c = has ? 1 : 2;
         }
-        PyTuple_SET_ITEM(costs, (Py_ssize_t)o, PyLong_FromLongLong(c)); /* a small int: no failure */
+        cost_of[o] = c;
     }
-    if (!(cap_o = PyLong_FromLongLong(budget + avail)) || !(avail_o = PyLong_FromLongLong(avail)))
-        goto unfit;
     {
-        PyObject *sargs[5] = {ready, costs, cap_o, avail_o, PyTuple_GET_ITEM(ctx, 5)};
-        result = routes_search(self, sargs, 5);
+        /* search(), its arguments as it reads them */
+        long long slack, cap = budget + avail, lim = (long long)1 << 40;
+        if (!Py_IS_TYPE(ready, &PreparedType) || ((Prepared *)ready)->n != n || cap < -lim || cap > lim || avail < -lim
+            || avail > lim || as_ll(PyTuple_GET_ITEM(ctx, 5), -lim, lim, &slack) <= 0)
+            goto unfit;
+        result = search_impl((const Prepared *)ready, cost_of, cap, avail, slack);
     }
     if (!result)
         goto unfit;
