@@ -23,6 +23,7 @@ import pytest
 
 from rolling.core.errors import IllegalAction
 from rolling.games.freight import Config, legal, new_game, routes, stockpile
+from rolling.games.freight.actions import EstablishRoute
 
 # (map, players, seed) -> (decisions, digest of every legal index list, returns), recorded at 39c3ad1
 SPIEL_LISTINGS = [
@@ -108,6 +109,25 @@ def test_parse_path_kept_paths_are_right_and_independent():
             first = routes.parse_path(state, move.path)
             first.append(-1)  # the caller's list: the kept path must not see this
             assert routes.parse_path(state, move.path) == _uncached_path(state, move.path)
+            checked += 1
+    assert checked > 20
+
+
+def test_route_move_is_the_record_its_constructor_makes():
+    """Issue 34: ``legal.route_move`` sets the frozen record's fields itself; it is the record
+    ``EstablishRoute(...)`` makes (equal, the same hash, repr and JSON), with every field set."""
+    checked = 0
+    for state, seat, _move in _random_states(43):
+        if state.stage == "draft":
+            continue
+        for route in routes.enumerate_routes(state, seat):
+            got = legal.route_move(state, seat, route)
+            cities = state.map.cities
+            want = EstablishRoute(seat, cities[route[0]].name, route[1], cities[route[2]].name,
+                                  routes.path_text(state, route[3]))
+            assert type(got) is EstablishRoute
+            assert got == want and hash(got) == hash(want) and repr(got) == repr(want)
+            assert got.to_json() == want.to_json() and got.pay == ""
             checked += 1
     assert checked > 20
 

@@ -123,6 +123,55 @@ def test_whole_enumeration_in_c_at_every_decision(map_name, players, seed):
     assert compared > 300 and found > 50
 
 
+def _python_routes(state, seat):
+    pure = payways._PURE
+    payways._PURE = True
+    try:
+        return routes._enumerate_py(state, seat)
+    finally:
+        payways._PURE = pure
+
+
+@compiled_enumerate
+def test_whole_enumeration_in_c_sees_every_board_change_between_calls():
+    """Issue 34 (round 5): ``_routes.enumerate`` keeps the board it read while its objects are the
+    same; a state and its clone asked in turn (a route made on the clone, its cargo and rings
+    lists replaced), a city's cargo or rings list replaced, a link completed and the phase moved on
+    each give the Python routes at once, for every seat."""
+    state = new_game(Config("west-coast", 3), 47)
+    rng = Rng(47)
+    made = 0
+    while not state.is_over and made < 6:
+        seat = state.to_act[0]
+        if state.stage != "draft" and routes.enumerate_routes(state, seat):
+            twin = state.clone()
+            move = legal.route_move(twin, seat, routes.enumerate_routes(twin, seat)[0])
+            twin.apply(move)
+            made += 1
+            for s in range(3):
+                for x in (state, twin, state, twin):
+                    assert routes._compiled_enumerate(x, s, routes._C_CONTEXT) == _python_routes(x, s)
+            origin = state.map.city_index[move.origin]
+            for change in ("cargo", "rings", "owner", "phase"):
+                other = state.clone()
+                if change == "cargo":
+                    other.cargo[origin] = []  # the cargo marker the route took, and any other
+                elif change == "rings":
+                    dest = state.map.city_index[move.dest]
+                    other.rings[dest] = [[r[0], r[1], not r[2]] for r in other.rings[dest]]
+                elif change == "owner":
+                    free = [i for i, o in enumerate(other.owner) if o < 0]
+                    if free:
+                        other.owner[free[0]] = seat
+                else:
+                    other.phase += 1
+                for s in range(3):
+                    assert routes._compiled_enumerate(state, s, routes._C_CONTEXT) == _python_routes(state, s)
+                    assert routes._compiled_enumerate(other, s, routes._C_CONTEXT) == _python_routes(other, s)
+        state.apply(legal.random_move(state, seat, rng))
+    assert made == 6
+
+
 @compiled_enumerate
 def test_whole_enumeration_in_c_falls_back_where_the_state_is_unexpected():
     """Issue 34: a seat out of range, a second route's dice and spent flags of different lengths, a

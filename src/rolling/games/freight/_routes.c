@@ -196,16 +196,22 @@ typedef struct {
     size_t n, cap, size;
 } Vec;
 
-static void *vec_push(Vec *v)
+static void *vec_grow_push(Vec *v)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? 2 * v->cap : 256;
-        void *p = realloc(v->p, cap * v->size);
-        if (!p)
-            return NULL;
-        v->p = p;
-        v->cap = cap;
-    }
+    size_t cap = v->cap ? 2 * v->cap : 256;
+    void *p = realloc(v->p, cap * v->size);
+    if (!p)
+        return NULL;
+    v->p = p;
+    v->cap = cap;
+    return (char *)v->p + v->size * v->n++;
+}
+
+/* (inline: the walk pushes at every step; the buffers are kept, so they seldom grow) */
+static inline void *vec_push(Vec *v)
+{
+    if (v->n == v->cap)
+        return vec_grow_push(v);
     return (char *)v->p + v->size * v->n++;
 }
 
@@ -309,6 +315,7 @@ static PyObject *memo_name[NMEMO];
 static signed char memo_index[NMEMO];
 static PyObject *memo_items[2 * NCOLOURS]; /* key, value, key, value, ... in the dict's order */
 static Py_ssize_t memo_nitems;
+static uint64_t colours_epoch; /* counts the times the kept items were replaced (the board memo's key) */
 
 /* colour_index as read for one call: `memo` is 1 where the kept names serve it (every key an
    exact str), else every name is looked up in the dict */
@@ -354,6 +361,7 @@ static void colours_read(Colours *cs, PyObject *colour_index)
         memo_items[m] = items[m];
     }
     memo_nitems = n;
+    colours_epoch++;
     for (int m = 0; m < nold; m++)
         Py_DECREF(old[m]);
 }
@@ -714,6 +722,7 @@ static int typed_arg(PyObject *v, PyTypeObject *type)
    it, held) */
 typedef struct {
     int origin, ci;
+    int live; /* (in a Prepared) whether walk_could_route for its seat: else it gives no route */
     PyObject *colour;
 } Walk;
 
@@ -778,8 +787,201 @@ static struct {
     unsigned char ab[2 * MAXLINKS];
     int8_t own[MAXLINKS];
     uint64_t nbr[MAXC];
-    uint64_t mine[MAXOWNERS][MAXC]; /* per owner (the first n) */
 } links_kept = {.nlinks = -1};
+
+/* what prepare reads from the board, whoever the seat: the links' owners and ends, each city's
+   neighbours over completed links, the cities wanting each colour, and the walks in order */
+typedef struct {
+    int nc, nlinks, n, owner_bits;
+    PyObject *ends; /* bytes (borrowed from the caller, or held by the board memo) */
+    int8_t own[MAXLINKS];
+    uint64_t nbr[MAXC];
+    uint64_t wanting[NCOLOURS];
+    int nwalks;
+    Walk walks[MAXC * NCOLOURS]; /* their colours borrowed from the cargo lists (held by the memo) */
+} Board;
+
+/* prepare's reading of the board into b: 1, 0 where it does not fit (search in Python), -1 error */
+static int prepare_board(PyObject *ends, int nc, PyObject *owner, int n, PyObject *rings, int phase, PyObject *cargo,
+                         PyObject *colour_index, int owner_bits, Board *b)
+{
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
+        || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64
+        || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
+        return 0;
+    int r = 0;
+    b->nc = nc;
+    b->nlinks = (int)nlinks;
+    b->n = n;
+    b->owner_bits = owner_bits;
+    b->ends = ends;
+
+    /* the links: their owners, each city's neighbours over completed links (kept from the last
+       call whose links' ends, cities, owners and owner objects were the same: the owner objects
+       are held while kept, so the same objects are the same numbers) */
+    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
+    int8_t *own = b->own;
+    uint64_t *nbr = b->nbr;
+    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
+        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
+        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
+        memcpy(own, links_kept.own, (size_t)nlinks);
+        memcpy(nbr, links_kept.nbr, sizeof b->nbr);
+    } else {
+        memset(nbr, 0, sizeof b->nbr);
+        const SmallRange owners = small_range(-1, n - 1);
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            long long o;
+            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
+                return r;
+            int a = ab[2 * i], bb = ab[2 * i + 1];
+            if (a >= nc || bb >= nc)
+                return 0;
+            own[i] = (int8_t)o;
+            if (o < 0)
+                continue;
+            nbr[a] |= (uint64_t)1 << bb;
+            nbr[bb] |= (uint64_t)1 << a;
+        }
+        /* kept: the new owner objects held first, the old ones let go last */
+        PyObject *old[MAXLINKS];
+        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
+        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
+        for (Py_ssize_t i = 0; i < nlinks; i++) {
+            links_kept.item[i] = PyList_GET_ITEM(owner, i);
+            Py_INCREF(links_kept.item[i]);
+        }
+        links_kept.nlinks = nlinks;
+        links_kept.nc = nc;
+        links_kept.n = n;
+        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
+        memcpy(links_kept.own, own, (size_t)nlinks);
+        memcpy(links_kept.nbr, nbr, sizeof b->nbr);
+        for (Py_ssize_t i = 0; i < nold; i++)
+            Py_DECREF(old[i]);
+    }
+
+    Colours cs;
+    colours_read(&cs, colour_index);
+
+    /* the cities whose open rings want each colour (of the cities with completed links: no route
+       reaches another, and a search never looks at whether it wants the cargo) */
+    uint64_t *wanting = b->wanting;
+    memset(wanting, 0, sizeof b->wanting);
+    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
+    for (int c = 0; c < nc; c++) {
+        PyObject *rs = PyList_GET_ITEM(rings, c);
+        if (!PyList_Check(rs))
+            return 0;
+        if (!nbr[c])
+            continue;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
+            PyObject *ring = PyList_GET_ITEM(rs, k);
+            if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
+                return 0;
+            long long ph;
+            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
+                return r;
+            if (ph > phase)
+                continue;
+            PyObject *sat_o = PyList_GET_ITEM(ring, 2);
+            int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
+            if (sat < 0)
+                return -1;
+            if (sat)
+                continue;
+            int ci;
+            r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
+            if (r < 0)
+                return -1;
+            if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
+                wanting[ci] |= (uint64_t)1 << c;
+        }
+    }
+
+    /* the walks: cargo markers in city order (of the cities with completed links), each city's
+       colours in the order first held (that some city wants) */
+    int nwalks = 0;
+    for (int origin = 0; origin < nc; origin++) {
+        PyObject *held = PyList_GET_ITEM(cargo, origin);
+        if (!PyList_Check(held))
+            return 0;
+        if (!nbr[origin])
+            continue;
+        unsigned walked = 0;
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
+            PyObject *colour = PyList_GET_ITEM(held, k);
+            int ci;
+            r = colour_of(&cs, colour, &ci);
+            if (r <= 0)
+                return r;
+            if (walked >> ci & 1)
+                continue;
+            walked |= 1u << ci;
+            if (!wanting[ci])
+                continue;
+            b->walks[nwalks].origin = origin;
+            b->walks[nwalks].ci = ci;
+            b->walks[nwalks].live = 0;
+            b->walks[nwalks].colour = colour;
+            nwalks++;
+        }
+    }
+    b->nwalks = nwalks;
+    return 1;
+}
+
+/* prepare's answer for the seat on board b: False where no walk could give a route at any price
+   (_could_route), else a new Prepared; NULL on error (and, where watch is set and b is the board
+   memo's, NULL with no error where that board was replaced while the Prepared was allocated) */
+static uint64_t board_gen; /* counts the boards kept in the board memo (below) */
+
+static PyObject *prepare_seat(const Board *b, int seat, int watch, uint64_t gen)
+{
+    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(b->ends);
+    uint64_t mine[MAXC]; /* each city's neighbours over the seat's links */
+    int could = 0;
+    unsigned char live[MAXC * NCOLOURS];
+    if (b->nwalks) {
+        memset(mine, 0, (size_t)b->nc * sizeof(uint64_t));
+        for (int i = 0; i < b->nlinks; i++)
+            if (b->own[i] == seat) {
+                int a = ab[2 * i], c = ab[2 * i + 1];
+                mine[a] |= (uint64_t)1 << c;
+                mine[c] |= (uint64_t)1 << a;
+            }
+        for (int k = 0; k < b->nwalks; k++)
+            could += live[k] = walk_could_route(b->nbr, mine, b->walks[k].origin, b->wanting[b->walks[k].ci]);
+    }
+    if (!could)
+        Py_RETURN_FALSE;
+    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, b->nwalks);
+    if (!p)
+        return NULL;
+    p->ends = NULL;
+    if (watch && gen != board_gen) { /* b was the memo's board, replaced while allocating (by Python code a
+                               collection ran): NULL, no error set */
+        Py_SET_SIZE(p, 0);
+        Py_DECREF(p);
+        return NULL;
+    }
+    p->nc = b->nc;
+    p->nlinks = b->nlinks;
+    p->n = b->n;
+    p->owner_bits = b->owner_bits;
+    p->seat = seat;
+    Py_INCREF(b->ends);
+    p->ends = b->ends;
+    memcpy(p->owner, b->own, (size_t)b->nlinks);
+    memcpy(p->wanting, b->wanting, sizeof b->wanting);
+    for (int k = 0; k < b->nwalks; k++) {
+        p->walks[k] = b->walks[k];
+        p->walks[k].live = live[k];
+        Py_INCREF(b->walks[k].colour);
+    }
+    return (PyObject *)p;
+}
 
 static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -795,191 +997,27 @@ static PyObject *routes_prepare(PyObject *self, PyObject *const *args, Py_ssize_
         || typed_arg(cargo, &PyList_Type) < 0 || typed_arg(colour_index, &PyDict_Type) < 0
         || int_arg(args[8], &seat) < 0 || int_arg(args[9], &owner_bits) < 0)
         return NULL;
-    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
-    if (nc < 1 || nc > MAXC || PyBytes_GET_SIZE(ends) != 2 * nlinks || nlinks > MAXLINKS || n < 1 || n > MAXOWNERS
-        || owner_bits < 1 || owner_bits > 16 || 6 + (long long)owner_bits * (n - 1) > 64 || seat < 0 || seat >= n
-        || PyList_GET_SIZE(rings) != nc || PyList_GET_SIZE(cargo) != nc)
+    if (seat < 0 || seat >= n)
         Py_RETURN_NONE;
-    int r = 0;
-
-    /* the links: their owners, each city's neighbours over completed links and over the seat's
-       (kept from the last call whose links' ends, cities, owners and owner objects were the same:
-       the owner objects are held while kept, so the same objects are the same numbers) */
-    const unsigned char *ab = (const unsigned char *)PyBytes_AS_STRING(ends);
-    int8_t own[MAXLINKS];
-    uint64_t nbr[MAXC], mine[MAXC];
-    if (links_kept.nlinks == nlinks && links_kept.nc == nc && links_kept.n == n
-        && memcmp(links_kept.ab, ab, 2 * (size_t)nlinks) == 0
-        && memcmp(links_kept.item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *)) == 0) {
-        memcpy(own, links_kept.own, (size_t)nlinks);
-        memcpy(nbr, links_kept.nbr, sizeof nbr);
-        memcpy(mine, links_kept.mine[seat], sizeof mine);
-    } else {
-        static uint64_t mine_all[MAXOWNERS][MAXC];
-        memset(nbr, 0, sizeof nbr);
-        memset(mine_all, 0, (size_t)n * sizeof mine_all[0]);
-        const SmallRange owners = small_range(-1, n - 1);
-        for (Py_ssize_t i = 0; i < nlinks; i++) {
-            long long o;
-            if ((r = as_ll_in(&owners, PyList_GET_ITEM(owner, i), -1, n - 1, &o)) <= 0)
-                goto unfit;
-            int a = ab[2 * i], b = ab[2 * i + 1];
-            if (a >= nc || b >= nc)
-                goto unfit;
-            own[i] = (int8_t)o;
-            if (o < 0)
-                continue;
-            nbr[a] |= (uint64_t)1 << b;
-            nbr[b] |= (uint64_t)1 << a;
-            mine_all[o][a] |= (uint64_t)1 << b;
-            mine_all[o][b] |= (uint64_t)1 << a;
-        }
-        memcpy(mine, mine_all[seat], sizeof mine);
-        /* kept: the new owner objects held first, the old ones let go last */
-        PyObject *old[MAXLINKS];
-        Py_ssize_t nold = links_kept.nlinks > 0 ? links_kept.nlinks : 0;
-        memcpy(old, links_kept.item, (size_t)nold * sizeof(PyObject *));
-        for (Py_ssize_t i = 0; i < nlinks; i++) {
-            links_kept.item[i] = PyList_GET_ITEM(owner, i);
-            Py_INCREF(links_kept.item[i]);
-        }
-        links_kept.nlinks = nlinks;
-        links_kept.nc = nc;
-        links_kept.n = n;
-        memcpy(links_kept.ab, ab, 2 * (size_t)nlinks);
-        memcpy(links_kept.own, own, (size_t)nlinks);
-        memcpy(links_kept.nbr, nbr, sizeof nbr);
-        memcpy(links_kept.mine, mine_all, (size_t)n * sizeof mine_all[0]);
-        for (Py_ssize_t i = 0; i < nold; i++)
-            Py_DECREF(old[i]);
-    }
-
-    Colours cs;
-    colours_read(&cs, colour_index);
-
-    /* the cities whose open rings want each colour (of the cities with completed links: no route
-       reaches another, and a search never looks at whether it wants the cargo) */
-    uint64_t wanting[NCOLOURS] = {0};
-    const SmallRange phases = small_range(-((long long)1 << 40), (long long)1 << 40);
-    for (int c = 0; c < nc; c++) {
-        PyObject *rs = PyList_GET_ITEM(rings, c);
-        if (!PyList_Check(rs))
-            goto unfit;
-        if (!nbr[c])
-            continue;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(rs); k++) {
-            PyObject *ring = PyList_GET_ITEM(rs, k);
-            if (!PyList_Check(ring) || PyList_GET_SIZE(ring) != 3)
-                goto unfit;
-            long long ph;
-            if ((r = as_ll_in(&phases, PyList_GET_ITEM(ring, 1), -((long long)1 << 40), (long long)1 << 40, &ph)) <= 0)
-                goto unfit;
-            if (ph > phase)
-                continue;
-            PyObject *sat_o = PyList_GET_ITEM(ring, 2);
-            int sat = sat_o == Py_True ? 1 : sat_o == Py_False ? 0 : PyObject_IsTrue(sat_o);
-            if (sat < 0)
-                return NULL;
-            if (sat)
-                continue;
-            int ci;
-            r = colour_of(&cs, PyList_GET_ITEM(ring, 0), &ci);
-            if (r < 0)
-                return NULL;
-            if (r) /* a colour no cargo can have (else the cargo's colour is unknown too: unfit below) */
-                wanting[ci] |= (uint64_t)1 << c;
-        }
-    }
-
-    /* the walks: cargo markers in city order (of the cities with completed links), each city's
-       colours in the order first held (that some city wants) */
-    Walk walks[MAXC * NCOLOURS];
-    int nwalks = 0, could = 0;
-    for (int origin = 0; origin < nc; origin++) {
-        PyObject *held = PyList_GET_ITEM(cargo, origin);
-        if (!PyList_Check(held))
-            goto unfit;
-        if (!nbr[origin])
-            continue;
-        unsigned walked = 0;
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(held); k++) {
-            PyObject *colour = PyList_GET_ITEM(held, k);
-            int ci;
-            r = colour_of(&cs, colour, &ci);
-            if (r < 0)
-                return NULL;
-            if (!r)
-                goto unfit;
-            if (walked >> ci & 1)
-                continue;
-            walked |= 1u << ci;
-            if (!wanting[ci])
-                continue;
-            walks[nwalks].origin = origin;
-            walks[nwalks].ci = ci;
-            walks[nwalks].colour = colour;
-            nwalks++;
-            could = could || walk_could_route(nbr, mine, origin, wanting[ci]);
-        }
-    }
-    if (!could)
-        Py_RETURN_FALSE;
-
-    Prepared *p = PyObject_NewVar(Prepared, &PreparedType, nwalks);
-    if (!p)
+    Board b;
+    int r = prepare_board(ends, nc, owner, n, rings, phase, cargo, colour_index, owner_bits, &b);
+    if (r < 0 || (r == 0 && PyErr_Occurred()))
         return NULL;
-    p->nc = nc;
-    p->nlinks = (int)nlinks;
-    p->n = n;
-    p->owner_bits = owner_bits;
-    p->seat = seat;
-    Py_INCREF(ends);
-    p->ends = ends;
-    memcpy(p->owner, own, (size_t)nlinks);
-    memcpy(p->wanting, wanting, sizeof wanting);
-    for (int k = 0; k < nwalks; k++) {
-        p->walks[k] = walks[k];
-        Py_INCREF(walks[k].colour);
-    }
-    return (PyObject *)p;
-unfit:
-    if (r < 0 || PyErr_Occurred())
-        return NULL;
-    Py_RETURN_NONE; /* does not fit: search in Python */
+    if (r == 0)
+        Py_RETURN_NONE; /* does not fit: search in Python */
+    return prepare_seat(&b, seat, 0, 0);
 }
 
-static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* search() for prepared p, the dice per owner's link cost_of (p->n of them, 0..MAX_COST) */
+static PyObject *search_impl(const Prepared *p, const int64_t *cost_of, long long cap, long long avail, long long slack)
 {
-    (void)self;
-    if (nargs != 5) {
-        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
-        return NULL;
-    }
-    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
-    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
-        return NULL;
-    const Prepared *p = (const Prepared *)args[0];
-    int r = 0;
-    long long cap, avail, slack;
-    if (PyTuple_GET_SIZE(costs) != p->n)
-        Py_RETURN_NONE;
-    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
-        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
-        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
-        goto unfit;
-
     /* the graph's key: the map's link ends, the links' owners, the dice per owner's link */
     GraphKey key;
     key.nc = p->nc;
     key.nlinks = p->nlinks;
     key.n = p->n;
     key.owner_bits = p->owner_bits;
-    for (Py_ssize_t o = 0; o < p->n; o++) {
-        long long x;
-        if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
-            goto unfit;
-        key.cost_of[o] = x;
-    }
+    memcpy(key.cost_of, cost_of, (size_t)p->n * sizeof(int64_t));
     memcpy(key.ends, PyBytes_AS_STRING(p->ends), 2 * (size_t)p->nlinks);
     memcpy(key.owner, p->owner, (size_t)p->nlinks);
 
@@ -1010,7 +1048,7 @@ static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t
         for (Py_ssize_t k = 0; k < nwalks; k++) {
             int origin = p->walks[k].origin;
             uint64_t wmask = p->wanting[p->walks[k].ci];
-            if (g->nsteps[origin]) {
+            if (p->walks[k].live && g->nsteps[origin]) { /* (a walk that could not route gives none) */
                 const int64_t *rest = cheapest_rest(g, wmask);
                 if (rest[origin] >= 0 && walk(g, w, origin, wmask, rest, cap, own_shift, own_mask, slack) < 0) {
                     PyErr_NoMemory();
@@ -1060,6 +1098,38 @@ done:
         work_free(w);
     }
     return result;
+}
+
+static PyObject *routes_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "search() takes 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *costs = args[1], *cap_o = args[2], *avail_o = args[3], *slack_o = args[4];
+    if (typed_arg(args[0], &PreparedType) < 0 || typed_arg(costs, &PyTuple_Type) < 0)
+        return NULL;
+    const Prepared *p = (const Prepared *)args[0];
+    int r = 0;
+    long long cap, avail, slack;
+    if (PyTuple_GET_SIZE(costs) != p->n)
+        Py_RETURN_NONE;
+    if ((r = as_ll(cap_o, -((long long)1 << 40), (long long)1 << 40, &cap)) <= 0
+        || (r = as_ll(avail_o, -((long long)1 << 40), (long long)1 << 40, &avail)) <= 0
+        || (r = as_ll(slack_o, -((long long)1 << 40), (long long)1 << 40, &slack)) <= 0)
+        goto unfit;
+
+    {
+        int64_t cost_of[MAXOWNERS];
+        for (Py_ssize_t o = 0; o < p->n; o++) {
+            long long x;
+            if ((r = as_ll(PyTuple_GET_ITEM(costs, o), 0, MAX_COST, &x)) <= 0)
+                goto unfit;
+            cost_of[o] = x;
+        }
+        return search_impl(p, cost_of, cap, avail, slack);
+    }
 unfit:
     if (r < 0 || PyErr_Occurred())
         return NULL;
@@ -1110,6 +1180,205 @@ static int int_attr(PyObject *o, PyObject *name, long long *out)
     return r;
 }
 
+#if PY_VERSION_HEX < 0x030C0000
+/* a dict's version (3.11: changed by every change of the dict, and unique among all dicts) */
+#define DICT_TAG(d) (((PyDictObject *)(d))->ma_version_tag)
+#endif
+
+/* ---- the board memo (issue 34, round 5) ----
+   prepare's answer for a seat (False, or its Prepared) kept while every object it read is the very
+   same: the map's link ends, the owner list's items (ints), the rings' and cargo's per-city lists,
+   the phase and the number of owners (ints), the colour table's items (colours_read's epoch). The
+   rules never change a city's rings or cargo list in place: they replace it (FreightState.clone
+   shares them between clones; routes.establish, phases, setup), so the same list objects hold the
+   same rings and cargo; each is held here while kept, so no other object takes its address. Most
+   listings meet the board of the one before (84% of the listings of random games), and then prepare
+   reads nothing. */
+#define NSEATMEMO 8
+static struct {
+    int valid, nc, owner_bits;
+    Py_ssize_t nlinks;
+    uint64_t epoch, ci_tag; /* colours_epoch, and (3.11) the colour table's version, when kept */
+    PyObject *colour_index, *phase, *n; /* held (the ends: board.ends, held) */
+    PyObject *owner_item[MAXLINKS], *rings_item[MAXC], *cargo_item[MAXC]; /* held */
+    Board board; /* what prepare read (its walks' colours held) */
+    PyObject *ready[NSEATMEMO]; /* per seat: NULL not known, else False or a Prepared (held) */
+} board_kept;
+
+/* whether the kept board is this one (the lists already checked to be lists) */
+static int board_same(PyObject *ends, int nc, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
+                      PyObject *cargo, PyObject *colour_index, int owner_bits)
+{
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    return board_kept.valid && board_kept.board.ends == ends && board_kept.nc == nc && board_kept.n == n_o
+           && board_kept.phase == phase && board_kept.colour_index == colour_index && board_kept.epoch == colours_epoch
+           && board_kept.owner_bits == owner_bits && board_kept.nlinks == nlinks && PyList_GET_SIZE(rings) == nc
+           && PyList_GET_SIZE(cargo) == nc
+           && !memcmp(board_kept.owner_item, ((PyListObject *)owner)->ob_item, (size_t)nlinks * sizeof(PyObject *))
+           && !memcmp(board_kept.rings_item, ((PyListObject *)rings)->ob_item, (size_t)nc * sizeof(PyObject *))
+           && !memcmp(board_kept.cargo_item, ((PyListObject *)cargo)->ob_item, (size_t)nc * sizeof(PyObject *));
+}
+
+/* keep board b (prepare_board's reading of these objects: nc <= MAXC lists of rings and of cargo,
+   nlinks <= MAXLINKS owners) in place of the one kept, no seat's answer known yet; what is let
+   go is let go last */
+static uint64_t board_keep(const Board *b, PyObject *owner, PyObject *n_o, PyObject *rings, PyObject *phase,
+                       PyObject *cargo, PyObject *colour_index)
+{
+    PyObject *old[MAXLINKS + 2 * MAXC + MAXC * NCOLOURS + NSEATMEMO + 4];
+    int nold = 0;
+    if (board_kept.valid) {
+        old[nold++] = board_kept.board.ends;
+        old[nold++] = board_kept.colour_index;
+        old[nold++] = board_kept.phase;
+        old[nold++] = board_kept.n;
+        for (Py_ssize_t i = 0; i < board_kept.nlinks; i++)
+            old[nold++] = board_kept.owner_item[i];
+        for (int c = 0; c < board_kept.nc; c++) {
+            old[nold++] = board_kept.rings_item[c];
+            old[nold++] = board_kept.cargo_item[c];
+        }
+        for (int k = 0; k < board_kept.board.nwalks; k++)
+            old[nold++] = board_kept.board.walks[k].colour;
+    }
+    for (int k = 0; k < NSEATMEMO; k++)
+        if (board_kept.ready[k]) {
+            old[nold++] = board_kept.ready[k];
+            board_kept.ready[k] = NULL;
+        }
+    int nc = b->nc;
+    Py_ssize_t nlinks = PyList_GET_SIZE(owner);
+    memcpy(&board_kept.board, b, offsetof(Board, walks) + (size_t)b->nwalks * sizeof(Walk));
+    Py_INCREF(b->ends);
+    for (int k = 0; k < b->nwalks; k++)
+        Py_INCREF(b->walks[k].colour);
+    board_kept.colour_index = Py_NewRef(colour_index);
+    board_kept.phase = Py_NewRef(phase);
+    board_kept.n = Py_NewRef(n_o);
+    board_kept.nc = nc;
+    board_kept.owner_bits = b->owner_bits;
+    board_kept.epoch = colours_epoch;
+#ifdef DICT_TAG
+    board_kept.ci_tag = DICT_TAG(colour_index);
+#endif
+    board_kept.nlinks = nlinks;
+    for (Py_ssize_t i = 0; i < nlinks; i++)
+        board_kept.owner_item[i] = Py_NewRef(PyList_GET_ITEM(owner, i));
+    for (int c = 0; c < nc; c++) {
+        board_kept.rings_item[c] = Py_NewRef(PyList_GET_ITEM(rings, c));
+        board_kept.cargo_item[c] = Py_NewRef(PyList_GET_ITEM(cargo, c));
+    }
+    board_kept.valid = 1;
+    uint64_t gen = ++board_gen;
+    for (int k = 0; k < nold; k++)
+        Py_DECREF(old[k]);
+    return gen;
+}
+
+/* ---- the state's attributes read in its __dict__ (issue 34, round 5) ----
+   FreightState keeps its attributes in its __dict__: where its type reads attributes the generic
+   way and has no class attribute (a property...) of any name read here (checked once per type and
+   version of the type), d[name] is getattr(state, name) with fewer steps. */
+static PyTypeObject *sdict_type;
+static unsigned int sdict_version;
+static PyObject **sdict_names[] = {&s_routes_done, &s_saturation, &s_players, &s_n, &s_map, &s_owner,
+                                   &s_rings, &s_phase, &s_cargo, &s_stations_used};
+
+static int sdict_ok(PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == sdict_type && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == sdict_version)
+        return 1;
+    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_dictoffset == 0)
+        return 0;
+    for (size_t k = 0; k < sizeof sdict_names / sizeof sdict_names[0]; k++)
+        if (_PyType_Lookup(t, *sdict_names[k]) != NULL)
+            return 0;
+    if (PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) { /* (else checked again next time) */
+        Py_INCREF(t);
+        Py_XSETREF(sdict_type, t);
+        sdict_version = t->tp_version_tag;
+    }
+    return 1;
+}
+
+/* the state's attributes last read, kept while its __dict__ is the same at the same version
+   (3.11, where a dict's version says so: then the same objects are there, no look-up needed) */
+#define NSATTR (sizeof sdict_names / sizeof sdict_names[0])
+enum { SA_ROUTES_DONE, SA_SATURATION, SA_PLAYERS, SA_N, SA_MAP, SA_OWNER, SA_RINGS, SA_PHASE, SA_CARGO,
+       SA_STATIONS_USED };
+#ifdef DICT_TAG
+static struct {
+    PyObject *d; /* not held: (address, version) is unique */
+    uint64_t tag;
+    PyObject *v[NSATTR]; /* held; NULL not read */
+} skept;
+#endif
+
+/* state.<sdict_names[k]>, a new reference: from d (the state's __dict__, or NULL) where it is
+   there, else PyObject_GetAttr (NULL with its error) */
+static PyObject *sattr(PyObject *d, PyObject *state, int k)
+{
+    PyObject *name = *sdict_names[k];
+    if (!d)
+        return PyObject_GetAttr(state, name);
+#ifdef DICT_TAG
+    uint64_t tag = DICT_TAG(d);
+    if (d == skept.d && tag == skept.tag && skept.v[k])
+        return Py_NewRef(skept.v[k]);
+#endif
+    PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed; exact str keys: no call */
+    if (!v)
+        return PyErr_Occurred() ? NULL : PyObject_GetAttr(state, name);
+    Py_INCREF(v);
+#ifdef DICT_TAG
+    if (DICT_TAG(d) == tag) { /* (nothing ran meanwhile) */
+        PyObject *old[NSATTR];
+        size_t nold = 0;
+        if (d != skept.d || tag != skept.tag) {
+            for (size_t j = 0; j < NSATTR; j++)
+                if (skept.v[j]) {
+                    old[nold++] = skept.v[j];
+                    skept.v[j] = NULL;
+                }
+            skept.d = d;
+            skept.tag = tag;
+        }
+        if (!skept.v[k])
+            skept.v[k] = Py_NewRef(v);
+        for (size_t j = 0; j < nold; j++)
+            Py_DECREF(old[j]);
+    }
+#endif
+    return v;
+}
+
+/* an int state attribute, as int_attr */
+static int int_sattr(PyObject *d, PyObject *state, int k, long long *out)
+{
+    if (!d)
+        return int_attr(state, *sdict_names[k], out);
+    PyObject *v = sattr(d, state, k);
+    if (!v)
+        return 0;
+    int r = PyLong_CheckExact(v) ? as_ll(v, -((long long)1 << 40), (long long)1 << 40, out) : 0;
+    Py_DECREF(v);
+    return r;
+}
+
+#ifdef DICT_TAG
+/* a face's units for a route (a first, a second) as last looked up, kept while the table (not
+   held: (address, version) is unique) is at the same version; each face held */
+#define NUNITS 16
+typedef struct {
+    PyObject *dict;
+    uint64_t tag;
+    PyObject *face[NUNITS];
+    long long units[NUNITS];
+} UnitsKept;
+static UnitsKept units_kept[2];
+#endif
+
 static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -1124,19 +1393,26 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         Py_RETURN_NONE;
     PyObject *result = NULL, *players = NULL, *p = NULL, *dice = NULL, *spent = NULL, *markers = NULL,
              *m = NULL, *owner = NULL, *rings = NULL, *cargo = NULL, *phase = NULL, *n_o = NULL, *ready = NULL,
-             *costs = NULL, *cap_o = NULL, *avail_o = NULL;
+             *costs = NULL, *cap_o = NULL, *avail_o = NULL, *sd = NULL;
     long long seat, done, saturation, links_owned, n, stations, stations_used;
     if (as_ll(args[1], -((long long)1 << 40), (long long)1 << 40, &seat) <= 0)
         goto unfit;
-    if (int_attr(state, s_routes_done, &done) <= 0)
+    if (sdict_ok(state) && (sd = PyObject_GenericGetDict(state, NULL)) && !PyDict_CheckExact(sd))
+        Py_CLEAR(sd);
+    PyErr_Clear();
+    if (int_sattr(sd, state, SA_ROUTES_DONE, &done) <= 0)
         goto unfit;
-    if (done >= 2)
-        return PyList_New(0);
-    if (int_attr(state, s_saturation, &saturation) <= 0)
+    if (done >= 2) {
+        result = PyList_New(0);
+        goto done;
+    }
+    if (int_sattr(sd, state, SA_SATURATION, &saturation) <= 0)
         goto unfit;
-    if (saturation <= 0)
-        return PyList_New(0);
-    players = PyObject_GetAttr(state, s_players);
+    if (saturation <= 0) {
+        result = PyList_New(0);
+        goto done;
+    }
+    players = sattr(sd, state, SA_PLAYERS);
     if (!players || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
         goto unfit;
     p = PyList_GET_ITEM(players, seat);
@@ -1171,9 +1447,9 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         goto done;
     }
     /* prepare, as _prepare_c calls it */
-    if (!(n_o = PyObject_GetAttr(state, s_n)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
+    if (!(n_o = sattr(sd, state, SA_N)) || !PyLong_CheckExact(n_o) || as_ll(n_o, 1, MAXOWNERS, &n) <= 0)
         goto unfit;
-    if (!(m = PyObject_GetAttr(state, s_map)))
+    if (!(m = sattr(sd, state, SA_MAP)))
         goto unfit;
     if (m != kept_map) {
         PyObject *got = PyObject_CallOneArg(PyTuple_GET_ITEM(ctx, 3), m);
@@ -1187,13 +1463,54 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
         Py_XSETREF(kept_map, Py_NewRef(m));
         Py_DECREF(got);
     }
-    if (!(owner = PyObject_GetAttr(state, s_owner)) || !(rings = PyObject_GetAttr(state, s_rings))
-        || !(phase = PyObject_GetAttr(state, s_phase)) || !(cargo = PyObject_GetAttr(state, s_cargo)))
+    if (!(owner = sattr(sd, state, SA_OWNER)) || !(rings = sattr(sd, state, SA_RINGS))
+        || !(phase = sattr(sd, state, SA_PHASE)) || !(cargo = sattr(sd, state, SA_CARGO)))
         goto unfit;
     {
-        PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, PyTuple_GET_ITEM(ctx, 0), args[1],
-                               PyTuple_GET_ITEM(ctx, 4)};
-        ready = routes_prepare(self, pargs, 10);
+        PyObject *ci = PyTuple_GET_ITEM(ctx, 0), *bits_o = PyTuple_GET_ITEM(ctx, 4);
+        /* the board memo: its key read as prepare reads it (the colour table read first) */
+        long long bits, ncv, phv;
+        int keyed = PyList_Check(owner) && PyList_Check(rings) && PyList_Check(cargo) && PyDict_CheckExact(ci)
+                    && PyBytes_Check(kept_ends) && as_ll(kept_nc, 1, MAXC, &ncv) > 0 && as_ll(bits_o, 1, 16, &bits) > 0
+                    && as_ll(phase, INT32_MIN, INT32_MAX, &phv) > 0 && seat >= 0 && seat < n && seat < NSEATMEMO;
+        if (PyErr_Occurred())
+            goto unfit;
+#ifdef DICT_TAG
+        /* the colour table unchanged since the board was kept: the names kept are its own */
+        int same_ci = board_kept.valid && ci == board_kept.colour_index && DICT_TAG(ci) == board_kept.ci_tag
+                      && board_kept.epoch == colours_epoch;
+#else
+        int same_ci = 0;
+#endif
+        if (keyed && !same_ci) {
+            Colours cs;
+            colours_read(&cs, ci);
+            keyed = cs.memo;
+        }
+        if (keyed) {
+            uint64_t gen = board_gen;
+            if (!board_same(kept_ends, (int)ncv, owner, n_o, rings, phase, cargo, ci, (int)bits)) {
+                Board local;
+                int r = prepare_board(kept_ends, (int)ncv, owner, (int)n, rings, (int)phv, cargo, ci, (int)bits, &local);
+                if (r <= 0)
+                    goto unfit;
+                gen = board_keep(&local, owner, n_o, rings, phase, cargo, ci);
+            }
+            /* (letting go of objects may have run Python code that asked for another board) */
+            if (board_gen != gen)
+                goto unfit;
+            if (board_kept.ready[seat]) {
+                ready = Py_NewRef(board_kept.ready[seat]);
+            } else {
+                if (!(ready = prepare_seat(&board_kept.board, (int)seat, 1, gen)))
+                    goto unfit;
+                if (board_gen == gen && !board_kept.ready[seat])
+                    board_kept.ready[seat] = Py_NewRef(ready);
+            }
+        } else {
+            PyObject *pargs[10] = {kept_ends, kept_nc, owner, n_o, rings, phase, cargo, ci, args[1], bits_o};
+            ready = routes_prepare(self, pargs, 10);
+        }
     }
     if (!ready || ready == Py_None)
         goto unfit;
@@ -1216,28 +1533,54 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     for (Py_ssize_t i = 0; i < nd; i++) {
         if (PyList_GET_ITEM(spent, i) != Py_False)
             continue;
-        PyObject *u = PyDict_GetItemWithError(units, PyList_GET_ITEM(dice, i)), *made = NULL;
+        PyObject *face = PyList_GET_ITEM(dice, i);
+        long long x;
+#ifdef DICT_TAG
+        /* the face's units as last looked up in this table, at its version */
+        size_t place = (size_t)(((uint64_t)(uintptr_t)face * 0x9E3779B97F4A7C15ULL) >> 60);
+        UnitsKept *uk = &units_kept[second];
+        uint64_t tag = DICT_TAG(units);
+        if (uk->dict == units && uk->tag == tag && uk->face[place] == face) {
+            budget += uk->units[place];
+            continue;
+        }
+#endif
+        PyObject *u = PyDict_GetItemWithError(units, face), *made = NULL;
         if (!u && !PyErr_Occurred()) { /* a face met first: entered in the table, as generic_budget does */
             made = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ctx, 6), PyList_GET_ITEM(dice, i),
                                                 second ? Py_True : Py_False, NULL);
             u = made;
         }
-        long long x;
         int fits = u && PyLong_CheckExact(u) && as_ll(u, -((long long)1 << 40), (long long)1 << 40, &x) > 0;
         Py_XDECREF(made);
         if (!fits || PyList_GET_SIZE(dice) != nd || PyList_GET_SIZE(spent) != nd) /* a call may have run */
             goto unfit;
         budget += x;
+#ifdef DICT_TAG
+        if (!made && DICT_TAG(units) == tag) { /* (nothing ran: kept, the face held) */
+            if (uk->dict != units || uk->tag != tag) {
+                for (int k = 0; k < NUNITS; k++)
+                    Py_CLEAR(uk->face[k]); /* strs: no code runs */
+                uk->dict = units;
+                uk->tag = tag;
+            }
+            PyObject *was = uk->face[place];
+            uk->face[place] = Py_NewRef(face);
+            uk->units[place] = x;
+            Py_XDECREF(was);
+        }
+#endif
     }
     if (budget <= 0) {
         result = PyList_New(0);
         goto done;
     }
-    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_attr(state, s_stations_used, &stations_used) <= 0)
+    if (int_pattr(p, P_STATIONS, &stations) <= 0 || int_sattr(sd, state, SA_STATIONS_USED, &stations_used) <= 0)
         goto unfit;
     long long avail = stations - stations_used;
     /* the dice per owner's link (owner_link_cost) */
-    if (n > PyList_GET_SIZE(players) || !(costs = PyTuple_New((Py_ssize_t)n)))
+    int64_t cost_of[MAXOWNERS];
+    if (n > PyList_GET_SIZE(players))
         goto unfit;
     for (long long o = 0; o < n; o++) {
         long long c = 1;
@@ -1264,13 +1607,15 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
                 goto unfit;
             c = has ? 1 : 2;
         }
-        PyTuple_SET_ITEM(costs, (Py_ssize_t)o, PyLong_FromLongLong(c)); /* a small int: no failure */
+        cost_of[o] = c;
     }
-    if (!(cap_o = PyLong_FromLongLong(budget + avail)) || !(avail_o = PyLong_FromLongLong(avail)))
-        goto unfit;
     {
-        PyObject *sargs[5] = {ready, costs, cap_o, avail_o, PyTuple_GET_ITEM(ctx, 5)};
-        result = routes_search(self, sargs, 5);
+        /* search(), its arguments as it reads them */
+        long long slack, cap = budget + avail, lim = (long long)1 << 40;
+        if (!Py_IS_TYPE(ready, &PreparedType) || ((Prepared *)ready)->n != n || cap < -lim || cap > lim || avail < -lim
+            || avail > lim || as_ll(PyTuple_GET_ITEM(ctx, 5), -lim, lim, &slack) <= 0)
+            goto unfit;
+        result = search_impl((const Prepared *)ready, cost_of, cap, avail, slack);
     }
     if (!result)
         goto unfit;
@@ -1295,6 +1640,7 @@ done:
     Py_XDECREF(costs);
     Py_XDECREF(cap_o);
     Py_XDECREF(avail_o);
+    Py_XDECREF(sd);
     return result;
 }
 

@@ -379,7 +379,22 @@ def route_move(state, seat: int, route: tuple) -> EstablishRoute:
     :func:`routes.enumerate_routes`."""
     origin, colour, dest, path, _cost = route
     cities = state.map.cities
-    return EstablishRoute(seat, cities[origin].name, colour, cities[dest].name, routes.path_text(state, path))
+    # EstablishRoute(seat, origin, colour, dest, path) without its generated __init__ (interpreted
+    # Python even here, most of this call's time): the same frozen record, each field set as that
+    # __init__ sets it (issue 34; tests/freight/test_freight_fastpath.py checks they are equal)
+    move = _new_object(EstablishRoute)
+    _set_field(move, "seat", seat)
+    _set_field(move, "origin", cities[origin].name)
+    _set_field(move, "colour", colour)
+    _set_field(move, "dest", cities[dest].name)
+    _set_field(move, "path", routes.path_text(state, path))
+    _set_field(move, "pay", "")
+    return move
+
+
+#: for :func:`route_move`: a frozen dataclass's fields are set by object.__setattr__
+_new_object = object.__new__
+_set_field = object.__setattr__
 
 
 def station_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
