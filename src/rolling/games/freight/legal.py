@@ -5,6 +5,8 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
+import dataclasses
+
 from rolling.core.action import check_fields, field_kinds
 from rolling.core.errors import IllegalAction
 
@@ -30,6 +32,7 @@ from .payment import (
     _PAY_MASK,
     BUILD_COLUMNS,
     _c_build_moves,
+    _c_record,
     _c_takeable,
     build_dice,
     colour_payers,
@@ -55,6 +58,33 @@ _TURN = {
 #: apply makes :func:`rolling.core.action.exact_check`'s quick test (each int, bool and str field
 #: exactly of its kind) itself, a compiled loop without a Python call (issue 34)
 _EXACT = {cls: tuple([(name, kind) for name, kind, _ in field_kinds(cls)]) for cls in (*_DRAFT, *_TURN)}
+
+
+
+
+def _plain_record(cls) -> bool:
+    """Whether ``cls(*values)`` (every field given, in order) is a frozen, slotted dataclass whose
+    generated ``__init__`` only sets its fields in the order of its own ``__slots__``: what the C
+    part ``_listing.record`` makes without calling it."""
+    if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:
+        return False
+    fields = dataclasses.fields(cls)
+    return (tuple(f.name for f in fields) == cls.__dict__.get("__slots__")
+            and all(f.init for f in fields) and not hasattr(cls, "__post_init__")
+            and cls.__init__.__code__.co_argcount == len(fields) + 1)
+
+
+def _py_record(cls, *values):
+    """``cls(*values)``: :func:`_record` where the C part is not built."""
+    return cls(*values)
+
+
+#: ``_record(cls, *values)`` is ``cls(*values)`` for a move class of a turn, every field given:
+#: made by the C part ``_listing.record`` (a fifth of the dataclass ``__init__``'s cost) where it
+#: is built and every such class is a plain record (:func:`_plain_record`), else by the class
+_TURN_MOVES = (TakeContract, Build, SteadyBuild, EstablishRoute, BuildStation, BuyImprovement, EndTurn)
+_record = (_c_record if _c_record is not None and all(_plain_record(cls) for cls in _TURN_MOVES)
+           else _py_record)
 
 
 def dispatch(state, action) -> None:
@@ -265,8 +295,8 @@ def _made_key(seat: int, lid: int, column: int) -> int | tuple[int, int, int]:
 def _made_for(key, seat: int, lid: int, colour: str) -> list:
     """A new entry of ``_made`` under ``key``: the moves of the contract on link ``lid`` that
     need no die."""
-    marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
-    made = _made[key] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
+    marker = None if colour == OCEAN else _record(Build, seat, lid, colour, 0)  # a marker named by its colour
+    made = _made[key] = [_record(Build, seat, lid, "", 0), _record(SteadyBuild, seat, lid), marker]
     return made
 
 
@@ -278,7 +308,7 @@ def _die_build(made: list, seat: int, lid: int, die: int, cubes: int) -> Build:
         made.append(None)
     move = made[k]
     if move is None:
-        move = made[k] = Build(seat, lid, str(die), cubes)  # str(die): the die's pay_text
+        move = made[k] = _record(Build, seat, lid, str(die), cubes)  # str(die): the die's pay_text
     return move
 
 
@@ -475,18 +505,19 @@ def random_move(state, seat: int, rng):
         if kind is list:
             return data[k]
         if kind is TakeContract:
-            return TakeContract(seat, data[0], _pay_text(data[1], toks, k))
-        if kind is EstablishRoute:
-            move = route_move(state, seat, data[0])
-            pay = _pay_text(data[1], toks, k)
-            return move if not pay else EstablishRoute(seat, move.origin, move.colour, move.dest, move.path, pay)
+            return _record(TakeContract, seat, data[0], _pay_text(data[1], toks, k))
+        if kind is EstablishRoute:  # route_move with its pay
+            origin, colour, dest, path, _cost = data[0]
+            cities = state.map.cities
+            return _record(EstablishRoute, seat, cities[origin].name, colour, cities[dest].name,
+                           routes.path_text(state, path), _pay_text(data[1], toks, k))
         if kind is BuildStation:
-            return BuildStation(seat, _pay_text(data, toks, k))
+            return _record(BuildStation, seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
             slot, discards, front = data
             d, j = divmod(k, len(front))
-            return BuyImprovement(seat, slot, discards[d], _pay_text(front, toks, j))
-        return EndTurn(seat, data[k][0])
+            return _record(BuyImprovement, seat, slot, discards[d], _pay_text(front, toks, j))
+        return _record(EndTurn, seat, data[k][0])
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
 
 
