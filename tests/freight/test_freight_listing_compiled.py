@@ -222,3 +222,15 @@ def test_record_makes_the_move_its_class_makes():
         a: int
 
     assert not legal._plain_record(Unslotted) and legal._record(Unslotted, 4) == Unslotted(4)
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(st_.one_of(st_.none(), st_.integers(0, 12)), st_.lists(st_.tuples(st_.integers(0, 5), st_.integers(0, 12)),
+                                                              max_size=8))
+def test_prices_are_prices_of(station, buys):
+    """``_listing.prices`` (read by ``legal._runs``) is :func:`legal._prices_of` for a station
+    within the budget; None for anything not a list of (slot, int cost) pairs."""
+    assert payment._c_prices(station, buys) == legal._prices_of(station, buys, 12)
+    assert payment._c_prices(station, tuple(buys)) is None
+    assert payment._c_prices(station, [*buys, (0, 1.0)]) is None

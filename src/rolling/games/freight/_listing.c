@@ -13,6 +13,7 @@
        (face name -> bits by BUILD_COLUMNS of payment.face_pays); a marker of COLOURS[k] is bit k.
    affordable(state, seat, budget) -> improvements.affordable.
    station_cost(state, seat) -> stations.station_cost, with -1 for the full mat (None there).
+   prices(station, buys) -> legal._prices_of for a station within the budget (or None).
    record(cls, *values) -> cls(*values), a move made without its dataclass __init__ (below).
 
    Each answers None where anything is not as expected (a type, a size, an index, a number that
@@ -661,6 +662,55 @@ static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t 
     return PyLong_FromLongLong(cost - off > 0 ? cost - off : 0);
 }
 
+/* prices(station, buys) -> legal._prices_of(station, buys, budget) for a station already within
+   the budget (or None): the distinct costs of the (slot, cost) pairs of ``buys`` and the
+   station's, ascending, as a tuple; None where anything is not as expected. */
+#define MAX_PRICES 32
+static PyObject *prices(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2)
+        Py_RETURN_NONE;
+    long long got[MAX_PRICES + 1];
+    int n = 0;
+    PyObject **items;
+    Py_ssize_t nb;
+    if (!PyList_CheckExact(args[1]) || !seq(args[1], &items, &nb) || nb > MAX_PRICES)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i <= nb; i++) {
+        PyObject *c;
+        if (i < nb) {
+            if (!PyTuple_CheckExact(items[i]) || PyTuple_GET_SIZE(items[i]) != 2)
+                Py_RETURN_NONE;
+            c = PyTuple_GET_ITEM(items[i], 1);
+        } else if (args[0] == Py_None)
+            break;
+        else
+            c = args[0];
+        long long v;
+        if (!PyLong_CheckExact(c) || !num(c, &v))
+            Py_RETURN_NONE;
+        int at = 0; /* insertion in order, once each */
+        while (at < n && got[at] < v)
+            at++;
+        if (at < n && got[at] == v)
+            continue;
+        memmove(got + at + 1, got + at, sizeof(long long) * (size_t)(n - at));
+        got[at] = v;
+        n++;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(got[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
 /* record(cls, *values) -> cls(*values) for a frozen, slotted dataclass whose __init__ only sets
    its fields in the order of its own __slots__ (the caller, legal._RECORD_CLASSES, checks that
    once per class): the object allocated and its slots set here, without the generated __init__'s
@@ -755,6 +805,7 @@ static PyMethodDef methods[] = {
     {"affordable", (PyCFunction)(void (*)(void))affordable, METH_FASTCALL, "improvements.affordable, or None"},
     {"station_cost", (PyCFunction)(void (*)(void))station_cost, METH_FASTCALL,
      "stations.station_cost (-1: the mat is full), or None"},
+    {"prices", (PyCFunction)(void (*)(void))prices, METH_FASTCALL, "legal._prices_of, or None"},
     {"record", (PyCFunction)(void (*)(void))record, METH_FASTCALL,
      "cls(*values) for a frozen slotted dataclass that only sets its fields"},
     {NULL, NULL, 0, NULL}};

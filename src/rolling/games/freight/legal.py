@@ -27,11 +27,13 @@ from .components import OCEAN
 from .construction import cubes_left
 from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
+from .improvements import affordable
 from .payment import (
     _BUILD_RANKS,
     _PAY_MASK,
     BUILD_COLUMNS,
     _c_build_moves,
+    _c_prices,
     _c_record,
     _c_takeable,
     build_dice,
@@ -41,8 +43,11 @@ from .payment import (
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
+from .routes import enumerate_routes, path_text
 from .setup import enable_log
 from .state import FreightState
+from .stations import station_cost
+from .stockpile import options
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -510,7 +515,7 @@ def random_move(state, seat: int, rng):
             origin, colour, dest, path, _cost = data[0]
             cities = state.map.cities
             return _record(EstablishRoute, seat, cities[origin].name, colour, cities[dest].name,
-                           routes.path_text(state, path), _pay_text(data[1], toks, k))
+                           path_text(state, path), _pay_text(data[1], toks, k))
         if kind is BuildStation:
             return _record(BuildStation, seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
@@ -546,7 +551,8 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
     ``listed=False`` each ``pays`` is the bare front of :meth:`.payways.SeatPayments.fronts`
     instead of a :class:`ListedPays` of it (:func:`_pay_text` reads one): the random bot makes
     one move of one run and spares the wrappers (issue 34)."""
-    budget = generic_budget(state.players[seat], "contract")
+    p = state.players[seat]
+    budget = generic_budget(p, "contract")
     runs: list[tuple] = []
     seat_pays = SeatPayments(state, seat)
     fronts_of = seat_pays.fronts
@@ -556,7 +562,8 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         runs.append((len(front), TakeContract, (slot, ListedPays(front, toks) if listed else front)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
-    found = routes.enumerate_routes(state, seat)
+    # the other modules' functions by the names imported (a module attribute read each costs more)
+    found = enumerate_routes(state, seat)
     if found:
         costs = sorted({route[4] for route in found})
         fronts = fronts_of(None, costs[0], "route", state.routes_done == 1, None, tuple(costs))  # one walk
@@ -564,23 +571,27 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         for route in found:
             cost = route[4]
             runs.append((len(fronts[cost]), EstablishRoute, (route, pays_of[cost])))
-    station = stations.station_cost(state, seat)
+    station = station_cost(state, seat)
     if station is not None and station > budget:
         station = None  # not affordable: no BuildStation
-    buys = improvements.affordable(state, seat, budget)  # buyable, without the extra call
+    buys = affordable(state, seat, budget)  # buyable, without the extra call
     if station is not None or buys:
         # The station's and improvements' payments alike: one walk finds them all.
-        prices = _prices_of(station, buys, budget)
+        prices = None if _c_prices is None else _c_prices(station, buys)
+        if prices is None:
+            prices = _prices_of(station, buys, budget)
         fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
         pays_of = {cost: ListedPays(fronts[cost], toks) for cost in prices} if listed else fronts
         if station is not None:
             runs.append((len(fronts[station]), BuildStation, pays_of[station]))
         if buys:
-            discards = discard_slots(state, seat)
+            # discard_slots, the player already read
+            n = len(p.improvements) + len(p.pending) + 1
+            discards = range(n) if n > state.comp.box["max_improvements"] else _NO_DISCARD
             n = len(discards)
             for slot, cost in buys:
                 runs.append((n * len(fronts[cost]), BuyImprovement, (slot, discards, pays_of[cost])))
-    ends = stockpile.options(state, seat)
+    ends = options(state, seat)
     runs.append((len(ends), EndTurn, ends))
     return runs, toks
 
