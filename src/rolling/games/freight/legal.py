@@ -43,7 +43,7 @@ from .payment import (
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
-from .routes import enumerate_routes, path_text
+from .routes import path_text
 from .setup import enable_log
 from .state import FreightState
 from .stations import station_cost
@@ -562,8 +562,9 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         runs.append((len(front), TakeContract, (slot, ListedPays(front, toks) if listed else front)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
-    # the other modules' functions by the names imported (a module attribute read each costs more)
-    found = enumerate_routes(state, seat)
+    # the other modules' functions by the names imported (a module attribute read each costs more),
+    # but for the route search, which tests/freight/test_freight_routes_compiled.py records
+    found = routes.enumerate_routes(state, seat)
     if found:
         costs = sorted({route[4] for route in found})
         fronts = fronts_of(None, costs[0], "route", state.routes_done == 1, None, tuple(costs))  # one walk
