@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from rolling.core import rng as _rng_module
 from rolling.core.action import check_fields, field_kinds
 from rolling.core.errors import IllegalAction
+from rolling.core.rng import Rng
 
 from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
 from .actions import (
@@ -479,6 +481,9 @@ def discard_slots(state, seat: int) -> range | tuple[int]:
 
 
 _NO_DISCARD = (-1,)
+#: the C steps of :class:`rolling.core.rng.Rng` (None where not built or ``ROLLING_PURE_PYTHON``
+#: is set: read once, at import, there as here)
+_splitmix = _rng_module._splitmix
 
 
 def end_turn_moves(state, seat: int) -> list:
@@ -502,7 +507,14 @@ def random_move(state, seat: int, rng):
     total = 0
     for run in runs:  # a plain loop: a generator costs more than the sum (issue 34)
         total += run[0]
-    k = rng.below(total)
+    # Rng.below's C step taken here for an Rng itself (slotted: no method of an instance's own;
+    # a subclass, such as a scripted or another library's draws, answers by its own below)
+    got = _splitmix.below(rng.state, total) if type(rng) is Rng and _splitmix is not None and total > 0 else None
+    if got is None:
+        k = rng.below(total)
+    else:
+        rng.state = got[0]
+        k = got[1]
     for count, kind, data in runs:
         if k >= count:
             k -= count
