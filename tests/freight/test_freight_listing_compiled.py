@@ -181,3 +181,56 @@ def test_compiled_build_moves_make_and_keep_the_moves_first_listed():
     assert key in legal._made
     want = legal._build_moves_py(st, seat)
     assert got == want and all(a is b for a, b in zip(got, want, strict=True))
+
+
+@compiled
+def test_record_makes_the_move_its_class_makes():
+    """``_listing.record(cls, *values)`` (:data:`legal._record`) is ``cls(*values)`` for every move
+    class of a turn: the same type, fields, equality, hash and JSON; for anything else (another
+    count of values, a class that is not a plain record, not a type) it calls ``cls`` itself."""
+    import dataclasses
+
+    from rolling.games.freight.actions import (
+        Build,
+        BuildStation,
+        BuyImprovement,
+        EndTurn,
+        EstablishRoute,
+        SteadyBuild,
+        TakeContract,
+    )
+
+    assert legal._record is payment._c_record
+    samples = {TakeContract: (1, 3, "0 2"), Build: (2, 31, "4", 2), SteadyBuild: (0, 7),
+               EstablishRoute: (1, "Seattle", "red", "Portland", "31,24", ""), BuildStation: (2, "blue"),
+               BuyImprovement: (0, 1, -1, ""), EndTurn: (2, "red,blue")}
+    assert set(samples) == set(legal._TURN_MOVES)
+    for cls, values in samples.items():
+        for _ in range(3):  # the kind read, then kept
+            made, want = legal._record(cls, *values), cls(*values)
+            assert type(made) is cls and made == want and hash(made) == hash(want)
+            assert made.to_json() == want.to_json() and dataclasses.astuple(made) == values
+    assert legal._record(EndTurn, 1) == EndTurn(1)  # a default left out: the class's own __init__
+    assert legal._record(int, "7") == 7
+    with pytest.raises(TypeError):
+        legal._record(EndTurn, 1, "", 3)
+    with pytest.raises(TypeError):
+        legal._record(5, 1)
+
+    @dataclasses.dataclass(frozen=True)
+    class Unslotted:
+        a: int
+
+    assert not legal._plain_record(Unslotted) and legal._record(Unslotted, 4) == Unslotted(4)
+
+
+@compiled
+@settings(max_examples=200, deadline=None)
+@given(st_.one_of(st_.none(), st_.integers(0, 12)), st_.lists(st_.tuples(st_.integers(0, 5), st_.integers(0, 12)),
+                                                              max_size=8))
+def test_prices_are_prices_of(station, buys):
+    """``_listing.prices`` (read by ``legal._runs``) is :func:`legal._prices_of` for a station
+    within the budget; None for anything not a list of (slot, int cost) pairs."""
+    assert payment._c_prices(station, buys) == legal._prices_of(station, buys, 12)
+    assert payment._c_prices(station, tuple(buys)) is None
+    assert payment._c_prices(station, [*buys, (0, 1.0)]) is None

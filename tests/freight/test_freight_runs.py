@@ -78,6 +78,25 @@ def test_random_move_draws_as_choice_of_the_listing(map_name, players, seed):
         assert a.state == b.state
 
 
+class _Counting(Rng):
+    """An Rng of its own ``below`` (counting the draws): random_move draws through it."""
+
+    __slots__ = ("asked",)
+
+    def below(self, n: int) -> int:
+        self.asked = getattr(self, "asked", 0) + 1
+        return super().below(n)
+
+
+def test_random_move_draws_through_a_subclass_own_below():
+    """Issue 34: ``random_move`` takes an :class:`Rng`'s draw by its C step directly; a subclass
+    (a scripted or another library's draws) is asked by its own ``below``, the same draws."""
+    for k, (state, seat) in enumerate(_turn_states("west-coast", 3, 1, every=7)):
+        a, b = _Counting(k), Rng(k)
+        assert legal.random_move(state, seat, a) == legal.random_move(state, seat, b)
+        assert a.state == b.state and a.asked == 1
+
+
 @pytest.mark.parametrize(("map_name", "players", "seed"), GAMES)
 def test_codec_options_from_runs_are_the_listings(map_name, players, seed):
     """Issue 33 item 1: the codec's options by runs, read index by index, are those of indexing

@@ -13,6 +13,8 @@
        (face name -> bits by BUILD_COLUMNS of payment.face_pays); a marker of COLOURS[k] is bit k.
    affordable(state, seat, budget) -> improvements.affordable.
    station_cost(state, seat) -> stations.station_cost, with -1 for the full mat (None there).
+   prices(station, buys) -> legal._prices_of for a station within the budget (or None).
+   record(cls, *values) -> cls(*values), a move made without its dataclass __init__ (below).
 
    Each answers None where anything is not as expected (a type, a size, an index, a number that
    does not fit, a face or a kept move not in the tables yet): the caller then runs the Python
@@ -621,6 +623,142 @@ static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t 
     return PyLong_FromLongLong(cost - off > 0 ? cost - off : 0);
 }
 
+/* prices(station, buys) -> legal._prices_of(station, buys, budget) for a station already within
+   the budget (or None): the distinct costs of the (slot, cost) pairs of ``buys`` and the
+   station's, ascending, as a tuple; None where anything is not as expected. */
+#define MAX_PRICES 32
+static PyObject *prices(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2)
+        Py_RETURN_NONE;
+    long long got[MAX_PRICES + 1];
+    int n = 0;
+    PyObject **items;
+    Py_ssize_t nb;
+    if (!PyList_CheckExact(args[1]) || !seq(args[1], &items, &nb) || nb > MAX_PRICES)
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i <= nb; i++) {
+        PyObject *c;
+        if (i < nb) {
+            if (!PyTuple_CheckExact(items[i]) || PyTuple_GET_SIZE(items[i]) != 2)
+                Py_RETURN_NONE;
+            c = PyTuple_GET_ITEM(items[i], 1);
+        } else if (args[0] == Py_None)
+            break;
+        else
+            c = args[0];
+        long long v;
+        if (!PyLong_CheckExact(c) || !num(c, &v))
+            Py_RETURN_NONE;
+        int at = 0; /* insertion in order, once each */
+        while (at < n && got[at] < v)
+            at++;
+        if (at < n && got[at] == v)
+            continue;
+        memmove(got + at + 1, got + at, sizeof(long long) * (size_t)(n - at));
+        got[at] = v;
+        n++;
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLongLong(got[i]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* record(cls, *values) -> cls(*values) for a frozen, slotted dataclass whose __init__ only sets
+   its fields in the order of its own __slots__ (the caller, legal._RECORD_CLASSES, checks that
+   once per class): the object allocated and its slots set here, without the generated __init__'s
+   Python frame and object.__setattr__ calls (a move made costs a fifth). The class's slot offsets
+   are read once per type version (up to RECORD_TYPES classes); anything else (not a type, a
+   version not valid, a slot not a plain object slot of the class, another count of values) is
+   made by calling cls(*values) itself. */
+#define RECORD_TYPES 16
+#define RECORD_FIELDS 8
+typedef struct {
+    PyTypeObject *type; /* a strong reference */
+    unsigned int version;
+    Py_ssize_t n;
+    Py_ssize_t offset[RECORD_FIELDS];
+} RecordKind;
+static RecordKind record_kind[RECORD_TYPES];
+static int record_next;
+static PyObject *s_slots;
+
+static RecordKind *record_kind_of(PyTypeObject *type, Py_ssize_t n) {
+    if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE))
+        return NULL;
+    for (int i = 0; i < RECORD_TYPES; i++) {
+        RecordKind *k = &record_kind[i];
+        if (k->type == type && k->version == type->tp_version_tag)
+            return k->n == n ? k : NULL;
+    }
+    if (n > RECORD_FIELDS || type->tp_new != PyBaseObject_Type.tp_new || type->tp_alloc != PyType_GenericAlloc
+        || type->tp_itemsize != 0 || type->tp_dictoffset != 0 || type->tp_weaklistoffset != 0
+        || type->tp_dict == NULL)
+        return NULL;
+    PyObject *slots = PyDict_GetItemWithError(type->tp_dict, s_slots); /* borrowed */
+    if (slots == NULL || !PyTuple_CheckExact(slots) || PyTuple_GET_SIZE(slots) != n) {
+        PyErr_Clear();
+        return NULL;
+    }
+    Py_ssize_t offset[RECORD_FIELDS];
+    for (Py_ssize_t f = 0; f < n; f++) {
+        PyObject *name = PyTuple_GET_ITEM(slots, f);
+        if (!PyUnicode_CheckExact(name))
+            return NULL;
+        PyObject *descr = _PyType_Lookup(type, name);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)
+            || ((PyDescrObject *)descr)->d_type != type)
+            return NULL;
+        PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset < (Py_ssize_t)sizeof(PyObject)
+            || m->offset + (Py_ssize_t)sizeof(PyObject *) > type->tp_basicsize)
+            return NULL;
+        for (Py_ssize_t g = 0; g < f; g++)
+            if (offset[g] == m->offset)
+                return NULL;
+        offset[f] = m->offset;
+    }
+    if (!(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) /* the look-ups above set it where it can be */
+        return NULL;
+    RecordKind *k = &record_kind[record_next];
+    record_next = (record_next + 1) % RECORD_TYPES;
+    Py_INCREF(type);
+    Py_XDECREF(k->type);
+    k->type = type;
+    k->version = type->tp_version_tag;
+    k->n = n;
+    memcpy(k->offset, offset, sizeof(Py_ssize_t) * (size_t)n);
+    return k;
+}
+
+static PyObject *record(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "record(cls, *values)");
+        return NULL;
+    }
+    PyObject *cls = args[0];
+    RecordKind *k = PyType_Check(cls) ? record_kind_of((PyTypeObject *)cls, nargs - 1) : NULL;
+    if (k == NULL)
+        return PyObject_Vectorcall(cls, args + 1, (size_t)(nargs - 1), NULL);
+    PyObject *obj = k->type->tp_alloc(k->type, 0);
+    if (obj == NULL)
+        return NULL;
+    for (Py_ssize_t f = 0; f < k->n; f++) {
+        PyObject **at = (PyObject **)((char *)obj + k->offset[f]);
+        Py_INCREF(args[1 + f]);
+        *at = args[1 + f];
+    }
+    return obj;
+}
+
 static PyMethodDef methods[] = {
     {"budget", (PyCFunction)(void (*)(void))budget, METH_FASTCALL, "payment.generic_budget, or None"},
     {"build_moves", (PyCFunction)(void (*)(void))build_moves, METH_FASTCALL, "legal.build_moves, or None"},
@@ -628,6 +766,9 @@ static PyMethodDef methods[] = {
     {"affordable", (PyCFunction)(void (*)(void))affordable, METH_FASTCALL, "improvements.affordable, or None"},
     {"station_cost", (PyCFunction)(void (*)(void))station_cost, METH_FASTCALL,
      "stations.station_cost (-1: the mat is full), or None"},
+    {"prices", (PyCFunction)(void (*)(void))prices, METH_FASTCALL, "legal._prices_of, or None"},
+    {"record", (PyCFunction)(void (*)(void))record, METH_FASTCALL,
+     "cls(*values) for a frozen slotted dataclass that only sets its fields"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_listing",
@@ -645,5 +786,6 @@ PyMODINIT_FUNC PyInit__listing(void) {
     INTERN(s_sticks_per_player, "sticks_per_player")
     INTERN(s_steady_builder, "Steady Builder")
     INTERN(s_expert, "Acquisition Expert")
+    INTERN(s_slots, "__slots__")
     return PyModule_Create(&module);
 }

@@ -5,8 +5,12 @@ rule methods (``FreightState.apply``, ``legal_actions``, ``enable_log``, ``log_l
 
 from __future__ import annotations
 
+import dataclasses
+
+from rolling.core import rng as _rng_module
 from rolling.core.action import check_fields, field_kinds
 from rolling.core.errors import IllegalAction
+from rolling.core.rng import Rng
 
 from . import construction, contracts, draft, improvements, routes, stations, stockpile, turn
 from .actions import (
@@ -25,11 +29,14 @@ from .components import OCEAN
 from .construction import cubes_left
 from .contracts import can_start, contract_cost, cost_cut
 from .events import lines
+from .improvements import affordable
 from .payment import (
     _BUILD_RANKS,
     _PAY_MASK,
     BUILD_COLUMNS,
     _c_build_moves,
+    _c_prices,
+    _c_record,
     _c_takeable,
     build_dice,
     colour_payers,
@@ -38,8 +45,11 @@ from .payment import (
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
+from .routes import path_text
 from .setup import enable_log
 from .state import FreightState
+from .stations import station_cost
+from .stockpile import options
 
 _DRAFT = {DraftContract: draft.draft_contract, DraftImprovement: draft.draft_improvement, DraftPass: draft.draft_pass}
 _TURN = {
@@ -55,6 +65,33 @@ _TURN = {
 #: apply makes :func:`rolling.core.action.exact_check`'s quick test (each int, bool and str field
 #: exactly of its kind) itself, a compiled loop without a Python call (issue 34)
 _EXACT = {cls: tuple([(name, kind) for name, kind, _ in field_kinds(cls)]) for cls in (*_DRAFT, *_TURN)}
+
+
+
+
+def _plain_record(cls) -> bool:
+    """Whether ``cls(*values)`` (every field given, in order) is a frozen, slotted dataclass whose
+    generated ``__init__`` only sets its fields in the order of its own ``__slots__``: what the C
+    part ``_listing.record`` makes without calling it."""
+    if not dataclasses.is_dataclass(cls) or not cls.__dataclass_params__.frozen:
+        return False
+    fields = dataclasses.fields(cls)
+    return (tuple(f.name for f in fields) == cls.__dict__.get("__slots__")
+            and all(f.init for f in fields) and not hasattr(cls, "__post_init__")
+            and cls.__init__.__code__.co_argcount == len(fields) + 1)
+
+
+def _py_record(cls, *values):
+    """``cls(*values)``: :func:`_record` where the C part is not built."""
+    return cls(*values)
+
+
+#: ``_record(cls, *values)`` is ``cls(*values)`` for a move class of a turn, every field given:
+#: made by the C part ``_listing.record`` (a fifth of the dataclass ``__init__``'s cost) where it
+#: is built and every such class is a plain record (:func:`_plain_record`), else by the class
+_TURN_MOVES = (TakeContract, Build, SteadyBuild, EstablishRoute, BuildStation, BuyImprovement, EndTurn)
+_record = (_c_record if _c_record is not None and all(_plain_record(cls) for cls in _TURN_MOVES)
+           else _py_record)
 
 
 def dispatch(state, action) -> None:
@@ -265,8 +302,8 @@ def _made_key(seat: int, lid: int, column: int) -> int | tuple[int, int, int]:
 def _made_for(key, seat: int, lid: int, colour: str) -> list:
     """A new entry of ``_made`` under ``key``: the moves of the contract on link ``lid`` that
     need no die."""
-    marker = None if colour == OCEAN else Build(seat, lid, colour)  # a marker named by its colour
-    made = _made[key] = [Build(seat, lid), SteadyBuild(seat, lid), marker]
+    marker = None if colour == OCEAN else _record(Build, seat, lid, colour, 0)  # a marker named by its colour
+    made = _made[key] = [_record(Build, seat, lid, "", 0), _record(SteadyBuild, seat, lid), marker]
     return made
 
 
@@ -278,7 +315,7 @@ def _die_build(made: list, seat: int, lid: int, die: int, cubes: int) -> Build:
         made.append(None)
     move = made[k]
     if move is None:
-        move = made[k] = Build(seat, lid, str(die), cubes)  # str(die): the die's pay_text
+        move = made[k] = _record(Build, seat, lid, str(die), cubes)  # str(die): the die's pay_text
     return move
 
 
@@ -459,6 +496,9 @@ def discard_slots(state, seat: int) -> range | tuple[int]:
 
 
 _NO_DISCARD = (-1,)
+#: the C steps of :class:`rolling.core.rng.Rng` (None where not built or ``ROLLING_PURE_PYTHON``
+#: is set: read once, at import, there as here)
+_splitmix = _rng_module._splitmix
 
 
 def end_turn_moves(state, seat: int) -> list:
@@ -482,7 +522,14 @@ def random_move(state, seat: int, rng):
     total = 0
     for run in runs:  # a plain loop: a generator costs more than the sum (issue 34)
         total += run[0]
-    k = rng.below(total)
+    # Rng.below's C step taken here for an Rng itself (slotted: no method of an instance's own;
+    # a subclass, such as a scripted or another library's draws, answers by its own below)
+    got = _splitmix.below(rng.state, total) if type(rng) is Rng and _splitmix is not None and total > 0 else None
+    if got is None:
+        k = rng.below(total)
+    else:
+        rng.state = got[0]
+        k = got[1]
     for count, kind, data in runs:
         if k >= count:
             k -= count
@@ -490,18 +537,19 @@ def random_move(state, seat: int, rng):
         if kind is list:
             return data[k]
         if kind is TakeContract:
-            return TakeContract(seat, data[0], _pay_text(data[1], toks, k))
-        if kind is EstablishRoute:
-            move = route_move(state, seat, data[0])
-            pay = _pay_text(data[1], toks, k)
-            return move if not pay else EstablishRoute(seat, move.origin, move.colour, move.dest, move.path, pay)
+            return _record(TakeContract, seat, data[0], _pay_text(data[1], toks, k))
+        if kind is EstablishRoute:  # route_move with its pay
+            origin, colour, dest, path, _cost = data[0]
+            cities = state.map.cities
+            return _record(EstablishRoute, seat, cities[origin].name, colour, cities[dest].name,
+                           path_text(state, path), _pay_text(data[1], toks, k))
         if kind is BuildStation:
-            return BuildStation(seat, _pay_text(data, toks, k))
+            return _record(BuildStation, seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
             slot, discards, front = data
             d, j = divmod(k, len(front))
-            return BuyImprovement(seat, slot, discards[d], _pay_text(front, toks, j))
-        return EndTurn(seat, data[k][0])
+            return _record(BuyImprovement, seat, slot, discards[d], _pay_text(front, toks, j))
+        return _record(EndTurn, seat, data[k][0])
     raise AssertionError("the count of moves and the moves disagree")  # pragma: no cover
 
 
@@ -530,7 +578,8 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
     ``listed=False`` each ``pays`` is the bare front of :meth:`.payways.SeatPayments.fronts`
     instead of a :class:`ListedPays` of it (:func:`_pay_text` reads one): the random bot makes
     one move of one run and spares the wrappers (issue 34)."""
-    budget = generic_budget(state.players[seat], "contract")
+    p = state.players[seat]
+    budget = generic_budget(p, "contract")
     runs: list[tuple] = []
     seat_pays = SeatPayments(state, seat)
     fronts_of = seat_pays.fronts
@@ -540,6 +589,8 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         runs.append((len(front), TakeContract, (slot, ListedPays(front, toks) if listed else front)))
     built = build_moves(state, seat)
     runs.append((len(built), list, built))
+    # the other modules' functions by the names imported (a module attribute read each costs more),
+    # but for the route search, which tests/freight/test_freight_routes_compiled.py records
     found = routes.enumerate_routes(state, seat)
     if found:
         costs = sorted({route[4] for route in found})
@@ -548,23 +599,27 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         for route in found:
             cost = route[4]
             runs.append((len(fronts[cost]), EstablishRoute, (route, pays_of[cost])))
-    station = stations.station_cost(state, seat)
+    station = station_cost(state, seat)
     if station is not None and station > budget:
         station = None  # not affordable: no BuildStation
-    buys = improvements.affordable(state, seat, budget)  # buyable, without the extra call
+    buys = affordable(state, seat, budget)  # buyable, without the extra call
     if station is not None or buys:
         # The station's and improvements' payments alike: one walk finds them all.
-        prices = _prices_of(station, buys, budget)
+        prices = None if _c_prices is None else _c_prices(station, buys)
+        if prices is None:
+            prices = _prices_of(station, buys, budget)
         fronts = fronts_of(None, prices[0], "improvement", False, None, prices)
         pays_of = {cost: ListedPays(fronts[cost], toks) for cost in prices} if listed else fronts
         if station is not None:
             runs.append((len(fronts[station]), BuildStation, pays_of[station]))
         if buys:
-            discards = discard_slots(state, seat)
+            # discard_slots, the player already read
+            n = len(p.improvements) + len(p.pending) + 1
+            discards = range(n) if n > state.comp.box["max_improvements"] else _NO_DISCARD
             n = len(discards)
             for slot, cost in buys:
                 runs.append((n * len(fronts[cost]), BuyImprovement, (slot, discards, pays_of[cost])))
-    ends = stockpile.options(state, seat)
+    ends = options(state, seat)
     runs.append((len(ends), EndTurn, ends))
     return runs, toks
 

@@ -33,10 +33,12 @@ try:  # the seat's construction moves and prices in C (issue 34), optional: the 
     from ._listing import affordable as _c_affordable
     from ._listing import budget as _c_budget
     from ._listing import build_moves as _c_build_moves
+    from ._listing import prices as _c_prices
+    from ._listing import record as _c_record
     from ._listing import station_cost as _c_station_cost
     from ._listing import takeable as _c_takeable
 except ImportError:
-    _c_affordable = _c_budget = _c_build_moves = _c_station_cost = _c_takeable = None
+    _c_affordable = _c_budget = _c_build_moves = _c_prices = _c_record = _c_station_cost = _c_takeable = None
 
 
 def listing_compiled() -> bool:
