@@ -6,12 +6,11 @@ the same stream is drawn in Python.
 ``rolling.games.freight._walk``: the payment-front walk of Rolling Freight in C (issue 34),
 ``rolling.games.freight._routes``: its major-route search in C,
 ``rolling.games.freight._stockpile``: its stockpile options in C,
-``rolling.games.freight._listing``: a seat's construction moves and prices in C,
-``rolling.games.freight._dice``: its roll of the dice (step H) in C, and
+``rolling.games.freight._listing``: a seat's construction moves and prices in C, and
 ``rolling.games.freight._turn``: the end of its turns (steps F, G, H) in C. They are optional: where no C
 compiler is found the install goes on without them and the same walk and search run in Python
 (:mod:`rolling.games.freight.payways`, :mod:`rolling.games.freight.routes`,
-:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.legal`, :mod:`rolling.games.freight.dice`,
+:mod:`rolling.games.freight.stockpile`, :mod:`rolling.games.freight.legal`,
 :mod:`rolling.games.freight.turn`), with the same answers.
 
 The rule modules of Rolling Freight that every turn runs through (:data:`FREIGHT_COMPILED`) are
@@ -35,6 +34,8 @@ except ImportError:
 FREIGHT = "src/rolling/games/freight"
 # the reads of Python objects the four C parts share (a header: a rebuild when it changes; in the sdist)
 CREAD_H = f"{FREIGHT}/_cread.h"
+#: SplitMix64's steps, shared by the generator's own C part and the end of a Freight turn
+SPLITMIX_H = "src/rolling/core/_splitmix.h"
 #: the Freight rule modules a turn runs through (listing, paying, applying, ending the turn);
 #: the opening draft, setup, previews and the chooser of compiled modules stay plain Python
 FREIGHT_COMPILED = ("actions", "components", "construction", "contracts", "dice", "events", "improvements",
@@ -101,6 +102,7 @@ setup(
         Extension(
             "rolling.core._splitmix",
             ["src/rolling/core/_splitmix.c"],
+            depends=[SPLITMIX_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),
@@ -135,12 +137,7 @@ setup(
         Extension(
             "rolling.games.freight._turn",
             ["src/rolling/games/freight/_turn.c"],
-            optional=True,
-            extra_compile_args=["-O2"],
-        ),
-        Extension(
-            "rolling.games.freight._dice",
-            ["src/rolling/games/freight/_dice.c"],
+            depends=[SPLITMIX_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),

@@ -37,8 +37,8 @@ LAYERS: dict[str, list[set[str]]] = {
         # the vocabulary: actions, the box, dice, paying (with the compiled walk, route search,
         # stockpile options, construction listing, roll and end of a turn) (and the chooser of the
         # rule modules compiled by Cython)
-        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "_stockpile", "_listing",
-         "_dice", "_turn", "compiled"},
+        {"actions", "components", "dice", "payment", "payways", "_walk", "_routes", "_stockpile", "_listing", "_turn",
+         "compiled"},
         {"state", "events"},
         {"refill", "stockpile", "setup", "phases"},  # the procedures (G, F, setting up, phases A-C)
         {"draft", "contracts", "construction", "routes", "stations", "improvements", "turn",

@@ -18,12 +18,7 @@
 #include <Python.h>
 #include <stdint.h>
 
-static inline uint64_t step(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+#include "_splitmix.h"
 
 /* the int as uint64_t; 0 with no exception where it is no int in 0..2**64-1 (*ok = 0) */
 static uint64_t as_u64(PyObject *o, int *ok) {
@@ -71,7 +66,7 @@ static PyObject *next64(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     uint64_t state = as_u64(args[0], &ok);
     if (!ok)
         Py_RETURN_NONE;
-    uint64_t z = step(&state);
+    uint64_t z = splitmix_step(&state);
     return pair(state, z);
 }
 
@@ -86,15 +81,8 @@ static PyObject *below(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     uint64_t n = as_u64(args[1], &ok_n);
     if (!ok_state || !ok_n || n == 0)
         Py_RETURN_NONE;
-    /* Python: limit = 2**64 - 2**64 % n, accept x < limit. With rem = 2**64 % n that is
-       x <= 2**64 - 1 - rem (every x when rem is 0). */
-    uint64_t rem = (UINT64_MAX % n + 1) % n;
-    uint64_t last = UINT64_MAX - rem;
-    uint64_t x;
-    do {
-        x = step(&state);
-    } while (x > last);
-    return pair(state, x % n);
+    uint64_t x = splitmix_below(&state, n);
+    return pair(state, x);
 }
 
 static PyObject *draws(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -118,11 +106,7 @@ static PyObject *draws(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
             Py_DECREF(out);
             Py_RETURN_NONE;
         }
-        uint64_t rem = (UINT64_MAX % n + 1) % n, last = UINT64_MAX - rem, x;
-        do {
-            x = step(&state);
-        } while (x > last);
-        PyObject *v = PyLong_FromUnsignedLongLong(x % n);
+        PyObject *v = PyLong_FromUnsignedLongLong(splitmix_below(&state, n));
         if (v == NULL) {
             Py_DECREF(out);
             return NULL;

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <structmember.h>
 
+#include "../../core/_splitmix.h"
+
 static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S_pending,
     *S_markers, *S_supply, *S_log, *S_comp, *S_box, *S_contract_track, *S_contract_deck,
     *S_improvement_track, *S_improvement_deck, *S_rng, *S_state, *S_reveals, *S_last_reveal,
@@ -31,12 +33,6 @@ static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S
     *S_efficient, *S_basic, *S_card, *S_empty, *S_dice_word, *S_basic_dice, *S_improvement_dice, *S_die;
 static const char *COLOUR_NAMES[4] = {"blue", "gray", "red", "yellow"};
 
-static inline uint64_t step(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 /* str.isspace() for an ASCII character, as str.split() and str.strip() read it */
 static inline int ascii_space(Py_UCS1 c) {
@@ -648,12 +644,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     }
     for (Py_ssize_t j = 0; j < nroll; j++) {
         PyObject *f = PyTuple_GET_ITEM(faces, j);
-        uint64_t m = (uint64_t)PyTuple_GET_SIZE(f);
-        uint64_t rem = (UINT64_MAX % m + 1) % m, last = UINT64_MAX - rem, x;
-        do {
-            x = step(&rstate);
-        } while (x > last);
-        PyObject *face = PyTuple_GET_ITEM(f, (Py_ssize_t)(x % m));
+        PyObject *face = PyTuple_GET_ITEM(f, (Py_ssize_t)splitmix_below(&rstate, (uint64_t)PyTuple_GET_SIZE(f)));
         Py_INCREF(face);
         PyList_SET_ITEM(rolled, j, face);
         Py_INCREF(Py_False);

@@ -16,7 +16,7 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import Build, SteadyBuild
-from .payment import auto_build, build_range, parse_pay
+from .payment import auto_build, build_range, parse_pay, spend
 
 RULE = "B: Constructing Links"
 
@@ -75,14 +75,7 @@ def build(state, a: Build) -> None:
     index = link.index
     if state.log is not None:
         state.log.append((E.BUILD, E.PUBLIC, seat, added, index, tuple(tokens)))
-    p = state.players[seat]  # spend(state, seat, tokens), written out (issue 34)
-    spent = p.spent
-    for kind, v in tokens:
-        if kind == "d":
-            spent[v] = True
-        else:
-            p.markers[v] -= 1
-            state.supply[v] += 1
+    spend(state, seat, tokens)
     cubes = state.cubes
     cubes[index] += added
     if cubes[index] >= link.length:
@@ -100,12 +93,7 @@ def plan_build(state, a: Build) -> tuple:
     link = _own_contract(state, seat, a.link, RULE)
     p = state.players[seat]
     remaining = link.length - state.cubes[link.index]
-    # cubes_left, written out (issue 34)
-    cubes = state.cubes
-    used = 0
-    for i in p.contracts:  # FreightState.cubes_in_use
-        used += cubes[i]
-    left = state.comp.box["cubes_per_player"] - used
+    left = cubes_left(state, seat)
     if asked < 0:
         raise IllegalAction(RULE, f"cannot add {asked} cubes")
     if left <= 0:

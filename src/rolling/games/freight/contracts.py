@@ -12,7 +12,7 @@ from rolling.core.errors import IllegalAction
 from . import events as E
 from .actions import TakeContract
 from .construction import cubes_left
-from .payment import check_purchase, parse_pay
+from .payment import check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "A: Taking on Contracts"
@@ -57,44 +57,25 @@ def take_contract(state, a: TakeContract) -> None:
     track = state.contract_track
     if not 0 <= slot < len(track) or track[slot] is None:
         raise IllegalAction(RULE, f"there is no contract in slot {slot} of the track")
-    p = state.players[seat]
-    # can_start, cubes_left and contract_cost written out, the player read once (issue 34)
-    box = state.comp.box
-    contracts = p.contracts
-    held = len(contracts)
-    if held >= box["max_contracts"]:
-        raise IllegalAction(RULE, f"you already have {box['max_contracts']} contracts; complete one first")
-    if p.links_owned + held >= box["sticks_per_player"]:
-        raise IllegalAction(RULE, "you have no rail link sticks left")
-    cubes = state.cubes
-    used = 0
-    for i in contracts:  # FreightState.cubes_in_use
-        used += cubes[i]
-    if box["cubes_per_player"] - used <= 0:
-        raise IllegalAction(RULE, "you have no construction cubes left")
+    why = can_start(state, seat)
+    if why:
+        raise IllegalAction(RULE, why)
     card = track[slot]
     link = state.map.links[card]
-    cost = link.cost - p.improvements.count("Acquisition Expert")
-    if cost < 0:
-        cost = 0
+    cost = contract_cost(state, seat, link)
+    p = state.players[seat]
     pay = a.pay
     if pay.strip():
         tokens = parse_pay(pay, p, RULE)
         check_purchase(p, tokens, link.colour, cost, "contract", RULE)
     else:
-        tokens = best_payment(state, seat, link.colour, cost, "contract", False, link)  # no keyword: a dict a call
+        tokens = best_payment(state, seat, link.colour, cost, "contract", take=link)
         if tokens is None:
             raise IllegalAction(RULE, f"you cannot pay for {link.label}: one {link.colour} die and {cost} more")
     if state.log is not None:
         state.log.append((E.TAKE_CONTRACT, E.PUBLIC, seat, card, tuple(tokens)))
-    spent = p.spent  # spend(state, seat, tokens), written out
-    for kind, v in tokens:
-        if kind == "d":
-            spent[v] = True
-        else:
-            p.markers[v] -= 1
-            state.supply[v] += 1
+    spend(state, seat, tokens)
     track[slot] = None
-    contracts.append(card)
+    p.contracts.append(card)
     state.holder[card] = seat
-    cubes[card] = 1
+    state.cubes[card] = 1

@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-import os
-
-from rolling.core.rng import Rng
-
-try:  # the roll in C (issue 34), optional: :func:`_draw_py` is the reference
-    if os.environ.get("ROLLING_PURE_PYTHON"):  # read once, at import
-        raise ImportError
-    from ._dice import roll as _roll_c
-except ImportError:
-    _roll_c = None
-
-
-def compiled() -> bool:
-    """Whether :func:`roll_all` rolls through the optional C part ``_dice`` (built by ``setup.py``
-    where a C compiler is found, and ``ROLLING_PURE_PYTHON`` not set); the faces and the draws are
-    the same either way (:func:`_draw_py`)."""
-    return _roll_c is not None
-
 
 def die_set(state, seat: int) -> list[tuple[str, tuple[str, ...]]]:
     """The dice a player rolls: ``[(kind, faces), ...]``, six basic ones then improvement dice.
 
     ``kind`` is ``"basic"`` or the improvement die's colour.
     """
-    comp = state.comp
-    out = [("basic", faces) for faces in comp.basic_dice]
-    for name in state.players[seat].improvements:
-        die = comp.improvements[name].die
-        if die:
-            out.append((die, comp.improvement_dice[die]))
-    return out
+    _, kinds, faces, _ = _dice_set(state, tuple(state.players[seat].improvements))
+    return list(zip(kinds, faces, strict=True))
 
 
 def roll_die(state, faces: tuple[str, ...]) -> str:
@@ -47,8 +24,9 @@ _SETS: dict[tuple[str, ...], tuple] = {}
 
 
 def _dice_set(state, names: tuple) -> tuple:
-    """``(components, kinds, faces, bounds)`` of :func:`die_set` for a player holding the
-    improvements ``names`` (in effect, in order): kept in :data:`_SETS`."""
+    """``(components, kinds, faces, bounds)`` of the dice of a player holding the improvements
+    ``names`` (in effect, in order): six basic dice, then each improvement's die; kept in
+    :data:`_SETS` (the end of a turn in C, ``_turn.c``, reads and fills the same memo)."""
     comp = state.comp
     got = _SETS.get(names)
     if got is None or got[0] is not comp:
@@ -68,28 +46,13 @@ def roll_all(state, seat: int) -> None:
     """H: roll all the player's dice, improvement dice included; nothing is spent afterwards."""
     p = state.players[seat]
     _, kinds, faces, bounds = _dice_set(state, tuple(p.improvements))
-    rng = state.rng
-    dice = None
-    if _roll_c is not None and type(rng) is Rng:  # the same draws and faces (tests: _draw_py)
-        done = _roll_c(rng.state, faces)
-        if done is not None:
-            rng.state = done[0]
-            dice = done[1]
-    if dice is None:
-        dice = _draw_py(rng, faces, bounds)
+    # roll_die for each die in order, drawn at once (Rng.draws: the same draws; it reads bounds only)
+    rolled = state.rng.draws(bounds)
     p.die_kinds = list(kinds)
-    p.dice = dice
+    p.dice = [faces[j][rolled[j]] for j in range(len(faces))]  # no zip: a call with a keyword
     p.spent = [False] * len(p.dice)
     state.reveals += 1
     state.last_reveal = ("dice", "")
-
-
-def _draw_py(rng, faces: tuple, bounds: list) -> list[str]:
-    """The faces showing after :func:`roll_die` of each die in order (``faces``: each die's faces,
-    ``bounds``: their numbers), drawn at once (Rng.draws: the same draws; it reads bounds only):
-    the reference of the C part."""
-    rolled = rng.draws(bounds)
-    return [faces[j][rolled[j]] for j in range(len(faces))]  # no zip: a call with a keyword
 
 
 def add_die(state, seat: int, colour: str) -> None:

@@ -25,7 +25,7 @@ from rolling.core.errors import IllegalAction
 
 from . import events as E
 from .actions import BuyImprovement
-from .payment import _c_affordable, _generic_ok, parse_pay
+from .payment import _c_affordable, check_purchase, parse_pay, spend
 from .payways import best_payment
 
 RULE = "E. Purchasing Improvements"
@@ -80,55 +80,37 @@ def buy(state, a: BuyImprovement) -> None:
         IllegalAction: no card there; a fourth improvement without a valid ``discard`` (or a
             ``discard`` when none is needed); a wrong payment.
     """
-    # the action's fields and the player read once each (issue 34)
-    slot = a.slot
-    seat = a.seat
-    discard = a.discard
     track = state.improvement_track
-    if not 0 <= slot < len(track) or track[slot] is None:
-        raise IllegalAction(RULE, f"there is no improvement in slot {slot} of the track")
-    name = track[slot]
-    p = state.players[seat]
-    imps = p.improvements
-    pending = p.pending
-    n = len(imps) + len(pending) + 1  # those held (:func:`held`) and this one
-    comp = state.comp
-    limit = comp.box["max_improvements"]
-    if n > limit and not 0 <= discard < n:
+    if not 0 <= a.slot < len(track) or track[a.slot] is None:
+        raise IllegalAction(RULE, f"there is no improvement in slot {a.slot} of the track")
+    name = track[a.slot]
+    p = state.players[a.seat]
+    n = len(p.improvements) + len(p.pending) + 1  # those held (:func:`held`) and this one
+    limit = state.comp.box["max_improvements"]
+    if n > limit and not 0 <= a.discard < n:
         raise IllegalAction(RULE, f"you may hold only {limit} improvements: choose one of the {n} to return (discard 0-{n - 1})")
-    if n <= limit and discard != -1:
+    if n <= limit and a.discard != -1:
         raise IllegalAction(RULE, "you return an improvement only when taking a fourth")
-    # improvement_cost, the player already read (Player.has and _price written out, as in
-    # affordable: issue 34)
-    cost = comp.improvements[name].cost - imps.count("Acquisition Expert")
-    if cost < 0:
-        cost = 0
-    pay = a.pay
-    if pay.strip():
-        tokens = parse_pay(pay, p, RULE)
-        err = _generic_ok(p, tokens, cost, "improvement", False)  # check_purchase's way for no colour
-        if err:
-            raise IllegalAction(RULE, err)
+    # improvement_cost, the player already read (Player.has written out, as in affordable: issue 34)
+    cost = _price(state.comp.improvements[name].cost, p.improvements.count("Acquisition Expert"))
+    if a.pay.strip():
+        tokens = parse_pay(a.pay, p, RULE)
+        check_purchase(p, tokens, None, cost, "improvement", RULE)
     else:
-        tokens = best_payment(state, seat, None, cost, "improvement")
+        tokens = best_payment(state, a.seat, None, cost, "improvement")
         if tokens is None:
             raise IllegalAction(RULE, f"{name} costs {cost} dice; you cannot pay them")
-    spent = p.spent  # spend(state, seat, tokens), written out
-    for kind, v in tokens:
-        if kind == "d":
-            spent[v] = True
-        else:
-            p.markers[v] -= 1
-            state.supply[v] += 1
-    track[slot] = None
-    pending.append(name)
+    spend(state, a.seat, tokens)
+    track[a.slot] = None
+    p.pending.append(name)
     if state.log is not None:
-        state.log.append((E.BUY_IMPROVEMENT, E.PUBLIC, seat, name, tuple(tokens)))
+        state.log.append((E.BUY_IMPROVEMENT, E.PUBLIC, a.seat, name, tuple(tokens)))
     if n > limit:
-        if discard < len(imps):
-            gone = imps.pop(discard)
+        k = a.discard
+        if k < len(p.improvements):
+            gone = p.improvements.pop(k)
         else:
-            gone = pending.pop(discard - len(imps))
+            gone = p.pending.pop(k - len(p.improvements))
         state.improvement_deck.insert(0, gone)
         if state.log is not None:
-            state.log.append((E.RETURN_IMPROVEMENT, E.PUBLIC, seat, gone))
+            state.log.append((E.RETURN_IMPROVEMENT, E.PUBLIC, a.seat, gone))

@@ -21,8 +21,8 @@ from rolling.core.whole import parse_whole
 from . import events as E
 from . import payways
 from .actions import EstablishRoute
-from .components import COLOUR_INDEX, face, load_map
-from .payment import check_purchase, face_units, generic_budget, new_face_units, parse_pay
+from .components import COLOUR_INDEX, load_map
+from .payment import bonus_faces, check_purchase, face_units, generic_budget, new_face_units, parse_pay, spend
 from .payways import best_payment
 
 try:  # the search compiled (setup.py): the same routes in the same order, several times sooner
@@ -84,11 +84,6 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
     city = origin
     base = 0
     own = False
-    # state.open_demand and owner_link_cost written out (each a call per link: issue 34)
-    rings = state.rings
-    phase = state.phase
-    players = state.players
-    last = len(path) - 1
     for k, i in enumerate(path):
         ln = links[i]
         o = owner[i]
@@ -100,15 +95,10 @@ def trace(state, seat: int, origin: int, colour: str, dest: int, path: list[int]
         if city in seen:
             raise IllegalAction(RULE, f"the route uses {state.map.cities[city].name} twice")
         seen.add(city)
-        if k < last:
-            for r in rings[city]:
-                if r[0] == colour and r[1] <= phase and not r[2]:
-                    raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
+        if k < len(path) - 1 and state.open_demand(city, colour):
+            raise IllegalAction(RULE, f"the route passes through {state.map.cities[city].name}, which wants {colour} cargo")
         own = own or o == seat
-        if o == seat:  # owner_link_cost(state, seat, o)
-            base += 1
-        else:
-            base += 1 if "Friendly" in players[o].improvements else 2
+        base += owner_link_cost(state, seat, o)  # link_cost(state, seat, i)
     if city != dest:
         raise IllegalAction(RULE, f"the path ends at {state.map.cities[city].name}, not {state.map.cities[dest].name}")
     if not own:
@@ -189,25 +179,13 @@ def check_route(state, a: EstablishRoute) -> tuple:
         raise IllegalAction(RULE, "you may establish only one major route each turn (two with the route symbol)")
     if a.colour not in COLOUR_INDEX:
         raise IllegalAction(RULE, f"{a.colour!r} is not a cargo colour")
-    # _city and FreightState.open_demand written out (issue 34)
-    colour = a.colour
-    index = state.map.city_index
-    origin = index.get(a.origin)
-    if origin is None:
-        raise IllegalAction(RULE, f"there is no city {a.origin!r} on this map")
-    dest = index.get(a.dest)
-    if dest is None:
-        raise IllegalAction(RULE, f"there is no city {a.dest!r} on this map")
-    if colour not in state.cargo[origin]:
-        raise IllegalAction(RULE, f"there is no {colour} cargo marker in {a.origin}")
-    ring = None
-    phase = state.phase
-    for r in state.rings[dest]:
-        if r[0] == colour and r[1] <= phase and not r[2]:
-            ring = r
-            break
+    origin = _city(state, a.origin)
+    dest = _city(state, a.dest)
+    if a.colour not in state.cargo[origin]:
+        raise IllegalAction(RULE, f"there is no {a.colour} cargo marker in {a.origin}")
+    ring = state.open_demand(dest, a.colour)
     if ring is None:
-        raise IllegalAction(RULE, f"{a.dest} has no open demand for {colour} cargo")
+        raise IllegalAction(RULE, f"{a.dest} has no open demand for {a.colour} cargo")
     if state.saturation <= 0:
         raise IllegalAction(RULE, "no saturation markers are left")
     path = parse_path(state, a.path)
@@ -254,71 +232,34 @@ def establish(state, a: EstablishRoute) -> None:
         IllegalAction: a second route without the route symbol, a third route, no such cargo,
             no open demand, an invalid path, a wrong payment, or no saturation marker left.
     """
-    seat = a.seat
-    colour = a.colour
-    p = state.players[seat]
+    p = state.players[a.seat]
     origin, dest, ring, path, base = check_route(state, a)
-    # route_price, bonus_faces, spend, payouts and distance_bonus written out (issue 34)
-    avail = p.stations - state.stations_used
-    used = max(0, min(avail, base - 1))
-    cost = base - used
+    cost, used = route_price(state, a.seat, base)
     tokens = route_payment(state, a, cost)
-    dice = p.dice
-    bonus_dice = 0
-    for kind, v in tokens:
-        if kind == "d":
-            name = dice[v]
-            k = _FACE_KIND.get(name)
-            if k is None:
-                k = _FACE_KIND[name] = face(name).kind  # raises ValueError for no face of the box
-            if k == "bonus":
-                bonus_dice += 1
-    spent = p.spent
-    markers = p.markers
-    supply = state.supply
-    for kind, v in tokens:
-        if kind == "d":
-            spent[v] = True
-        else:
-            markers[v] -= 1
-            supply[v] += 1
+    bonus_dice = bonus_faces(p, tokens)
+    spend(state, a.seat, tokens)
     state.stations_used += used
     state.routes_done += 1
     log = state.log
     if log is not None:
-        log.append((E.ROUTE, E.PUBLIC, seat, colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
-    players = state.players
-    owner = state.owner
-    paid = [0] * len(players)  # links used per owner (payouts: by owner in seat order)
-    for i in path:
-        paid[owner[i]] += 1
-    for o in range(len(players)):
-        n = paid[o]
-        if n:
-            amount = n + (1 if o != seat and "Friendly" in players[o].improvements else 0)
-            players[o].stock += amount
-            if log is not None:
-                log.append((E.LINK_INCOME_FRIENDLY if amount > n else E.LINK_INCOME, E.PUBLIC, o, amount, n))
-    comp = state.comp
-    table = comp.fast_bonus if colour in ("red", "yellow") else comp.slow_bonus
-    links = len(path)
-    dist = table[links - 1] if 1 <= links <= len(table) else 0
+        log.append((E.ROUTE, E.PUBLIC, a.seat, a.colour, origin, dest, tuple(path), cost, base, used, tuple(tokens)))
+    for owner, n, amount in payouts(state, a.seat, path):
+        state.players[owner].stock += amount
+        if log is not None:
+            log.append((E.LINK_INCOME_FRIENDLY if amount > n else E.LINK_INCOME, E.PUBLIC, owner, amount, n))
+    dist = distance_bonus(state.comp, a.colour, len(path))
     if dist or bonus_dice:
         p.stock += dist + 2 * bonus_dice
         if log is not None:
-            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, seat, dist, 2 * bonus_dice) if bonus_dice
-                       else (E.DISTANCE_BONUS, E.PUBLIC, seat, dist))
+            log.append((E.DISTANCE_AND_DICE_BONUS, E.PUBLIC, a.seat, dist, 2 * bonus_dice) if bonus_dice
+                       else (E.DISTANCE_BONUS, E.PUBLIC, a.seat, dist))
     left = state.cargo[origin][:]  # shared with the state's clones, like the rings
-    left.remove(colour)
+    left.remove(a.colour)
     state.cargo[origin] = left
-    p.cargo.append(colour)
+    p.cargo.append(a.colour)
     # the city's rings are shared with the state's clones (FreightState.clone): replaced, not changed
     state.rings[dest] = [[r[0], r[1], True] if r is ring else r for r in state.rings[dest]]
     state.saturation -= 1
-
-
-#: face name -> its kind (:func:`.components.face`), for :func:`establish`'s bonus dice
-_FACE_KIND: dict[str, str] = {}
 
 
 def enumerate_routes(state, seat: int) -> list[tuple[int, str, int, list[int], int]]:

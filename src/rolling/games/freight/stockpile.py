@@ -353,43 +353,11 @@ def stockpile_store(state, seat: int, text: str) -> None:
     Raises:
         IllegalAction: as :func:`parse_store`; nothing is taken then.
     """
-    # _read_store, _counts, the choices' counts, _markers and _take written out in one: the dice
-    # read once, their counts packed (issue 34)
-    p = state.players[seat]
-    imps = p.improvements
-    efficient = imps.count("Efficient Storage")
-    base, splits, _codes = _read_dice(p, efficient >= 2)
-    if not text.strip():
-        choices = options(state, seat)[0][0].split(",") if splits else []
-    else:
-        choices = text.replace(",", " ").split()
-        if len(choices) != len(splits):
-            raise IllegalAction(RULE, f"name one colour for each of your {len(splits)} unspent split dice")
-        for j in range(len(choices)):  # no zip: a call with a keyword
-            i = splits[j]
-            # a split die's code names its colours (:data:`_SPLITS`), as its face does
-            if COLOUR_INDEX.get(choices[j], -1) not in _SPLITS[-1 - _FACE_CODE[p.dice[i]]][0]:
-                raise IllegalAction(RULE, f"die {i + 1} ({p.dice[i]}) cannot be stored as {choices[j]}")
+    counts, choices = _read_store(state, seat, text)
     for c in choices:
-        base += 1 << (_BITS * COLOUR_INDEX[c])  # one die more of that colour: no count nears 256
-    penalty = 0 if efficient else 1
-    markers = p.markers
-    supply = state.supply
-    g = None
-    for k in range(4):
-        n = (base >> (_BITS * k) & _MASK) - penalty  # _markers: min(max(0, count - penalty), supply)
-        if n < 0:
-            n = 0
-        if n > supply[k]:
-            n = supply[k]
-        if n:
-            markers[k] += n
-            supply[k] -= n
-            if g is None:
-                g = [0, 0, 0, 0]
-            g[k] = n
-    if g is not None and state.log is not None:
-        state.log.append((E.STOCKPILE, E.PUBLIC, seat, tuple(g)))
+        counts[COLOUR_INDEX[c]] += 1
+    penalty = 0 if "Efficient Storage" in state.players[seat].improvements else 1
+    _take(state, seat, _markers(counts, penalty, state.supply))
 
 
 def _take(state, seat: int, g: list[int]) -> None:

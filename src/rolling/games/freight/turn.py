@@ -76,16 +76,8 @@ def _end_turn_py(state, a: EndTurn) -> None:
         p.pending = []
     refill_tracks(state, seat, True)
     roll_all(state, seat)
-    if state.final_left >= 0:  # after_turn's test, written out (issue 34)
-        after_turn(state)
-        if state.stage == "over":
-            return
-    state.current = current = (state.current + 1) % state.n
-    # start_turn, written out (issue 34)
-    state.turn += 1
-    state.routes_done = 0
-    state.stations_used = 0
-    state.steady_used = 0
-    if state.log is not None:
-        state.log.append((E.TURN, E.PUBLIC, state.turn, state.phase, current,
-                          tuple(state.players[current].dice)))
+    after_turn(state)
+    if state.stage == "over":
+        return
+    state.current = (state.current + 1) % state.n
+    start_turn(state)
