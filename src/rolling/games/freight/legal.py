@@ -45,7 +45,6 @@ from .payment import (
     pay_text,
 )
 from .payways import SeatPayments, best_payment, classes, payment_front, payments, tokens_of
-from .routes import path_text
 from .setup import enable_log
 from .state import FreightState
 from .stations import station_cost
@@ -65,8 +64,6 @@ _TURN = {
 #: apply makes :func:`rolling.core.action.exact_check`'s quick test (each int, bool and str field
 #: exactly of its kind) itself, a compiled loop without a Python call (issue 34)
 _EXACT = {cls: tuple([(name, kind) for name, kind, _ in field_kinds(cls)]) for cls in (*_DRAFT, *_TURN)}
-
-
 
 
 def _plain_record(cls) -> bool:
@@ -358,9 +355,9 @@ def _build_moves_py(state, seat: int) -> list:
         lid = link.id
         colour = link.colour
         column = BUILD_COLUMNS[colour]
-        key = (lid * 8 + column) * 8 + seat if 0 <= seat < 8 and 0 <= lid < 1099511627776 else (seat, lid, column)
+        key = _made_key(seat, lid, column)
         try:
-            made = _made[key]  # _made_key written out
+            made = _made[key]
         except KeyError:
             made = _made_for(key, seat, lid, colour)
         able = 0  # how many dice can build the link
@@ -411,27 +408,13 @@ def route_moves(state, seat: int, alternatives: bool = True) -> list:
     return out
 
 
-def route_move(state, seat: int, route: tuple) -> EstablishRoute:
+def route_move(state, seat: int, route: tuple, pay: str = "") -> EstablishRoute:
     """The EstablishRoute move of one ``(origin, colour, dest, path, cost)`` of
-    :func:`routes.enumerate_routes`."""
+    :func:`routes.enumerate_routes`, paying ``pay``."""
     origin, colour, dest, path, _cost = route
     cities = state.map.cities
-    # EstablishRoute(seat, origin, colour, dest, path) without its generated __init__ (interpreted
-    # Python even here, most of this call's time): the same frozen record, each field set as that
-    # __init__ sets it (issue 34; tests/freight/test_freight_fastpath.py checks they are equal)
-    move = _new_object(EstablishRoute)
-    _set_field(move, "seat", seat)
-    _set_field(move, "origin", cities[origin].name)
-    _set_field(move, "colour", colour)
-    _set_field(move, "dest", cities[dest].name)
-    _set_field(move, "path", routes.path_text(state, path))
-    _set_field(move, "pay", "")
-    return move
-
-
-#: for :func:`route_move`: a frozen dataclass's fields are set by object.__setattr__
-_new_object = object.__new__
-_set_field = object.__setattr__
+    return _record(EstablishRoute, seat, cities[origin].name, colour, cities[dest].name,
+                   routes.path_text(state, path), pay)
 
 
 def station_moves(state, seat: int, budget: int | None = None, alternatives: bool = True) -> list:
@@ -538,11 +521,8 @@ def random_move(state, seat: int, rng):
             return data[k]
         if kind is TakeContract:
             return _record(TakeContract, seat, data[0], _pay_text(data[1], toks, k))
-        if kind is EstablishRoute:  # route_move with its pay
-            origin, colour, dest, path, _cost = data[0]
-            cities = state.map.cities
-            return _record(EstablishRoute, seat, cities[origin].name, colour, cities[dest].name,
-                           path_text(state, path), _pay_text(data[1], toks, k))
+        if kind is EstablishRoute:
+            return route_move(state, seat, data[0], _pay_text(data[1], toks, k))
         if kind is BuildStation:
             return _record(BuildStation, seat, _pay_text(data, toks, k))
         if kind is BuyImprovement:
@@ -613,9 +593,7 @@ def _runs(state, seat: int, listed: bool) -> tuple[list[tuple], list]:
         if station is not None:
             runs.append((len(fronts[station]), BuildStation, pays_of[station]))
         if buys:
-            # discard_slots, the player already read
-            n = len(p.improvements) + len(p.pending) + 1
-            discards = range(n) if n > state.comp.box["max_improvements"] else _NO_DISCARD
+            discards = discard_slots(state, seat)
             n = len(discards)
             for slot, cost in buys:
                 runs.append((n * len(fronts[cost]), BuyImprovement, (slot, discards, pays_of[cost])))
