@@ -137,7 +137,7 @@ setup(
         Extension(
             "rolling.games.freight._turn",
             ["src/rolling/games/freight/_turn.c"],
-            depends=[SPLITMIX_H],
+            depends=[SPLITMIX_H, CREAD_H],
             optional=True,
             extra_compile_args=["-O2"],
         ),

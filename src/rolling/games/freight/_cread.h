@@ -1,5 +1,5 @@
 /* Fast reads of Python objects shared by Rolling Freight's C extensions (issue 34): _listing.c,
-   _routes.c, _stockpile.c and _walk.c include this header (setup.py lists it in each Extension's
+   _routes.c, _stockpile.c, _turn.c and _walk.c include this header (setup.py lists it in each Extension's
    depends, and it ships in the sdist with them).
 
    Why: the C parts read the game state's slotted objects (a Player, a Link, a Card...), small ints
@@ -25,7 +25,23 @@
      goes through PyLong_AsLongLongAndOverflow. Not under the limited API.
    - cread_same_str: two strs equal by their lengths, kinds and characters (no call), as
      PyUnicode_Compare finds them for exact strs in their canonical (ready) form; on 3.11 a legacy
-     str not yet ready is made ready first (-1 where that fails: the caller falls back). */
+     str not yet ready is made ready first (-1 where that fails: the caller falls back).
+   - DictFit, cread_dict_of / cread_dict_get / cread_dict_set: the attributes of a plain instance
+     (FreightState: no __slots__, its attributes in its __dict__) read (and written) as items of
+     its __dict__, fetched once per call (PyObject_GetAttr: a type look-up, then the dict look-up,
+     each time). Checked, once per type and version tag (per call site: the last type found fit,
+     not held, kept with its tag): the type reads attributes the generic way (tp_getattro is
+     PyObject_GenericGetAttr; for writes also tp_setattro is PyObject_GenericSetAttr: no
+     __getattr__/__getattribute__/__setattr__ of its own), its instances have a __dict__
+     (tp_dictoffset), and no class in its MRO defines any of the names read or written there
+     (_PyType_Lookup: no property, other descriptor or class attribute, which would come before
+     or after the instance dict). Then d[name] is what getattr gives where d holds the name, and
+     d[name] = v is setattr. Where the check fails (a subclass with a property of one of the
+     names, a __getattr__, ...) no dict is used and every read is PyObject_GetAttr (every write
+     PyObject_SetAttr); a name missing from the dict is read by PyObject_GetAttr too (its
+     AttributeError). The dict's keys are the instance's exact strs, so a look-up runs no Python
+     code. Python 3.11 and later (PyObject_GenericGetDict makes the dict of an instance whose
+     values are kept inline, 3.11's managed dicts, as the interpreter does for vars(o)). */
 
 #ifndef ROLLING_FREIGHT_CREAD_H
 #define ROLLING_FREIGHT_CREAD_H
@@ -156,6 +172,74 @@ static inline int cread_same_str(PyObject *a, PyObject *b)
     int kind = (int)PyUnicode_KIND(a);
     return n == PyUnicode_GET_LENGTH(b) && kind == (int)PyUnicode_KIND(b)
            && memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * (size_t)kind) == 0;
+}
+
+/* ---- a plain instance's attributes in its __dict__ ---- */
+
+/* the type last found fit for one set of names (a per-call-site cache) */
+typedef struct {
+    PyTypeObject *type; /* not held: its version tag is checked too (a tag is never given twice) */
+    unsigned int tag;
+} DictFit;
+
+/* 1 where o's attributes of the n names may be read (write: and written) in its __dict__ */
+static inline int cread_dict_fit(DictFit *c, PyObject *o, PyObject **const *names, size_t n, int write)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == c->type && (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == c->tag)
+        return 1;
+    if (t->tp_getattro != PyObject_GenericGetAttr || (write && t->tp_setattro != PyObject_GenericSetAttr)
+        || t->tp_dictoffset == 0)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        if (_PyType_Lookup(t, *names[k]) != NULL) /* borrowed; no exception left */
+            return 0;
+    if (t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) { /* (else checked again next time) */
+        c->type = t;
+        c->tag = t->tp_version_tag;
+    }
+    return 1;
+}
+
+/* o's __dict__ (a new reference, an exact dict) where cread_dict_fit; else NULL (no exception):
+   then read with PyObject_GetAttr */
+static inline PyObject *cread_dict_of(DictFit *c, PyObject *o, PyObject **const *names, size_t n, int write)
+{
+    if (!cread_dict_fit(c, o, names, n, write))
+        return NULL;
+    PyObject *d = PyObject_GenericGetDict(o, NULL);
+    if (d == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyDict_CheckExact(d)) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* o.<name> as a new reference: d[name] where d (o's __dict__ from cread_dict_of, or NULL) holds
+   it, else PyObject_GetAttr (NULL with its error) */
+static inline PyObject *cread_dict_get(PyObject *d, PyObject *o, PyObject *name)
+{
+    if (d) {
+        PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed */
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    return PyObject_GetAttr(o, name);
+}
+
+/* o.<name> = v: d[name] = v where d (o's __dict__ from cread_dict_of with write), else
+   PyObject_SetAttr; 0, or -1 with an exception */
+static inline int cread_dict_set(PyObject *d, PyObject *o, PyObject *name, PyObject *v)
+{
+    return d ? PyDict_SetItem(d, name, v) : PyObject_SetAttr(o, name, v);
 }
 
 #endif /* ROLLING_FREIGHT_CREAD_H */

@@ -82,12 +82,16 @@ static PyObject *read_attr(PyObject *o, int a) {
 typedef struct {
     PyObject *refs[MAX_HOLD];
     int n;
+    PyObject *sd; /* the state's __dict__ (held; NULL: read by PyObject_GetAttr) */
+    int sd_read;  /* sd looked for */
 } Hold;
 
 static void release(Hold *h) {
     for (int i = 0; i < h->n; i++)
         Py_DECREF(h->refs[i]);
     h->n = 0;
+    Py_CLEAR(h->sd);
+    h->sd_read = 0;
 }
 
 /* o.<attribute a>, held by h; NULL (no exception) where it fails */
@@ -95,6 +99,29 @@ static PyObject *get(Hold *h, PyObject *o, int a) {
     if (h->n >= MAX_HOLD)
         return NULL;
     PyObject *v = read_attr(o, a);
+    if (v == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    h->refs[h->n++] = v;
+    return v;
+}
+
+/* the state's attributes read here, in its __dict__ where its type lets (DictFit, _cread.h) */
+static DictFit state_fit;
+static PyObject **state_names[] = {&attr_name[A_PLAYERS], &attr_name[A_CUBES], &attr_name[A_COMP],
+                                   &attr_name[A_MAP], &attr_name[A_STEADY_USED], &attr_name[A_CONTRACT_TRACK],
+                                   &attr_name[A_IMPROVEMENT_TRACK]};
+
+/* state.<attribute a>, held by h; NULL (no exception) where it fails */
+static PyObject *sget(Hold *h, PyObject *state, int a) {
+    if (!h->sd_read) {
+        h->sd = cread_dict_of(&state_fit, state, state_names, sizeof state_names / sizeof state_names[0], 0);
+        h->sd_read = 1;
+    }
+    if (h->n >= MAX_HOLD)
+        return NULL;
+    PyObject *v = cread_dict_get(h->sd, state, attr_name[a]);
     if (v == NULL) {
         PyErr_Clear();
         return NULL;
@@ -180,7 +207,7 @@ static PyObject *player_of(Hold *h, PyObject *state, PyObject *seat) {
     long long s;
     PyObject **items;
     Py_ssize_t n;
-    if (!num(seat, &s) || !seq(get(h, state, A_PLAYERS), &items, &n) || s < 0 || s >= n)
+    if (!num(seat, &s) || !seq(sget(h, state, A_PLAYERS), &items, &n) || s < 0 || s >= n)
         return NULL;
     return items[s];  /* the players list is held */
 }
@@ -280,10 +307,10 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
         release(&h);
         return PyList_New(0);
     }
-    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *comp = sget(&h, state, A_COMP);
     PyObject *box = comp ? get(&h, comp, A_BOX) : NULL;
     long long left;
-    if (box == NULL || nc > MAX_CONTRACTS || !seq(get(&h, state, A_CUBES), &cubes, &ncubes)
+    if (box == NULL || nc > MAX_CONTRACTS || !seq(sget(&h, state, A_CUBES), &cubes, &ncubes)
         || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
         return fallback(&h, NULL);
     if (left <= 0) {
@@ -291,7 +318,7 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
         return PyList_New(0);
     }
     long long seat_no;
-    PyObject *map = get(&h, state, A_MAP);
+    PyObject *map = sget(&h, state, A_MAP);
     PyObject *link_tuple = map ? get(&h, map, A_LINKS) : NULL;
     if (link_tuple == NULL || !PyTuple_CheckExact(link_tuple) || !seq(link_tuple, &links, &nl)
         || !seq(get(&h, p, A_DICE), &dice, &nd) || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd
@@ -301,7 +328,7 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
         return fallback(&h, NULL);
     long long used_steady, builders;
     PyObject *imps = get(&h, p, A_IMPROVEMENTS);
-    if (!num(get(&h, state, A_STEADY_USED), &used_steady) || imps == NULL
+    if (!num(sget(&h, state, A_STEADY_USED), &used_steady) || imps == NULL
         || (builders = count_of(imps, s_steady_builder)) < 0)
         return fallback(&h, NULL);
     int steady = used_steady < builders;
@@ -471,7 +498,7 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *p = player_of(&h, state, seat);
     PyObject **contracts, **cubes, **links, **dice, **spent, **markers, **track;
     Py_ssize_t nc, ncubes, nl, nd, ns, nm, nt;
-    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *comp = sget(&h, state, A_COMP);
     PyObject *box = comp ? get(&h, comp, A_BOX) : NULL;
     long long most, owned, sticks, left;
     if (p == NULL || box == NULL || !seq(get(&h, p, A_CONTRACTS), &contracts, &nc)
@@ -487,19 +514,19 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
         release(&h);
         return PyList_New(0);
     }
-    if (!seq(get(&h, state, A_CUBES), &cubes, &ncubes)
+    if (!seq(sget(&h, state, A_CUBES), &cubes, &ncubes)
         || !cubes_left(&h, state, box, contracts, nc, cubes, ncubes, &left))
         return fallback(&h, NULL);
     if (left <= 0) {
         release(&h);
         return PyList_New(0);
     }
-    PyObject *map = get(&h, state, A_MAP);
+    PyObject *map = sget(&h, state, A_MAP);
     PyObject *imps = get(&h, p, A_IMPROVEMENTS);
     long long cut;
     if (map == NULL || !seq(get(&h, map, A_LINKS), &links, &nl) || !seq(get(&h, p, A_DICE), &dice, &nd)
         || !seq(get(&h, p, A_SPENT), &spent, &ns) || ns < nd || !seq(get(&h, p, A_MARKERS), &markers, &nm)
-        || nm < 4 || !seq(get(&h, state, A_CONTRACT_TRACK), &track, &nt) || imps == NULL
+        || nm < 4 || !seq(sget(&h, state, A_CONTRACT_TRACK), &track, &nt) || imps == NULL
         || (cut = count_of(imps, s_expert)) < 0 || !PyDict_CheckExact(columns) || !PyDict_CheckExact(masks))
         return fallback(&h, NULL);
     /* colour_payers as bits by BUILD_COLUMNS */
@@ -563,14 +590,14 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
         return fallback(&h, NULL);
     PyObject *state = args[0];
     PyObject *p = player_of(&h, state, args[1]);
-    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *comp = sget(&h, state, A_COMP);
     PyObject *cards = comp ? get(&h, comp, A_IMPROVEMENTS) : NULL;
     PyObject *imps = p ? get(&h, p, A_IMPROVEMENTS) : NULL;
     PyObject **track;
     Py_ssize_t nt;
     long long off;
     if (cards == NULL || !PyDict_CheckExact(cards) || imps == NULL || (off = count_of(imps, s_expert)) < 0
-        || !seq(get(&h, state, A_IMPROVEMENT_TRACK), &track, &nt))
+        || !seq(sget(&h, state, A_IMPROVEMENT_TRACK), &track, &nt))
         return fallback(&h, NULL);
     PyObject *out = PyList_New(0);
     if (out == NULL)
@@ -605,7 +632,7 @@ static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t 
         return fallback(&h, NULL);
     PyObject *state = args[0];
     PyObject *p = player_of(&h, state, args[1]);
-    PyObject *comp = get(&h, state, A_COMP);
+    PyObject *comp = sget(&h, state, A_COMP);
     PyObject **costs;
     Py_ssize_t n;
     long long built, off, cost;

@@ -1276,31 +1276,12 @@ static uint64_t board_keep(const Board *b, PyObject *owner, PyObject *n_o, PyObj
 }
 
 /* ---- the state's attributes read in its __dict__ (issue 34, round 5) ----
-   FreightState keeps its attributes in its __dict__: where its type reads attributes the generic
-   way and has no class attribute (a property...) of any name read here (checked once per type and
-   version of the type), d[name] is getattr(state, name) with fewer steps. */
-static PyTypeObject *sdict_type;
-static unsigned int sdict_version;
+   FreightState keeps its attributes in its __dict__: where its type lets (DictFit, _cread.h: generic
+   attribute access, no class attribute of any name read here), d[name] is getattr(state, name)
+   with fewer steps; else each is read by PyObject_GetAttr. */
+static DictFit sdict_fit;
 static PyObject **sdict_names[] = {&s_routes_done, &s_saturation, &s_players, &s_n, &s_map, &s_owner,
                                    &s_rings, &s_phase, &s_cargo, &s_stations_used};
-
-static int sdict_ok(PyObject *o)
-{
-    PyTypeObject *t = Py_TYPE(o);
-    if (t == sdict_type && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == sdict_version)
-        return 1;
-    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_dictoffset == 0)
-        return 0;
-    for (size_t k = 0; k < sizeof sdict_names / sizeof sdict_names[0]; k++)
-        if (_PyType_Lookup(t, *sdict_names[k]) != NULL)
-            return 0;
-    if (PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) { /* (else checked again next time) */
-        Py_INCREF(t);
-        Py_XSETREF(sdict_type, t);
-        sdict_version = t->tp_version_tag;
-    }
-    return 1;
-}
 
 /* the state's attributes last read, kept while its __dict__ is the same at the same version
    (3.11, where a dict's version says so: then the same objects are there, no look-up needed) */
@@ -1327,12 +1308,9 @@ static PyObject *sattr(PyObject *d, PyObject *state, int k)
     if (d == skept.d && tag == skept.tag && skept.v[k])
         return Py_NewRef(skept.v[k]);
 #endif
-    PyObject *v = PyDict_GetItemWithError(d, name); /* borrowed; exact str keys: no call */
-    if (!v)
-        return PyErr_Occurred() ? NULL : PyObject_GetAttr(state, name);
-    Py_INCREF(v);
+    PyObject *v = cread_dict_get(d, state, name);
 #ifdef DICT_TAG
-    if (DICT_TAG(d) == tag) { /* (nothing ran meanwhile) */
+    if (v && DICT_TAG(d) == tag) { /* (nothing ran meanwhile) */
         PyObject *old[NSATTR];
         size_t nold = 0;
         if (d != skept.d || tag != skept.tag) {
@@ -1397,9 +1375,7 @@ static PyObject *routes_enumerate(PyObject *self, PyObject *const *args, Py_ssiz
     long long seat, done, saturation, links_owned, n, stations, stations_used;
     if (as_ll(args[1], -((long long)1 << 40), (long long)1 << 40, &seat) <= 0)
         goto unfit;
-    if (sdict_ok(state) && (sd = PyObject_GenericGetDict(state, NULL)) && !PyDict_CheckExact(sd))
-        Py_CLEAR(sd);
-    PyErr_Clear();
+    sd = cread_dict_of(&sdict_fit, state, sdict_names, NSATTR, 0);
     if (int_sattr(sd, state, SA_ROUTES_DONE, &done) <= 0)
         goto unfit;
     if (done >= 2) {

@@ -287,6 +287,10 @@ static PyObject *options(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_players, *s_improvements, *s_dice, *s_spent, *s_die_kinds, *s_supply;
 
+/* the state's attributes options_of reads, in its __dict__ where its type lets (DictFit, _cread.h) */
+static DictFit state_fit;
+static PyObject **state_names[] = {&s_players, &s_supply};
+
 /* the player's attributes options_of reads, in Slots order (read from their slots: slot_attr, _cread.h) */
 static PyObject *player_names[4];
 static Slots player_slots;
@@ -304,9 +308,10 @@ static PyObject *pattr(PyObject *p, int k, int *err) {
     return v;
 }
 
-/* an attribute, or NULL with no exception where it is missing (an error other than AttributeError: -1 via *err) */
-static PyObject *attr(PyObject *o, PyObject *name, int *err) {
-    PyObject *v = PyObject_GetAttr(o, name);
+/* an attribute (d: o's __dict__ from cread_dict_of, or NULL), or NULL with no exception where it
+   is missing (an error other than AttributeError: -1 via *err) */
+static PyObject *attr(PyObject *d, PyObject *o, PyObject *name, int *err) {
+    PyObject *v = cread_dict_get(d, o, name);
     if (v == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_AttributeError))
             *err = 1;
@@ -353,15 +358,16 @@ static PyObject *options_of(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (!ok)
         Py_RETURN_NONE;
     PyObject *result = NULL, *players = NULL, *p = NULL, *improvements = NULL, *dice = NULL, *spent = NULL,
-             *kinds = NULL, *supply_list = NULL;
-    players = attr(state, s_players, &err);
+             *kinds = NULL, *supply_list = NULL, *sd = NULL;
+    sd = cread_dict_of(&state_fit, state, state_names, 2, 0);
+    players = attr(sd, state, s_players, &err);
     if (players == NULL || !PyList_CheckExact(players) || seat < 0 || seat >= PyList_GET_SIZE(players))
         goto unfit;
     p = PyList_GET_ITEM(players, seat);
     Py_INCREF(p);
     if ((improvements = pattr(p, P_IMPROVEMENTS, &err)) == NULL || (dice = pattr(p, P_DICE, &err)) == NULL
         || (spent = pattr(p, P_SPENT, &err)) == NULL || (kinds = pattr(p, P_DIE_KINDS, &err)) == NULL
-        || (supply_list = attr(state, s_supply, &err)) == NULL)
+        || (supply_list = attr(sd, state, s_supply, &err)) == NULL)
         goto unfit;
     if (!PyList_CheckExact(improvements) || !PyList_CheckExact(dice) || !PyList_CheckExact(spent)
         || !PyList_CheckExact(kinds) || !PyList_CheckExact(supply_list) || PyList_GET_SIZE(supply_list) != 4)
@@ -626,6 +632,7 @@ done:
     Py_XDECREF(spent);
     Py_XDECREF(kinds);
     Py_XDECREF(supply_list);
+    Py_XDECREF(sd);
     return result;
 }
 

@@ -25,6 +25,7 @@
 #include <structmember.h>
 
 #include "../../core/_splitmix.h"
+#include "_cread.h"
 
 static PyObject *S_players, *S_dice, *S_spent, *S_die_kinds, *S_improvements, *S_pending,
     *S_markers, *S_supply, *S_log, *S_comp, *S_box, *S_contract_track, *S_contract_deck,
@@ -100,41 +101,19 @@ static int sset(PyObject *o, PyObject *name, PyObject *v) {
     return 0;
 }
 
-/* Whether the state's attributes may be read and written in its __dict__: its type has the
-   generic attribute access and no class attribute (a property...) of any name read or written
-   here, checked once per type and version of the type (issue 34). */
-static PyTypeObject *dict_ok_type = NULL;
-static unsigned int dict_ok_version = 0;
+/* The state's attributes read and written in its __dict__ where its type lets (DictFit, _cread.h:
+   generic attribute access, no class attribute of any of these names; else the Python reference). */
+static DictFit dict_fit;
 static PyObject **dict_names[] = {&S_players, &S_log, &S_supply, &S_comp, &S_contract_track, &S_contract_deck,
                                   &S_improvement_track, &S_improvement_deck, &S_rng, &S_reveals, &S_last_reveal,
                                   &S_final_left, &S_eop_pending, &S_eop_holder, &S_current, &S_n, &S_turn,
                                   &S_routes_done, &S_stations_used, &S_steady_used};
 
-static int dict_access_ok(PyObject *o) {
-    PyTypeObject *t = Py_TYPE(o);
-    if (t == dict_ok_type && PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_version_tag == dict_ok_version)
-        return 1;
-    if (t->tp_getattro != PyObject_GenericGetAttr || t->tp_setattro != PyObject_GenericSetAttr || t->tp_dictoffset == 0)
-        return 0;
-    for (size_t k = 0; k < sizeof dict_names / sizeof dict_names[0]; k++)
-        if (_PyType_Lookup(t, *dict_names[k]) != NULL)
-            return 0;
-    if (PyType_HasFeature(t, Py_TPFLAGS_VALID_VERSION_TAG)) { /* (else checked again next time) */
-        Py_INCREF(t);
-        Py_XSETREF(dict_ok_type, t);
-        dict_ok_version = t->tp_version_tag;
-    }
-    return 1;
-}
-
-/* a new reference to d[name] (the state's __dict__), or NULL with no exception set */
-static PyObject *dget(PyObject *d, PyObject *name) {
-    PyObject *v = PyDict_GetItemWithError(d, name);
-    if (v == NULL) {
+/* a new reference to state.<name> (d: the state's __dict__), or NULL with no exception set */
+static PyObject *dget(PyObject *d, PyObject *state, PyObject *name) {
+    PyObject *v = cread_dict_get(d, state, name);
+    if (v == NULL)
         PyErr_Clear();
-        return NULL;
-    }
-    Py_INCREF(v);
     return v;
 }
 
@@ -304,18 +283,16 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     /* -- read and check everything ------------------------------------------------------------ */
     /* the state's attributes read and written in its __dict__ (FreightState has no descriptor of
        these names: the same as getattr and setattr, with fewer steps) */
-    if (!dict_access_ok(state))
+    r.d = cread_dict_of(&dict_fit, state, dict_names, sizeof dict_names / sizeof dict_names[0], 1);
+    if (r.d == NULL)
         FALLBACK;
-    r.d = PyObject_GenericGetDict(state, NULL);
-    if (r.d == NULL || !PyDict_CheckExact(r.d))
-        FALLBACK;
-    PyObject *log = dget(r.d, S_log);
+    PyObject *log = dget(r.d, state, S_log);
     if (log == NULL)
         FALLBACK;
     Py_DECREF(log);
     if (log != Py_None)
         FALLBACK;
-    PyObject *players = dget(r.d, S_players);
+    PyObject *players = dget(r.d, state, S_players);
     if (players == NULL)
         FALLBACK;
     if (!PyList_CheckExact(players) || seat >= PyList_GET_SIZE(players)) {
@@ -327,10 +304,10 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_DECREF(players);
     if (!(r.dice = sget(r.p, S_dice)) || !(r.spent = sget(r.p, S_spent)) || !(r.kinds = sget(r.p, S_die_kinds)) ||
         !(r.imps = sget(r.p, S_improvements)) || !(r.pending = sget(r.p, S_pending)) ||
-        !(r.markers = sget(r.p, S_markers)) || !(r.supply = dget(r.d, S_supply)) || !(r.comp = dget(r.d, S_comp)) ||
-        !(r.ctrack = dget(r.d, S_contract_track)) || !(r.cdeck = dget(r.d, S_contract_deck)) ||
-        !(r.itrack = dget(r.d, S_improvement_track)) || !(r.ideck = dget(r.d, S_improvement_deck)) ||
-        !(r.rng = dget(r.d, S_rng)) || !(r.box = sget(r.comp, S_box)))
+        !(r.markers = sget(r.p, S_markers)) || !(r.supply = dget(r.d, state, S_supply)) || !(r.comp = dget(r.d, state, S_comp)) ||
+        !(r.ctrack = dget(r.d, state, S_contract_track)) || !(r.cdeck = dget(r.d, state, S_contract_deck)) ||
+        !(r.itrack = dget(r.d, state, S_improvement_track)) || !(r.ideck = dget(r.d, state, S_improvement_deck)) ||
+        !(r.rng = dget(r.d, state, S_rng)) || !(r.box = sget(r.comp, S_box)))
         FALLBACK;
     if (!PyList_CheckExact(r.dice) || !PyList_CheckExact(r.spent) || !PyList_CheckExact(r.kinds) ||
         !PyList_CheckExact(r.imps) || !PyList_CheckExact(r.pending) || !PyList_CheckExact(r.markers) ||
@@ -377,7 +354,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long final_left, current, n, turn, reveals, eop_pending;
     PyObject *o;
 #define READ_LONG(name, var)                                                                       \
-    o = dget(r.d, name);                                                                           \
+    o = dget(r.d, state, name);                                                                    \
     if (o == NULL)                                                                                 \
         FALLBACK;                                                                                  \
     if (!small_int(o, &var)) {                                                                     \
@@ -587,7 +564,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *t = compact(r.ctrack);
         if (t == NULL)
             FAIL;
-        int e = PyDict_SetItem(r.d, S_contract_track, t);
+        int e = cread_dict_set(r.d, state, S_contract_track, t);
         Py_DECREF(r.ctrack);
         r.ctrack = t;
         if (e < 0)
@@ -610,7 +587,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyObject *t = compact(r.itrack);
         if (t == NULL)
             FAIL;
-        int e = PyDict_SetItem(r.d, S_improvement_track, t);
+        int e = cread_dict_set(r.d, state, S_improvement_track, t);
         Py_DECREF(r.itrack);
         r.itrack = t;
         if (e < 0)
@@ -670,7 +647,7 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *lr = PyTuple_Pack(2, S_dice_word, S_empty);
     if (lr == NULL)
         FAIL;
-    e = PyDict_SetItem(r.d, S_last_reveal, lr);
+    e = cread_dict_set(r.d, state, S_last_reveal, lr);
     Py_DECREF(lr);
     if (e < 0)
         FAIL;

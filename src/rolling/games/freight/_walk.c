@@ -1687,10 +1687,20 @@ static void seat_dealloc(Seat *s)
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/* the slotted attributes the Seat set-up reads (slot_attr, _cread.h: else PyObject_GetAttr) */
+enum { SP_IMPROVEMENTS, SP_DICE, SP_SPENT, SP_DIE_KINDS, SP_MARKERS, SP_CONTRACTS, N_SEAT_PLAYER };
+static PyObject *seat_player_names[N_SEAT_PLAYER], *seat_link_names[2], *seat_map_names[1], *seat_comp_names[1];
+static Slots seat_player_slots, seat_link_slots, seat_map_slots, seat_comp_slots;
+
+static PyObject *seat_pattr(PyObject *player, int k)
+{
+    return slot_attr(&seat_player_slots, player, k, seat_player_names, N_SEAT_PLAYER);
+}
+
 /* payways._hand(player): (classes, counts, tokens of each, signature) */
 static PyObject *seat_hand(PyObject *player)
 {
-    PyObject *imps = PyObject_GetAttr(player, s_improvements);
+    PyObject *imps = seat_pattr(player, SP_IMPROVEMENTS);
     if (!imps)
         return NULL;
     int both = -1;
@@ -1710,10 +1720,10 @@ static PyObject *seat_hand(PyObject *player)
     PyObject *got = NULL;
     if (both >= 0) {
         PyObject *a[9] = {NULL};
-        a[0] = PyObject_GetAttr(player, s_dice);
-        a[1] = a[0] ? PyObject_GetAttr(player, s_spent) : NULL;
-        a[2] = a[1] ? PyObject_GetAttr(player, s_die_kinds) : NULL;
-        a[6] = a[2] ? PyObject_GetAttr(player, s_markers) : NULL;
+        a[0] = seat_pattr(player, SP_DICE);
+        a[1] = a[0] ? seat_pattr(player, SP_SPENT) : NULL;
+        a[2] = a[1] ? seat_pattr(player, SP_DIE_KINDS) : NULL;
+        a[6] = a[2] ? seat_pattr(player, SP_MARKERS) : NULL;
         if (a[6]) {
             a[3] = both ? Py_True : Py_False;
             a[4] = cfg.plain;
@@ -1754,16 +1764,22 @@ static PyObject *item_at(PyObject *seq, PyObject *i)
     return PyObject_GetItem(seq, i);
 }
 
-/* payways._contracts(state, seat) for the seat's player: ((colour, empty squares), ...), left */
-static int seat_contracts(PyObject *state, PyObject *player, PyObject **contracts, PyObject **left)
+/* the state's attributes the Seat set-up reads, in its __dict__ where its type lets (DictFit,
+   _cread.h: else PyObject_GetAttr) */
+static DictFit seat_state_fit;
+static PyObject **seat_state_names[] = {&s_players, &s_map, &s_cubes, &s_comp};
+
+/* payways._contracts(state, seat) for the seat's player: ((colour, empty squares), ...), left
+   (sd: the state's __dict__ from cread_dict_of, or NULL) */
+static int seat_contracts(PyObject *sd, PyObject *state, PyObject *player, PyObject **contracts, PyObject **left)
 {
     PyObject *map = NULL, *links = NULL, *cubes = NULL, *comp = NULL, *box = NULL, *lf = NULL, *pc = NULL,
              *seq = NULL, *out = NULL;
     int ok = -1;
-    if (!(map = PyObject_GetAttr(state, s_map)) || !(links = PyObject_GetAttr(map, s_links))
-        || !(cubes = PyObject_GetAttr(state, s_cubes)) || !(comp = PyObject_GetAttr(state, s_comp))
-        || !(box = PyObject_GetAttr(comp, s_box)) || !(lf = PyObject_GetItem(box, s_cubes_per_player))
-        || !(pc = PyObject_GetAttr(player, s_contracts)) || !(seq = PySequence_Fast(pc, "contracts")))
+    if (!(map = cread_dict_get(sd, state, s_map)) || !(links = slot_attr(&seat_map_slots, map, 0, seat_map_names, 1))
+        || !(cubes = cread_dict_get(sd, state, s_cubes)) || !(comp = cread_dict_get(sd, state, s_comp))
+        || !(box = slot_attr(&seat_comp_slots, comp, 0, seat_comp_names, 1)) || !(lf = PyObject_GetItem(box, s_cubes_per_player))
+        || !(pc = seat_pattr(player, SP_CONTRACTS)) || !(seq = PySequence_Fast(pc, "contracts")))
         goto done;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (!(out = PyTuple_New(n)))
@@ -1773,8 +1789,8 @@ static int seat_contracts(PyObject *state, PyObject *player, PyObject **contract
         PyObject *ln = item_at(links, i);
         PyObject *ci = ln ? item_at(cubes, i) : NULL;
         PyObject *nl = ci ? PyNumber_Subtract(lf, ci) : NULL;
-        PyObject *col = nl ? PyObject_GetAttr(ln, s_colour) : NULL;
-        PyObject *len = col ? PyObject_GetAttr(ln, s_length) : NULL;
+        PyObject *col = nl ? slot_attr(&seat_link_slots, ln, 0, seat_link_names, 2) : NULL;
+        PyObject *len = col ? slot_attr(&seat_link_slots, ln, 1, seat_link_names, 2) : NULL;
         PyObject *e = len ? PyNumber_Subtract(len, ci) : NULL;
         PyObject *pair = e ? PyTuple_Pack(2, col, e) : NULL;
         Py_XDECREF(ln);
@@ -1814,13 +1830,18 @@ static PyObject *seat_make(PyTypeObject *type, PyObject *state, PyObject *seatno
         PyErr_SetString(PyExc_RuntimeError, "_walk.Seat: seat_setup() not called");
         return NULL;
     }
-    PyObject *players = PyObject_GetAttr(state, s_players);
-    if (!players)
+    PyObject *sd = cread_dict_of(&seat_state_fit, state, seat_state_names, 4, 0);
+    PyObject *players = cread_dict_get(sd, state, s_players);
+    if (!players) {
+        Py_XDECREF(sd);
         return NULL;
+    }
     PyObject *player = item_at(players, seatno);
     Py_DECREF(players);
-    if (!player)
+    if (!player) {
+        Py_XDECREF(sd);
         return NULL;
+    }
     Seat *s = (Seat *)type->tp_alloc(type, 0);
     PyObject *h = s ? seat_hand(player) : NULL;
     if (!h)
@@ -1839,11 +1860,13 @@ static PyObject *seat_make(PyTypeObject *type, PyObject *state, PyObject *seatno
     Py_INCREF(s->toks);
     Py_INCREF(s->hand);
     Py_DECREF(h);
-    if (seat_contracts(state, player, &s->contracts, &s->left))
+    if (seat_contracts(sd, state, player, &s->contracts, &s->left))
         goto fail;
+    Py_XDECREF(sd);
     Py_DECREF(player);
     return (PyObject *)s;
 fail:
+    Py_XDECREF(sd);
     Py_DECREF(player);
     Py_XDECREF(s);
     return NULL;
@@ -2539,6 +2562,13 @@ static int seat_init_module(PyObject *m)
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if (!*slots[k] && !(*slots[k] = PyUnicode_InternFromString(names[k])))
             return -1;
+    PyObject *player_names[N_SEAT_PLAYER] = {s_improvements, s_dice, s_spent, s_die_kinds, s_markers, s_contracts};
+    for (int k = 0; k < N_SEAT_PLAYER; k++)
+        seat_player_names[k] = player_names[k];
+    seat_link_names[0] = s_colour;
+    seat_link_names[1] = s_length;
+    seat_map_names[0] = s_links;
+    seat_comp_names[0] = s_box;
     if (!empty_tuple && !(empty_tuple = PyTuple_New(0)))
         return -1;
     if (PyType_Ready(&SeatType) < 0 || PyType_Ready(&FrontType) < 0)
