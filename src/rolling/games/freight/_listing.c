@@ -184,6 +184,12 @@ static inline int same_str(PyObject *a, PyObject *b) {
     return cread_same_str(a, b);
 }
 
+/* A printed price less the Acquisition Experts held, never below 0 (A, D, E: contracts.cost_cut,
+   improvements._price and stations.station_cost take one die off a price for each) */
+static inline long long discounted(long long printed, long long experts) {
+    return printed - experts > 0 ? printed - experts : 0;
+}
+
 /* list.count(name) of a list of strings; -1 where an item is no exact str */
 static long long count_of(PyObject *list, PyObject *name) {
     PyObject **items;
@@ -571,7 +577,7 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
             return fallback(&h, out);
         h.n--;
         Py_DECREF(h.refs[h.n]);
-        long long cost = printed - cut > 0 ? printed - cut : 0;
+        long long cost = discounted(printed, cut);
         if (cost <= budget - 1) {
             if (!append_pair(out, PyLong_FromSsize_t(slot), link, cost))
                 return fallback(&h, out);
@@ -614,7 +620,7 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
             return fallback(&h, out);
         h.n--;
         Py_DECREF(h.refs[h.n]);
-        long long cost = printed - off > 0 ? printed - off : 0;
+        long long cost = discounted(printed, off);
         if (cost <= budget) {
             if (!append_pair(out, PyLong_FromSsize_t(slot), NULL, cost))
                 return fallback(&h, out);
@@ -647,7 +653,7 @@ static PyObject *station_cost(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (imps == NULL || (off = count_of(imps, s_expert)) < 0 || !num(costs[built], &cost))
         return fallback(&h, NULL);
     release(&h);
-    return PyLong_FromLongLong(cost - off > 0 ? cost - off : 0);
+    return PyLong_FromLongLong(discounted(cost, off));
 }
 
 /* prices(station, buys) -> legal._prices_of(station, buys, budget) for a station already within
