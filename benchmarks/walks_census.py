@@ -1,8 +1,8 @@
 """Which payment walks Rolling Freight's listings make (issue 34): a census, not a timing.
 
 Run: ``python benchmarks/walks_census.py [FIRST] [GAMES]``. Plays the random 3-player West Coast
-games ``FIRST`` .. ``FIRST + GAMES - 1`` (default 1 .. 5, the games of ``/work/s8/cgpa.sh``-style
-callgrind runs), records every walk of the fronts (:func:`rolling.games.freight.payways._fronts`;
+games ``FIRST`` .. ``FIRST + GAMES - 1`` (default 1 .. 5, the games of issue 34's callgrind
+figures in docs/freight-components.md), records every walk of the fronts (:func:`rolling.games.freight.payways._fronts`;
 a memo hit is no walk) and which listing (``legal._runs``) asked for it, and prints one JSON line:
 the walks an action, the walks by kind (``contract``: a TakeContract's, one die of the contract's
 colour and the contract taken among those to build; ``buy``: the improvements' and station's, one
