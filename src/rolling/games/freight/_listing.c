@@ -94,6 +94,14 @@ static void release(Hold *h) {
     h->sd_read = 0;
 }
 
+/* let go of the last k references taken (a loop's reads, once used: the hold is small) */
+static void let_go(Hold *h, int k) {
+    while (k-- > 0 && h->n > 0) {
+        h->n--;
+        Py_DECREF(h->refs[h->n]);
+    }
+}
+
 /* o.<attribute a>, held by h; NULL (no exception) where it fails */
 static PyObject *get(Hold *h, PyObject *o, int a) {
     if (h->n >= MAX_HOLD)
@@ -481,11 +489,7 @@ static PyObject *build_moves(PyObject *self, PyObject *const *args, Py_ssize_t n
             return fallback(&h, out);
         if (steady && PyList_Append(out, kept[1]) < 0)
             return fallback(&h, out);
-        /* the link's attributes and its moves are let go: the hold is small */
-        for (int z = 0; z < 4; z++) {
-            h.n--;
-            Py_DECREF(h.refs[h.n]);
-        }
+        let_go(&h, 4); /* the link's attributes and its moves */
     }
     release(&h);
     return out;
@@ -569,14 +573,12 @@ static PyObject *takeable(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (colour == NULL || !PyUnicode_CheckExact(colour) || !num(item(columns, colour), &column)
             || column < 0 || column >= MAX_COLUMNS)
             return fallback(&h, out);
-        h.n--;
-        Py_DECREF(colour); /* the link holds it */
+        let_go(&h, 1); /* the colour: the link holds it */
         if (!((mask >> column) & 1))
             continue;
         if (!num(get(&h, link, A_COST), &printed))
             return fallback(&h, out);
-        h.n--;
-        Py_DECREF(h.refs[h.n]);
+        let_go(&h, 1);
         long long cost = discounted(printed, cut);
         if (cost <= budget - 1) {
             if (!append_pair(out, PyLong_FromSsize_t(slot), link, cost))
@@ -618,8 +620,7 @@ static PyObject *affordable(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyObject *card = item(cards, name);
         if (card == NULL || !num(get(&h, card, A_COST), &printed))
             return fallback(&h, out);
-        h.n--;
-        Py_DECREF(h.refs[h.n]);
+        let_go(&h, 1);
         long long cost = discounted(printed, off);
         if (cost <= budget) {
             if (!append_pair(out, PyLong_FromSsize_t(slot), NULL, cost))

@@ -157,6 +157,21 @@ static PyObject *compact(PyObject *list) {
     return out;
 }
 
+/* G's slide of a track (refill.fill_*_track): where *track has gaps, the state's attribute
+   ``name`` becomes a new list without them, and *track (a held reference) that list; a full track
+   without gaps is left as it is. -1 on an error. */
+static int slide(PyObject *d, PyObject *state, PyObject *name, PyObject **track) {
+    if (!has_none(*track))
+        return 0;
+    PyObject *t = compact(*track);
+    if (t == NULL)
+        return -1;
+    int e = cread_dict_set(d, state, name, t);
+    Py_DECREF(*track);
+    *track = t;
+    return e < 0 ? -1 : 0;
+}
+
 static Py_ssize_t count_not_none(PyObject *list) {
     Py_ssize_t n = 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++)
@@ -560,16 +575,8 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
             FAIL;
     }
     /* G */
-    if (has_none(r.ctrack)) {
-        PyObject *t = compact(r.ctrack);
-        if (t == NULL)
-            FAIL;
-        int e = cread_dict_set(r.d, state, S_contract_track, t);
-        Py_DECREF(r.ctrack);
-        r.ctrack = t;
-        if (e < 0)
-            FAIL;
-    }
+    if (slide(r.d, state, S_contract_track, &r.ctrack) < 0)
+        FAIL;
     for (Py_ssize_t j = 0; j < cdraw; j++) {
         Py_ssize_t last = PyList_GET_SIZE(r.cdeck) - 1;
         PyObject *card = PyList_GET_ITEM(r.cdeck, last);
@@ -583,16 +590,8 @@ static PyObject *end_turn(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if ((holder_set && (set_long(r.d, S_eop_holder, seat) < 0 || set_long(r.d, S_final_left, new_final) < 0)) ||
         (new_pending != eop_pending && set_long(r.d, S_eop_pending, new_pending) < 0))
         FAIL;
-    if (has_none(r.itrack)) {
-        PyObject *t = compact(r.itrack);
-        if (t == NULL)
-            FAIL;
-        int e = cread_dict_set(r.d, state, S_improvement_track, t);
-        Py_DECREF(r.itrack);
-        r.itrack = t;
-        if (e < 0)
-            FAIL;
-    }
+    if (slide(r.d, state, S_improvement_track, &r.itrack) < 0)
+        FAIL;
     /* refill.fill_improvement_track's loop: a duplicate goes to the bottom of the deck */
     Py_ssize_t idraw = 0, tries = 0;
     while (PyList_GET_SIZE(r.itrack) < isize && PyList_GET_SIZE(r.ideck) > 0 && tries <= PyList_GET_SIZE(r.ideck)) {
