@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from rolling.games.freight import Config, new_game
+from collections.abc import Iterator
+
+from rolling.core.rng import Rng
+from rolling.games.freight import Config, legal, new_game
 from rolling.games.freight.components import COLOURS, END_OF_PHASE
 
 
@@ -25,6 +28,19 @@ def after_draft(map_name: str = "west-coast", players: int = 3, seed: int = 1):
         p.pending = []
         set_dice(st, seat, ["blue", "gray", "red", "yellow", "blue/gray", "red/yellow"])
     return st
+
+
+def turn_decisions(map_name: str, players: int, seed: int) -> Iterator:
+    """The state at each turn decision (the draft's left out) of the random game ``seed``:
+    every move drawn by :func:`.legal.random_move` with ``Rng(seed)``, applied after the caller
+    has looked at the state yielded."""
+    state = new_game(Config(map_name, players), seed)
+    rng = Rng(seed)
+    while not state.is_over:
+        seat = state.to_act[0]
+        if state.stage != "draft":
+            yield state
+        state.apply(legal.random_move(state, seat, rng))
 
 
 def set_dice(st, seat: int, faces: list[str], kinds: list[str] | None = None) -> None:

@@ -11,12 +11,11 @@ Rule: "F. Stockpiling Resources".
 from __future__ import annotations
 
 import pytest
-from freight_helpers import after_draft
+from freight_helpers import after_draft, turn_decisions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from rolling.core.rng import Rng
-from rolling.games.freight import Config, legal, new_game, stockpile
+from rolling.games.freight import stockpile
 from rolling.games.freight.components import load_components
 
 compiled = pytest.mark.skipif(stockpile._compiled is None, reason="not built (no C compiler, setup.py) or ROLLING_PURE_PYTHON set")
@@ -47,19 +46,14 @@ def test_compiled_options_are_the_python_options_along_random_games(map_name, pl
     """F, issue 34: at every decision of a random game, every seat's options from C (the memos
     filled by the reference first) are the reference's, entry for entry; :func:`stockpile.options`
     gives them too."""
-    state = new_game(Config(map_name, players), seed)
-    rng = Rng(seed)
     compared = 0
-    while not state.is_over:
-        seat = state.to_act[0]
-        if state.stage != "draft":
-            for s in range(players):
-                want = stockpile._options_py(state, s)
-                assert compiled_options(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
-                assert compiled_options_of(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
-                assert stockpile.options(state, s) == want
-                compared += 1
-        state.apply(legal.random_move(state, seat, rng))
+    for state in turn_decisions(map_name, players, seed):
+        for s in range(players):
+            want = stockpile._options_py(state, s)
+            assert compiled_options(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
+            assert compiled_options_of(state, s) == want, (s, state.players[s].dice, state.players[s].spent)
+            assert stockpile.options(state, s) == want
+            compared += 1
     assert compared > 300
 
 
@@ -115,17 +109,12 @@ def test_whole_options_in_c_along_random_games_every_decision():
     decision of random games of both maps and 2-5 players, for every seat, from fresh memos of
     allocations: the reference's options, entry for entry; the allocations memo is never needed."""
     for map_name, players, seed in GAMES + [(m, n, seed + 100) for m, n, seed in GAMES]:
-        state = new_game(Config(map_name, players), seed)
-        rng = Rng(seed)
         compared = 0
-        while not state.is_over:
-            seat = state.to_act[0]
-            if state.stage != "draft":
-                for s in range(players):
-                    got = compiled_options_of(state, s)
-                    assert got == stockpile._options_py(state, s), (map_name, players, s, state.players[s].dice)
-                    compared += 1
-            state.apply(legal.random_move(state, seat, rng))
+        for state in turn_decisions(map_name, players, seed):
+            for s in range(players):
+                got = compiled_options_of(state, s)
+                assert got == stockpile._options_py(state, s), (map_name, players, s, state.players[s].dice)
+                compared += 1
         assert compared > 300
 
 
